@@ -1,0 +1,21 @@
+// Which streams a transfer consists of and which receiver serves each: plain decision logic,
+// no SimGrid, so it is unit-tested directly.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace llsim {
+
+struct TransferStream {
+  size_t sender;    // index in the sending group
+  size_t receiver;  // index in the receiving group
+  double bytes;
+};
+
+// Every sender splits `bytes_per_sender` into `streams_per_sender` equal streams; streams are
+// dealt to receivers round-robin in sender order (stream k of all streams goes to receiver
+// k mod receivers), so each receiver gets the same number of streams, give or take one.
+std::vector<TransferStream> plan_streams(size_t senders, size_t streams_per_sender, size_t receivers,
+                                         double bytes_per_sender);
+
+}  // namespace llsim

@@ -1,0 +1,11 @@
+// The llsim command line: `llsim run|validate|models`, `--help`, `--version`.
+// Exit status: 0 success, 2 usage or configuration error, 1 failure during simulation.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+int main_with_args(const std::vector<std::string>& args);
+
+}  // namespace llsim

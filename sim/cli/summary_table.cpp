@@ -1,0 +1,88 @@
+#include "sim/cli/summary_table.hpp"
+
+#include "sim/core/text.hpp"
+
+#include <sys/resource.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace llsim {
+
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix)
+{
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string with_prefix(double v, const char* unit)
+{
+  static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (std::fabs(v) >= 1000 && i < 6) {
+    v /= 1000;
+    ++i;
+  }
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3g %s%s", v, prefixes[i], unit);
+  return buffer;
+}
+
+std::string duration(double s)
+{
+  char buffer[64];
+  if (s < 120)
+    std::snprintf(buffer, sizeof buffer, "%.4g s", s);
+  else if (s < 7200)
+    std::snprintf(buffer, sizeof buffer, "%.4g min", s / 60);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g h", s / 3600);
+  return buffer;
+}
+
+}  // namespace
+
+std::string readable(const std::string& metric, double value)
+{
+  if (ends_with(metric, "_s"))
+    return duration(value);
+  if (ends_with(metric, "_Bps"))
+    return with_prefix(value, "B/s");
+  if (metric == "bytes" || ends_with(metric, "_bytes"))
+    return with_prefix(value, "B");
+  return format_number(value);
+}
+
+double peak_memory_bytes()
+{
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_maxrss) * 1024.0;  // Linux reports KiB
+}
+
+std::string summary_table(const Scenario& scenario, const SimulationResult& result, double wall_s,
+                          const std::string& out_dir)
+{
+  std::string out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  %s\n", "phase", "kind", "start", "end", "metrics");
+  out += line;
+  for (const auto& p : result.phases) {
+    std::string metrics;
+    for (const auto& [name, value] : p.metrics)
+      metrics += (metrics.empty() ? "" : "  ") + name + "=" + readable(name, value);
+    std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", p.name.c_str(), p.kind.c_str(),
+                  duration(p.start_s).c_str(), duration(p.end_s).c_str());
+    out += line + metrics + "\n";
+  }
+  std::snprintf(line, sizeof line,
+                "scenario '%s' seed %llu: simulated %s; wall time %.2f s; peak memory %.1f MiB\noutputs: %s/\n",
+                scenario.name.c_str(), static_cast<unsigned long long>(scenario.seed),
+                duration(result.simulated_time_s).c_str(), wall_s, peak_memory_bytes() / (1024.0 * 1024.0),
+                out_dir.c_str());
+  out += line;
+  return out;
+}
+
+}  // namespace llsim

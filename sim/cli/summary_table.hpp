@@ -1,0 +1,20 @@
+// The short table `llsim run` prints: each phase's span and metrics in readable units, then the
+// run's wall time and peak memory (the figures benchmarks report).
+#pragma once
+#include "sim/run/simulation.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <string>
+
+namespace llsim {
+
+std::string summary_table(const Scenario& scenario, const SimulationResult& result, double wall_s,
+                          const std::string& out_dir);
+
+// "12.5 GB", "3.2 min", "1.2 GB/s" from a metric's name suffix (_s, _Bps, bytes) and value.
+std::string readable(const std::string& metric, double value);
+
+// Peak resident memory of this process, in bytes.
+double peak_memory_bytes();
+
+}  // namespace llsim

@@ -1,0 +1,79 @@
+#include "sim/core/csv.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+
+namespace llsim {
+
+size_t CsvTable::column(const std::string& name) const
+{
+  for (size_t i = 0; i < header.size(); ++i)
+    if (header[i] == name)
+      return i;
+  throw ConfigError(file + ":1: no column '" + name + "' (the header has: " + join(header, ", ") + ")");
+}
+
+double CsvTable::number(size_t row, size_t col) const
+{
+  const std::string& cell = rows[row][col];
+  errno                   = 0;
+  char* end               = nullptr;
+  const double v          = std::strtod(cell.c_str(), &end);
+  if (cell.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+    throw ConfigError(file + ":" + std::to_string(line_of_row[row]) + ": column '" + header[col] + "': '" + cell +
+                      "' is not a number");
+  return v;
+}
+
+CsvTable read_csv_file(const std::string& file)
+{
+  std::ifstream in(file);
+  if (!in)
+    throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
+  CsvTable table;
+  table.file = file;
+  std::string line;
+  size_t line_number = 0;
+  while (std::getline(in, line)) {
+    ++line_number;
+    if (trim(line).empty())
+      continue;
+    std::vector<std::string> fields;
+    for (const auto& f : split(line, ','))
+      fields.push_back(trim(f));
+    if (table.header.empty()) {
+      table.header = std::move(fields);
+      continue;
+    }
+    if (fields.size() != table.header.size())
+      throw ConfigError(file + ":" + std::to_string(line_number) + ": expected " +
+                        std::to_string(table.header.size()) + " fields (" + join(table.header, ",") + "), found " +
+                        std::to_string(fields.size()));
+    table.rows.push_back(std::move(fields));
+    table.line_of_row.push_back(line_number);
+  }
+  if (table.header.empty())
+    throw ConfigError(file + ":1: empty file (expected a header line)");
+  return table;
+}
+
+std::string CsvWriter::text() const
+{
+  std::string out = join(header, ",") + "\n";
+  for (const auto& row : rows) {
+    for (size_t i = 0; i < row.size(); ++i) {
+      if (i > 0)
+        out += ",";
+      out += format_number(row[i]);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace llsim

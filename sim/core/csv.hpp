@@ -1,0 +1,32 @@
+// Reading CSV inputs (traces, empirical distributions) with errors that name the file and line,
+// and writing CSV outputs.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+struct CsvTable {
+  std::string file;
+  std::vector<std::string> header;
+  std::vector<std::vector<std::string>> rows;
+  std::vector<size_t> line_of_row;  // 1-based line number in the file
+
+  // Index of a header column; ConfigError naming the file and the columns it has.
+  size_t column(const std::string& name) const;
+  // The cell as a number; ConfigError "file:line: column 'x': ..." otherwise.
+  double number(size_t row, size_t column) const;
+};
+
+// Comma-separated, first line is the header, blank lines skipped, no quoting.
+// Every row must have as many fields as the header.
+CsvTable read_csv_file(const std::string& file);
+
+// Columns of numbers, written as CSV text (header line, then one line per row).
+struct CsvWriter {
+  std::vector<std::string> header;
+  std::vector<std::vector<double>> rows;
+  std::string text() const;
+};
+
+}  // namespace llsim

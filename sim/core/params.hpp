@@ -1,0 +1,87 @@
+// Declared parameters. A model declares each key it reads (name, type, unit, default or required,
+// range, one-line description) in a table next to the code that reads it; the same table drives
+// validation, error messages, the defaults written to resolved.yaml and `llsim models`.
+#pragma once
+#include "sim/core/units.hpp"
+#include "sim/core/yaml_ref.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+class Distribution;
+
+enum class ParamKind { Quantity, Integer, Text, Flag, TextList, Section, Distribution, Mapping, List };
+
+struct ParamSpec {
+  std::string name;
+  ParamKind kind          = ParamKind::Text;
+  Dimension dimension     = Dimension::Number;
+  std::string description;
+  std::optional<std::string> default_text;  // written into the scenario when the key is absent
+  bool optional = false;                     // may be absent with no default
+  double min    = -std::numeric_limits<double>::infinity();
+  double max    = std::numeric_limits<double>::infinity();
+  bool min_exclusive = false;
+
+  static ParamSpec quantity(std::string name, Dimension d, std::string description);
+  static ParamSpec integer(std::string name, std::string description);
+  static ParamSpec text(std::string name, std::string description);
+  static ParamSpec flag(std::string name, std::string description);
+  static ParamSpec text_list(std::string name, std::string description);
+  static ParamSpec section(std::string name, std::string description);
+  static ParamSpec distribution(std::string name, Dimension d, std::string description);
+  static ParamSpec mapping(std::string name, std::string description);  // free keys, each a section
+  static ParamSpec list(std::string name, std::string description);     // list of sections
+
+  ParamSpec defaults(std::string text) &&;
+  ParamSpec may_be_absent() &&;
+  ParamSpec positive() &&;
+  ParamSpec at_least(double v) &&;
+  ParamSpec at_most(double v) &&;
+
+  std::string type_name() const;   // "size", "integer", "distribution of duration", ...
+  std::string range_text() const;  // "> 0", ">= 1", "" ...
+};
+
+using ParamTable = std::vector<ParamSpec>;
+
+class Params {
+ public:
+  // Checks that `ref` is a mapping whose keys are all declared in `specs` (nearest key suggested).
+  Params(YamlRef ref, const ParamTable& specs);
+
+  const YamlRef& ref() const { return ref_; }
+  bool has(const std::string& key) const;
+
+  double quantity(const std::string& key) const;
+  Bytes size(const std::string& key) const { return {quantity(key)}; }
+  BytesPerSecond bandwidth(const std::string& key) const { return {quantity(key)}; }
+  Seconds duration(const std::string& key) const { return {quantity(key)}; }
+  int64_t integer(const std::string& key) const;
+  std::string text(const std::string& key) const;
+  bool flag(const std::string& key) const;
+  std::vector<std::string> text_list(const std::string& key) const;
+  std::shared_ptr<const Distribution> distribution(const std::string& key) const;
+  Params section(const std::string& key, const ParamTable& specs) const;
+  // The raw node at `key` (a Mapping or List parameter); the caller builds Params per entry.
+  YamlRef raw(const std::string& key) const;
+
+  [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+
+ private:
+  const ParamSpec& spec(const std::string& key, ParamKind kind) const;
+  // The node at `key`, with the default filled in when absent; errors when required and absent.
+  YamlRef value(const ParamSpec& spec) const;
+  void check_range(const ParamSpec& spec, const YamlRef& at, double v) const;
+
+  YamlRef ref_;
+  const ParamTable* specs_;
+};
+
+}  // namespace llsim

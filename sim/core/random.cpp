@@ -1,0 +1,37 @@
+#include "sim/core/random.hpp"
+
+#include <cmath>
+
+namespace llsim {
+
+static uint64_t splitmix64(uint64_t x)
+{
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+Rng Rng::stream(uint64_t scenario_seed, std::string_view name)
+{
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a of the name
+  for (char c : name) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  return Rng(splitmix64(scenario_seed ^ splitmix64(h)));
+}
+
+double Rng::uniform()
+{
+  return static_cast<double>(engine_() >> 11) * 0x1.0p-53;
+}
+
+double Rng::standard_normal()
+{
+  const double u1 = 1.0 - uniform();  // (0, 1]: log is finite
+  const double u2 = uniform();
+  return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+}  // namespace llsim

@@ -1,0 +1,27 @@
+// The scenario's random numbers. One seed per scenario; each consumer (a phase, the platform
+// builder) draws from its own stream derived from the seed and a stable name, so adding a phase
+// does not change the numbers another phase sees. Sampling is implemented here (not with
+// std::*_distribution, whose output differs between standard libraries) so a seed gives the
+// same numbers everywhere.
+#pragma once
+#include <cstdint>
+#include <random>
+#include <string_view>
+
+namespace llsim {
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : engine_(seed) {}
+  // A stream for one named consumer of the scenario seed.
+  static Rng stream(uint64_t scenario_seed, std::string_view name);
+
+  double uniform();          // [0, 1), 53 random bits
+  double standard_normal();  // Box-Muller
+  uint64_t bits() { return engine_(); }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,92 @@
+#include "sim/core/text.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+
+namespace llsim {
+
+std::string trim(std::string_view s)
+{
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos)
+    return "";
+  const auto last = s.find_last_not_of(" \t\r\n");
+  return std::string(s.substr(first, last - first + 1));
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view sep)
+{
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0)
+      out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+std::vector<std::string> split(std::string_view s, char sep)
+{
+  std::vector<std::string> parts;
+  size_t start = 0;
+  while (true) {
+    const auto pos = s.find(sep, start);
+    parts.emplace_back(s.substr(start, pos == std::string_view::npos ? std::string_view::npos : pos - start));
+    if (pos == std::string_view::npos)
+      return parts;
+    start = pos + 1;
+  }
+}
+
+static size_t edit_distance(const std::string& a, const std::string& b)
+{
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0]          = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j]          = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal        = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string nearest(const std::string& word, const std::vector<std::string>& candidates)
+{
+  std::string best;
+  size_t best_distance = std::max<size_t>(2, word.size() / 3) + 1;
+  for (const auto& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best_distance = d;
+      best          = c;
+    }
+  }
+  return best;
+}
+
+std::string suggestion(const std::string& word, const std::vector<std::string>& candidates)
+{
+  const std::string close = nearest(word, candidates);
+  if (!close.empty())
+    return "did you mean '" + close + "'?";
+  return "expected one of: " + join(candidates, ", ");
+}
+
+std::string format_number(double value)
+{
+  if (std::isnan(value))
+    return "null";
+  if (value == std::floor(value) && std::fabs(value) < 1e15)
+    return std::to_string(static_cast<long long>(value));
+  char buffer[64];
+  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+  return std::string(buffer, result.ptr);
+}
+
+}  // namespace llsim

@@ -1,0 +1,73 @@
+#include "sim/core/yaml_ref.hpp"
+
+#include "sim/core/errors.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace llsim {
+
+YamlRef::YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source)
+    : node_(std::move(node)), path_(std::move(path)), source_(std::move(source))
+{
+}
+
+YamlRef YamlRef::child(const std::string& key) const
+{
+  const YAML::Node& const_node = node_;  // const access never inserts into the mapping
+  return YamlRef(const_node[key], path_.empty() ? key : path_ + "." + key, source_);
+}
+
+YamlRef YamlRef::item(size_t index) const
+{
+  const YAML::Node& const_node = node_;
+  return YamlRef(const_node[index], path_ + "[" + std::to_string(index) + "]", source_);
+}
+
+std::string YamlRef::location() const
+{
+  for (const auto& [path, argument] : source_->overrides) {
+    const bool inside = path_ == path || (path_.compare(0, path.size(), path) == 0 &&
+                                          (path_[path.size()] == '.' || path_[path.size()] == '['));
+    if (inside)
+      return argument;
+  }
+  if (node_.IsDefined()) {
+    const YAML::Mark mark = node_.Mark();
+    if (!mark.is_null())
+      return source_->file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
+  }
+  return source_->file;
+}
+
+void YamlRef::fail(const std::string& message) const
+{
+  throw ConfigError(location() + ": " + (path_.empty() ? std::string("(top level)") : path_) + ": " + message);
+}
+
+YAML::Node parse_yaml_file(const std::string& file)
+{
+  std::ifstream in(file);
+  if (!in)
+    throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
+  std::stringstream text;
+  text << in.rdbuf();
+  try {
+    YAML::Node root = YAML::Load(text.str());
+    if (!root.IsMap())
+      throw ConfigError(file + ":1:1: (top level): expected a mapping of keys (name, seed, platform, phases)");
+    return root;
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": YAML syntax error: " + e.msg);
+  }
+}
+
+std::string scalar_text(const YamlRef& ref, const char* expected)
+{
+  if (!ref.node().IsScalar())
+    ref.fail(std::string("expected ") + expected);
+  return ref.node().Scalar();
+}
+
+}  // namespace llsim

@@ -1,0 +1,47 @@
+// A YAML node together with where it came from (file, line, column, or a --set override) and
+// its path in the scenario ("phases[2].checkpoint.bandwidth"), so every error can say where.
+#pragma once
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace llsim {
+
+struct SourceInfo {
+  std::string file;
+  // Canonical path of an overridden node -> the "--set ..." argument that put it there.
+  std::map<std::string, std::string> overrides;
+};
+
+class YamlRef {
+ public:
+  YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source);
+
+  const YAML::Node& node() const { return node_; }
+  YAML::Node& node() { return node_; }
+  const std::string& path() const { return path_; }
+  const std::shared_ptr<const SourceInfo>& source() const { return source_; }
+
+  YamlRef child(const std::string& key) const;
+  YamlRef item(size_t index) const;
+
+  // "file:line:col" or "--set a.b=c" or just "file" for values filled in by llsim.
+  std::string location() const;
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  YAML::Node node_;
+  std::string path_;
+  std::shared_ptr<const SourceInfo> source_;
+};
+
+// Parses a YAML file whose top level must be a mapping; syntax errors become ConfigErrors with
+// the file's line and column.
+YAML::Node parse_yaml_file(const std::string& file);
+
+// A scalar's text, or a located error if the node is not a scalar.
+std::string scalar_text(const YamlRef& ref, const char* expected);
+
+}  // namespace llsim

@@ -1,0 +1,193 @@
+#include "sim/platform/platform_spec.hpp"
+
+#include "sim/core/text.hpp"
+#include "sim/platform/topology.hpp"
+
+#include <set>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable& nic_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("bandwidth", Dimension::Bandwidth, "NIC bandwidth, each direction (full duplex)").positive(),
+      ParamSpec::quantity("latency", Dimension::Duration, "NIC latency").defaults("1us").at_least(0),
+  };
+  return t;
+}
+
+const ParamTable& disk_params()
+{
+  static const ParamTable t = {
+      ParamSpec::integer("count", "disks per host").defaults("1").at_least(1),
+      ParamSpec::quantity("read", Dimension::Bandwidth, "read bandwidth of one disk").positive(),
+      ParamSpec::quantity("write", Dimension::Bandwidth, "write bandwidth of one disk").positive(),
+      ParamSpec::quantity("capacity", Dimension::Size, "capacity of one disk").positive(),
+  };
+  return t;
+}
+
+const ParamTable& backbone_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("bandwidth", Dimension::Bandwidth,
+                          "aggregate capacity shared by all traffic between groups")
+          .positive(),
+      ParamSpec::quantity("latency", Dimension::Duration, "latency of crossing the backbone").defaults("1us").at_least(0),
+  };
+  return t;
+}
+
+const ParamTable& topology_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text_list("switches", "names of switches (vertices that are not groups)").defaults("[]"),
+      ParamSpec::list("links", "links, each {name, between: [a, b], bandwidth, latency}"),
+  };
+  return t;
+}
+
+const ParamTable& link_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("name", "link name (unique)"),
+      ParamSpec::text_list("between", "the two ends: group or switch names"),
+      ParamSpec::quantity("bandwidth", Dimension::Bandwidth, "bandwidth, each direction").positive(),
+      ParamSpec::quantity("latency", Dimension::Duration, "latency").defaults("1us").at_least(0),
+  };
+  return t;
+}
+
+GroupSpec parse_group(const std::string& name, const Params& p)
+{
+  GroupSpec g;
+  g.name   = name;
+  g.count  = p.integer("count");
+  g.speed  = p.distribution("speed");
+  g.cores  = p.integer("cores");
+  g.memory_B = p.quantity("memory");
+  const Params nic = p.section("nic", nic_params());
+  g.nic_Bps       = nic.quantity("bandwidth");
+  g.nic_latency_s = nic.quantity("latency");
+  if (p.has("disks")) {
+    const Params d = p.section("disks", disk_params());
+    g.disks        = DiskSpec{d.integer("count"), d.quantity("read"), d.quantity("write"), d.quantity("capacity")};
+  }
+  return g;
+}
+
+TopologySpec parse_topology(const Params& p, const std::vector<std::string>& groups)
+{
+  TopologySpec t;
+  t.switches = p.text_list("switches");
+  std::set<std::string> vertices(groups.begin(), groups.end());
+  for (const auto& s : t.switches)
+    if (!vertices.insert(s).second)
+      p.fail("switches", "'" + s + "' is used twice (switch names must differ from each other and from groups)");
+  std::vector<std::string> vertex_names(vertices.begin(), vertices.end());
+  const YamlRef links = p.raw("links");
+  if (!links.node().IsSequence() || links.node().size() == 0)
+    links.fail("expected a non-empty list of links");
+  std::set<std::string> link_names;
+  for (size_t i = 0; i < links.node().size(); ++i) {
+    const Params l(links.item(i), link_params());
+    LinkSpec spec;
+    spec.name = l.text("name");
+    if (!link_names.insert(spec.name).second)
+      l.fail("name", "link name '" + spec.name + "' is used twice");
+    const auto ends = l.text_list("between");
+    if (ends.size() != 2 || ends[0] == ends[1])
+      l.fail("between", "expected two different ends, e.g. [compute, core0]");
+    for (const auto& end : ends)
+      if (vertices.count(end) == 0)
+        l.fail("between", "unknown group or switch '" + end + "': " + suggestion(end, vertex_names));
+    spec.end_a         = ends[0];
+    spec.end_b         = ends[1];
+    spec.bandwidth_Bps = l.quantity("bandwidth");
+    spec.latency_s     = l.quantity("latency");
+    t.links.push_back(spec);
+  }
+  return t;
+}
+
+}  // namespace
+
+const ParamTable& group_params()
+{
+  static const ParamTable t = {
+      ParamSpec::integer("count", "number of hosts").at_least(1),
+      ParamSpec::distribution("speed", Dimension::Compute, "compute speed of one host (flop/s), drawn per host")
+          .defaults("1TFlops")
+          .positive(),
+      ParamSpec::integer("cores", "cores per host").defaults("1").at_least(1),
+      ParamSpec::quantity("memory", Dimension::Size, "memory per host").defaults("256GiB").at_least(0),
+      ParamSpec::section("nic", "network interface: {bandwidth, latency}"),
+      ParamSpec::section("disks", "local disks: {count, read, write, capacity}").may_be_absent(),
+  };
+  return t;
+}
+
+const ParamTable& platform_params()
+{
+  static const ParamTable t = {
+      ParamSpec::mapping("groups", "host groups by name"),
+      ParamSpec::section("backbone", "{bandwidth, latency} joining every group (a star)").may_be_absent(),
+      ParamSpec::section("topology", "explicit switches and links between groups, instead of a backbone")
+          .may_be_absent(),
+  };
+  return t;
+}
+
+PlatformSpec parse_platform(const Params& p)
+{
+  PlatformSpec spec;
+  const YamlRef groups = p.raw("groups");
+  if (!groups.node().IsMap() || groups.node().size() == 0)
+    groups.fail("expected a mapping of group names to groups, e.g. compute: {count: 4, nic: {bandwidth: 10GBps}}");
+  for (const auto& entry : groups.node()) {
+    const std::string name = entry.first.Scalar();
+    spec.groups.push_back(parse_group(name, Params(groups.child(name), group_params())));
+  }
+  const bool has_backbone = p.has("backbone"), has_topology = p.has("topology");
+  if (has_backbone == has_topology)
+    p.ref().fail("give exactly one of 'backbone' (a star joining all groups) or 'topology' (switches and links)");
+  if (has_backbone) {
+    const Params b          = p.section("backbone", backbone_params());
+    spec.backbone_Bps       = b.quantity("bandwidth");
+    spec.backbone_latency_s = b.quantity("latency");
+  } else {
+    const Params t = p.section("topology", topology_params());
+    spec.topology  = parse_topology(t, spec.group_names());
+    check_connected(spec, t.ref());
+  }
+  return spec;
+}
+
+const GroupSpec* PlatformSpec::find(const std::string& name) const
+{
+  for (const auto& g : groups)
+    if (g.name == name)
+      return &g;
+  return nullptr;
+}
+
+std::vector<std::string> PlatformSpec::group_names() const
+{
+  std::vector<std::string> names;
+  for (const auto& g : groups)
+    names.push_back(g.name);
+  return names;
+}
+
+const GroupSpec& PlatformSpec::group_param(const Params& p, const std::string& key) const
+{
+  const std::string name = p.text(key);
+  const GroupSpec* g     = find(name);
+  if (g == nullptr)
+    p.fail(key, "no platform group named '" + name + "': " + suggestion(name, group_names()));
+  return *g;
+}
+
+}  // namespace llsim

@@ -1,0 +1,19 @@
+// Writing a run's results: DIR/summary.json, DIR/<phase>[_<table>].csv, DIR/resolved.yaml.
+// Every file goes to a temporary name first and is renamed, so a crash never leaves a half file.
+#pragma once
+#include "sim/run/simulation.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <string>
+
+namespace llsim {
+
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// The summary as JSON; key order fixed, numbers written so they read back exactly.
+std::string summary_json(const Scenario& scenario, const SimulationResult& result, double wall_time_s);
+
+void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,
+                   double wall_time_s);
+
+}  // namespace llsim

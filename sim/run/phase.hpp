@@ -1,0 +1,50 @@
+// Contract of a phase kind (registry "phase kind", selected by `kind:`).
+// - The constructor reads and checks every parameter (no SimGrid objects exist yet) and keeps no
+//   Params; it may look up platform groups in the context.
+// - run() executes inside a SimGrid actor when the phase starts (after its `after:` phases and
+//   not before its `start:` time) and returns when the phase is done. It may create actors and
+//   must wait for them. It throws SimulationError when the simulated system cannot go on.
+// - metrics() and tables() are read after the simulation: fixed metric names per kind, SI units.
+#pragma once
+#include "sim/core/csv.hpp"
+#include "sim/core/random.hpp"
+#include "sim/platform/platform_spec.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+class Platform;
+
+using Metrics = std::vector<std::pair<std::string, double>>;
+
+struct OutputTable {
+  std::string suffix;  // "" -> <phase>.csv, "x" -> <phase>_x.csv
+  CsvWriter table;
+};
+
+struct PhaseLoadContext {
+  const PlatformSpec& platform;
+  std::string phase_name;
+};
+
+struct PhaseRuntime {
+  const Platform& platform;
+  Rng rng;  // this phase's own stream of the scenario seed
+};
+
+class Phase {
+ public:
+  using Context = PhaseLoadContext;
+  static constexpr const char* kInterfaceName = "phase kind";
+  static constexpr const char* kSelector      = "kind";
+
+  virtual ~Phase() = default;
+  virtual void run(PhaseRuntime& runtime) = 0;
+  virtual Metrics metrics() const = 0;
+  virtual std::vector<OutputTable> tables() const = 0;
+};
+
+}  // namespace llsim

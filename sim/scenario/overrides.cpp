@@ -1,0 +1,89 @@
+#include "sim/scenario/overrides.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+
+#include <cctype>
+
+namespace llsim {
+
+namespace {
+
+bool is_index(const std::string& s)
+{
+  if (s.empty())
+    return false;
+  for (char c : s)
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      return false;
+  return true;
+}
+
+// The item of `list` named `segment` (or at that index), or -1.
+long find_item(const YAML::Node& list, const std::string& segment, std::vector<std::string>& names)
+{
+  for (size_t i = 0; i < list.size(); ++i) {
+    const YAML::Node name = list[i]["name"];
+    if (name && name.IsScalar()) {
+      names.push_back(name.Scalar());
+      if (name.Scalar() == segment)
+        return static_cast<long>(i);
+    }
+  }
+  if (is_index(segment) && std::stoul(segment) < list.size())
+    return static_cast<long>(std::stoul(segment));
+  return -1;
+}
+
+}  // namespace
+
+void apply_override(YAML::Node root, const std::string& argument, SourceInfo& source)
+{
+  const std::string where = "--set " + argument;
+  const auto equals       = argument.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw ConfigError(where + ": expected PATH=VALUE, e.g. --set phases.stage.bytes=20GB");
+  const std::vector<std::string> segments = split(argument.substr(0, equals), '.');
+  YAML::Node value;
+  try {
+    value = YAML::Load(argument.substr(equals + 1));
+  } catch (const YAML::ParserException& e) {
+    throw ConfigError(where + ": the value is not valid YAML: " + e.msg);
+  }
+
+  YAML::Node node = root;
+  std::string canonical;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const std::string& segment = segments[i];
+    if (segment.empty())
+      throw ConfigError(where + ": empty path segment");
+    const bool last = i + 1 == segments.size();
+    if (node.IsSequence()) {
+      std::vector<std::string> names;
+      const long index = find_item(node, segment, names);
+      if (index < 0)
+        throw ConfigError(where + ": '" + canonical + "' has no item named '" + segment + "'" +
+                          (names.empty() ? "" : " (" + join(names, ", ") + ")"));
+      canonical += "[" + std::to_string(index) + "]";
+      if (last)
+        node[static_cast<size_t>(index)] = value;
+      else
+        node.reset(node[static_cast<size_t>(index)]);
+      continue;
+    }
+    if (!node.IsMap() && !node.IsNull())
+      throw ConfigError(where + ": '" + canonical + "' is a single value, it has no key '" + segment + "'");
+    canonical += (canonical.empty() ? "" : ".") + segment;
+    if (last) {
+      node[segment] = value;
+    } else {
+      YAML::Node next = node[segment];
+      if (!next.IsDefined() || next.IsNull())
+        node[segment] = YAML::Node(YAML::NodeType::Map);
+      node.reset(node[segment]);
+    }
+  }
+  source.overrides[canonical] = where;
+}
+
+}  // namespace llsim

@@ -1,0 +1,14 @@
+// `--set PATH=VALUE`: PATH is a dotted path into the scenario; items of a list are addressed by
+// their `name:` (phases.stage.bytes) or by index (phases.0.bytes). VALUE is parsed as YAML, as if
+// it had been written in the file. Missing mapping keys are created.
+#pragma once
+#include "sim/core/yaml_ref.hpp"
+
+#include <string>
+
+namespace llsim {
+
+// Applies one override to `root` and records it in `source` so errors about it point at it.
+void apply_override(YAML::Node root, const std::string& argument, SourceInfo& source);
+
+}  // namespace llsim

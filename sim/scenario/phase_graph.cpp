@@ -1,0 +1,56 @@
+#include "sim/scenario/phase_graph.hpp"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
+
+#include <optional>
+#include <utility>
+
+namespace llsim {
+
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+// Records the first back edge (u -> v: v is an ancestor of u) and the DFS tree.
+struct CycleFinder : boost::default_dfs_visitor {
+  std::optional<std::pair<size_t, size_t>>* found;
+  std::vector<size_t>* parent;
+  void tree_edge(Graph::edge_descriptor e, const Graph& g) const { (*parent)[boost::target(e, g)] = boost::source(e, g); }
+  void back_edge(Graph::edge_descriptor e, const Graph& g) const
+  {
+    if (!*found)
+      *found = std::make_pair(boost::source(e, g), boost::target(e, g));
+  }
+};
+
+}  // namespace
+
+void check_acyclic(const std::vector<PhaseEntry>& phases, const YamlRef& phases_ref)
+{
+  Graph g(phases.size());
+  for (size_t i = 0; i < phases.size(); ++i)
+    for (size_t dep : phases[i].after)
+      boost::add_edge(dep, i, g);  // dep runs before i
+
+  std::optional<std::pair<size_t, size_t>> back;
+  std::vector<size_t> parent(phases.size());
+  CycleFinder finder;
+  finder.found     = &back;
+  finder.parent    = &parent;
+  boost::depth_first_search(g, boost::visitor(finder));
+  if (!back)
+    return;
+  const auto [from, to] = *back;  // `to` waits ... for `from`, which waits (transitively) for `to`
+  std::string cycle     = phases[to].name;
+  std::vector<size_t> chain;
+  for (size_t v = from; v != to; v = parent[v])
+    chain.push_back(v);
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    cycle += " -> " + phases[*it].name;
+  cycle += " -> " + phases[to].name;
+  phases_ref.item(to).child("after").fail("the 'after' dependencies form a cycle: " + cycle +
+                                          " (each phase runs after the one before it in this list)");
+}
+
+}  // namespace llsim

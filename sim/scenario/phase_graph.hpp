@@ -1,0 +1,13 @@
+// The phases' `after:` relation as a Boost.Graph DAG.
+#pragma once
+#include "sim/core/yaml_ref.hpp"
+#include "sim/scenario/scenario.hpp"
+
+#include <vector>
+
+namespace llsim {
+
+// ConfigError at the `after:` of a phase on a cycle, naming the whole cycle.
+void check_acyclic(const std::vector<PhaseEntry>& phases, const YamlRef& phases_ref);
+
+}  // namespace llsim

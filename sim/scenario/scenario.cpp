@@ -1,0 +1,98 @@
+#include "sim/scenario/scenario.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
+#include "sim/scenario/overrides.hpp"
+#include "sim/scenario/phase_graph.hpp"
+
+#include <filesystem>
+#include <map>
+
+namespace llsim {
+
+const ParamTable& scenario_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("name", "scenario name (default: the file name); names the output directory").may_be_absent(),
+      ParamSpec::integer("seed", "seed of every random draw").defaults("1").at_least(0),
+      ParamSpec::section("platform", "host groups and the network joining them"),
+      ParamSpec::list("phases", "the phases to simulate"),
+  };
+  return t;
+}
+
+const ParamTable& phase_common_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("name", "phase name, unique; names its outputs and its metrics"),
+      ParamSpec::text_list("after", "phases that must end before this one starts").defaults("[]"),
+      ParamSpec::quantity("start", Dimension::Duration, "earliest start, from the beginning of the simulation")
+          .defaults("0s")
+          .at_least(0),
+  };
+  return t;
+}
+
+Scenario load_scenario(const std::string& file, const LoadOptions& options)
+{
+  auto source  = std::make_shared<SourceInfo>();
+  source->file = file;
+  Scenario s;
+  s.file = file;
+  s.tree = parse_yaml_file(file);
+  for (const auto& argument : options.overrides)
+    apply_override(s.tree, argument, *source);
+  if (options.seed) {
+    s.tree["seed"]             = *options.seed;
+    source->overrides["seed"] = "--seed " + std::to_string(*options.seed);
+  }
+
+  const Params top(YamlRef(s.tree, "", source), scenario_params());
+  s.name = top.has("name") ? top.text("name") : std::filesystem::path(file).stem().string();
+  if (s.name.empty() || s.name.find('/') != std::string::npos)
+    top.fail("name", "expected a non-empty name without '/'");
+  s.tree["name"] = s.name;
+  s.seed         = static_cast<uint64_t>(top.integer("seed"));
+  s.platform     = std::make_unique<PlatformSpec>(parse_platform(top.section("platform", platform_params())));
+
+  const YamlRef phases = top.raw("phases");
+  if (!phases.node().IsSequence() || phases.node().size() == 0)
+    phases.fail("expected a non-empty list of phases, e.g. - {name: stage, kind: transfer, ...}");
+  std::map<std::string, size_t> index_of;
+  std::vector<std::vector<std::string>> after_names;
+  for (size_t i = 0; i < phases.node().size(); ++i) {
+    const YamlRef item = phases.item(i);
+    const Registry<Phase>::Entry& entry = Registry<Phase>::lookup(item);
+    const ParamTable table              = Registry<Phase>::table_for(entry, phase_common_params());
+    const Params p(item, table);
+    PhaseEntry phase;
+    phase.name = p.text("name");
+    phase.kind = p.text("kind");
+    if (phase.name.empty() || phase.name.find_first_of("/. ") != std::string::npos)
+      p.fail("name", "expected a non-empty name without '/', '.' or spaces");
+    if (!index_of.emplace(phase.name, i).second)
+      p.fail("name", "two phases are named '" + phase.name + "'");
+    after_names.push_back(p.text_list("after"));
+    phase.start_s = p.quantity("start");
+    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name});
+    s.phases.push_back(std::move(phase));
+  }
+  for (size_t i = 0; i < s.phases.size(); ++i)
+    for (const auto& dep : after_names[i]) {
+      const auto it = index_of.find(dep);
+      if (it == index_of.end()) {
+        std::vector<std::string> names;
+        for (const auto& [n, _] : index_of)
+          names.push_back(n);
+        phases.item(i).child("after").fail("no phase named '" + dep + "': " + suggestion(dep, names));
+      }
+      if (it->second == i)
+        phases.item(i).child("after").fail("phase '" + dep + "' cannot wait for itself");
+      s.phases[i].after.push_back(it->second);
+    }
+  check_acyclic(s.phases, phases);
+  return s;
+}
+
+}  // namespace llsim

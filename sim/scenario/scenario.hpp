@@ -1,0 +1,51 @@
+// A loaded, fully checked scenario: the platform spec, the phases with their models built, and
+// the YAML tree with every default filled in (for resolved.yaml).
+//
+//   name: demo          # default: the file name without .yaml
+//   seed: 1             # the one seed of every random draw
+//   platform: {...}     # see platform_spec.hpp
+//   phases:
+//     - {name: stage, kind: transfer, after: [..], start: 10s, ...}
+#pragma once
+#include "sim/core/yaml_ref.hpp"
+#include "sim/platform/platform_spec.hpp"
+#include "sim/run/phase.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+struct PhaseEntry {
+  std::string name;
+  std::string kind;
+  std::vector<size_t> after;  // indices of the phases this one waits for
+  double start_s = 0;         // not before this simulated time
+  std::unique_ptr<Phase> model;
+};
+
+struct Scenario {
+  std::string file;
+  std::string name;
+  uint64_t seed = 1;
+  YAML::Node tree;  // with defaults and overrides applied
+  std::unique_ptr<PlatformSpec> platform;
+  std::vector<PhaseEntry> phases;
+};
+
+struct LoadOptions {
+  std::vector<std::string> overrides;  // "path=value"
+  std::optional<uint64_t> seed;
+};
+
+// Keys of the scenario's top level, and keys every phase has besides its kind's own.
+const ParamTable& scenario_params();
+const ParamTable& phase_common_params();
+
+// Everything is checked here; a ConfigError names file, line, column and path.
+Scenario load_scenario(const std::string& file, const LoadOptions& options);
+
+}  // namespace llsim
