@@ -22,6 +22,7 @@
 #include "models/phase/transfer_plan.hpp"
 #include "models/phase/transfer_receiver.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/run/actors.hpp"
 #include "sim/run/phase.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -74,9 +75,9 @@ class TransferPhase : public Phase {
     std::vector<sg4::ActorPtr> actors;
     for (size_t r = 0; r < receivers.size(); ++r)
       if (!incoming[r].empty())
-        actors.push_back(sg4::Actor::create(
-            "transfer:" + receivers[r]->get_name(), receivers[r],
-            TransferReceiver(receivers[r], runtime.platform.disks(receivers[r]), std::move(incoming[r]), config_, *counters_)));
+        actors.push_back(start_actor("transfer:" + receivers[r]->get_name(), receivers[r], runtime.label,
+                                     TransferReceiver(receivers[r], runtime.platform.disks(receivers[r]),
+                                                      std::move(incoming[r]), config_, *counters_)));
     for (auto& a : actors)
       a->join();
 

@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -47,6 +48,11 @@ void YamlRef::fail(const std::string& message) const
 
 YAML::Node parse_yaml_file(const std::string& file)
 {
+  std::error_code error;
+  if (!std::filesystem::exists(file, error))
+    throw ConfigError(file + ": no such file");
+  if (!std::filesystem::is_regular_file(file, error))
+    throw ConfigError(file + ": not a regular file (expected a YAML scenario)");
   std::ifstream in(file);
   if (!in)
     throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
@@ -54,8 +60,12 @@ YAML::Node parse_yaml_file(const std::string& file)
   text << in.rdbuf();
   try {
     YAML::Node root = YAML::Load(text.str());
-    if (!root.IsMap())
-      throw ConfigError(file + ":1:1: (top level): expected a mapping of keys (name, seed, platform, phases)");
+    if (!root.IsMap()) {
+      const YAML::Mark mark = root.Mark();
+      const int line = mark.is_null() ? 1 : mark.line + 1, column = mark.is_null() ? 1 : mark.column + 1;
+      throw ConfigError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
+                        ": (top level): expected a mapping of keys (name, seed, platform, phases)");
+    }
     return root;
   } catch (const YAML::ParserException& e) {
     throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +

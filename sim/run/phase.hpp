@@ -2,8 +2,9 @@
 // - The constructor reads and checks every parameter (no SimGrid objects exist yet) and keeps no
 //   Params; it may look up platform groups in the context.
 // - run() executes inside a SimGrid actor when the phase starts (after its `after:` phases and
-//   not before its `start:` time) and returns when the phase is done. It may create actors and
-//   must wait for them. It throws SimulationError when the simulated system cannot go on.
+//   not before its `start:` time) and returns when the phase is done. It may create actors (with
+//   start_actor) and must wait for them. It throws SimulationError when the simulated system
+//   cannot go on.
 // - metrics() and tables() are read after the simulation: fixed metric names per kind, SI units.
 #pragma once
 #include "sim/core/csv.hpp"
@@ -32,7 +33,8 @@ struct PhaseLoadContext {
 
 struct PhaseRuntime {
   const Platform& platform;
-  Rng rng;  // this phase's own stream of the scenario seed
+  Rng rng;            // this phase's own stream of the scenario seed
+  std::string label;  // "phase 'name'": give it to start_actor (actors.hpp)
 };
 
 class Phase {

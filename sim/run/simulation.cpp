@@ -1,13 +1,12 @@
 #include "sim/run/simulation.hpp"
 
-#include "sim/core/errors.hpp"
+#include "sim/run/actors.hpp"
 #include "sim/run/progress.hpp"
 #include "sim/sg/engine.hpp"
 #include "sim/sg/platform.hpp"
 
 #include <simgrid/s4u.hpp>
 
-#include <memory>
 #include <optional>
 
 namespace sg4 = simgrid::s4u;
@@ -25,7 +24,6 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
   SimulationResult result;
   result.phases.resize(scenario.phases.size());
   std::vector<sg4::ActorPtr> runners(scenario.phases.size());
-  std::optional<std::string> failure;
 
   for (size_t i = 0; i < scenario.phases.size(); ++i) {
     PhaseEntry& phase   = scenario.phases[i];
@@ -34,30 +32,21 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     record.kind         = phase.kind;
     // Phases are created in file order, and `after` only names other phases, so a runner joins
     // runners that exist by the time it runs (all are created before the simulation starts).
-    runners[i] = sg4::Actor::create("phase:" + phase.name, platform.first_host(), [&, i] {
+    const std::string label = "phase '" + phase.name + "'";
+    runners[i] = start_actor("phase:" + phase.name, platform.first_host(), label, [&, i, label] {
       PhaseEntry& self = scenario.phases[i];
       for (size_t dep : self.after)
         runners[dep]->join();
-      if (failure)
-        return;
       if (sg4::Engine::get_clock() < self.start_s)
         sg4::this_actor::sleep_until(self.start_s);
       PhaseResult& out = result.phases[i];
       out.start_s      = sg4::Engine::get_clock();
-      PhaseRuntime runtime{platform, Rng::stream(scenario.seed, "phase." + self.name)};
-      try {
-        self.model->run(runtime);
-      } catch (const SimulationError& e) {
-        failure = "phase '" + self.name + "': " + e.what();
-        sg4::Actor::kill_all();
-        return;
-      }
+      PhaseRuntime runtime{platform, Rng::stream(scenario.seed, "phase." + self.name), label};
+      self.model->run(runtime);
       out.end_s = sg4::Engine::get_clock();
     });
   }
   engine->run();
-  if (failure)
-    throw SimulationError(*failure);
 
   result.simulated_time_s = sg4::Engine::get_clock();
   for (size_t i = 0; i < scenario.phases.size(); ++i) {

@@ -26,7 +26,8 @@ struct SimulationOptions {
   bool progress = false;  // a progress line on stderr for runs longer than a second
 };
 
-// Throws SimulationError if a phase fails. Call at most once per process (SimGrid's engine).
+// A phase that fails ends the process with exit status 1 (see actors.hpp). Call at most once
+// per process (SimGrid allows one engine).
 SimulationResult simulate(Scenario& scenario, const SimulationOptions& options);
 
 }  // namespace llsim

@@ -1,0 +1,50 @@
+"""Small harness for scenario tests: runs the real llsim binary and checks its outputs.
+
+Each test script calls check() for every assertion and ends with finish(), which prints
+'N passed, N failed' and exits non-zero on any failure.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+LLSIM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/llsim"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_results = {"passed": 0, "failed": 0}
+
+
+def run(*args, expect=0):
+    """Runs llsim with args; returns (exit code, stdout, stderr). Checks the exit code."""
+    proc = subprocess.run([LLSIM, *args], capture_output=True, text=True, cwd=ROOT)
+    check(proc.returncode == expect,
+          f"llsim {' '.join(args)}: exit {proc.returncode}, expected {expect}\n{proc.stderr[-2000:]}")
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def scratch_dir():
+    return tempfile.mkdtemp(prefix="llsim_test_")
+
+
+def summary(out_dir):
+    with open(os.path.join(out_dir, "summary.json")) as f:
+        return json.load(f)
+
+
+def check(condition, message):
+    if condition:
+        _results["passed"] += 1
+    else:
+        _results["failed"] += 1
+        print("FAIL:", message)
+
+
+def check_close(actual, expected, rel, message):
+    ok = expected != 0 and abs(actual - expected) <= rel * abs(expected)
+    check(ok, f"{message}: {actual!r} vs expected {expected!r} (tolerance {rel:.1%})")
+    return ok
+
+
+def finish():
+    print(f"{_results['passed']} passed, {_results['failed']} failed")
+    sys.exit(1 if _results["failed"] or not _results["passed"] else 0)

@@ -1,0 +1,89 @@
+"""The command line and the run directory: help, version, models, validate, the default output
+directory, determinism (same seed, byte-identical summary.json but wall_time_s), a resolved.yaml
+that reruns to the same result, a failure during simulation (exit 1, nothing written), plots."""
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from harness import ROOT, check, finish, run, scratch_dir, summary
+
+# Help and version.
+_, out, _ = run("--help")
+check("usage: llsim run" in out, "--help shows the usage")
+for command in ["run", "validate", "models"]:
+    _, out, _ = run(command, "--help")
+    check(f"llsim {command}" in out, f"{command} --help")
+_, out, _ = run("--version")
+check(re.match(r"llsim \d+\.\d+\.\d+", out) is not None, f"--version: {out}")
+
+# models lists interfaces, implementations and parameters with type, default, description.
+_, out, _ = run("models")
+check("Interface 'phase kind' (choose with 'kind:')" in out, "models lists the phase kinds")
+check(re.search(r"transfer: bulk data movement", out) is not None, "models lists transfer")
+check(re.search(r"chunk  \(size\)  default: 64MB  range: >= 1\n\s+chunk size", out) is not None,
+      "models gives type, default, range and description of a parameter")
+check("lognormal" in out and "weibull" in out and "empirical" in out, "models lists distributions")
+
+# validate runs nothing and writes nothing.
+_, out, _ = run("validate", "scenarios/demo.yaml")
+check("valid" in out and "3 phases" in out, f"validate: {out}")
+
+# Determinism: two runs, identical summary.json except wall_time_s; CSVs identical.
+first, second = scratch_dir(), scratch_dir()
+run("run", "scenarios/demo.yaml", "--quiet", "--out", first, "--seed", "7")
+run("run", "scenarios/demo.yaml", "--quiet", "--out", second, "--seed", "7")
+
+
+def without_wall_time(directory):
+    with open(os.path.join(directory, "summary.json")) as f:
+        return [line for line in f.read().splitlines() if '"wall_time_s"' not in line]
+
+
+check(without_wall_time(first) == without_wall_time(second), "summary.json differs between identical runs")
+for name in ["stage.csv", "archive.csv", "restage.csv", "resolved.yaml"]:
+    with open(os.path.join(first, name), "rb") as a, open(os.path.join(second, name), "rb") as b:
+        check(a.read() == b.read(), f"{name} differs between identical runs")
+s = summary(first)
+check(s["seed"] == 7 and s["scenario"] == "demo", "summary names scenario and seed")
+check(set(s["phases"]["stage"]) >= {"bytes", "makespan_s", "throughput_Bps"}, "transfer metrics present")
+check(s["phases"]["archive"]["start_s"] >= s["phases"]["stage"]["end_s"], "after: archive starts after stage ends")
+check(s["phases"]["restage"]["start_s"] == 30, "start: restage starts at 30 s")
+
+# resolved.yaml reruns to the same results.
+rerun = scratch_dir()
+run("run", os.path.join(first, "resolved.yaml"), "--quiet", "--out", rerun)
+check(without_wall_time(first) == without_wall_time(rerun), "resolved.yaml does not reproduce the run")
+
+# --set changes the run exactly as if written in the file.
+changed = scratch_dir()
+run("run", "scenarios/demo.yaml", "--quiet", "--out", changed, "--set", "phases.stage.bytes=25GB")
+check(summary(changed)["phases"]["stage"]["bytes"] == 16 * 25e9, "--set phases.stage.bytes")
+
+# Default output directory out/<scenario name>/ and the summary table on stdout.
+shutil.rmtree(os.path.join(ROOT, "out", "transfer-no-disks"), ignore_errors=True)
+_, out, _ = run("run", "tests/scenarios/transfer_no_disks.yaml")
+check(os.path.isfile(os.path.join(ROOT, "out", "transfer-no-disks", "summary.json")), "default output directory")
+check("fetch" in out and "wall time" in out and "peak memory" in out, f"summary table: {out}")
+shutil.rmtree(os.path.join(ROOT, "out", "transfer-no-disks"), ignore_errors=True)
+
+# A failure during simulation: exit 1, a message, no output directory.
+failed = os.path.join(scratch_dir(), "out")
+_, _, err = run("run", "scenarios/demo.yaml", "--out", failed,
+                "--set", "platform.groups.storage.disks.capacity=1GB", expect=1)
+check("simulation failed" in err and "are full" in err, f"disk-full message: {err}")
+check(not os.path.exists(failed), "a failed run left outputs behind")
+
+# Plots: --plot writes PNGs; plot.py without matplotlib says so and fails.
+plotted = scratch_dir()
+run("run", "scenarios/demo.yaml", "--quiet", "--plot", "--out", plotted)
+for name in ["timeline.png", "stage.png", "archive.png"]:
+    path = os.path.join(plotted, "plots", name)
+    check(os.path.isfile(path) and os.path.getsize(path) > 1000, f"plot {name} missing")
+proc = subprocess.run(["/usr/bin/python3", "-S", os.path.join(ROOT, "analysis", "plot.py"), plotted],
+                      capture_output=True, text=True)
+check(proc.returncode != 0 and "matplotlib is not available" in proc.stderr,
+      f"plot.py without matplotlib: exit {proc.returncode}, {proc.stderr}")
+
+finish()

@@ -1,0 +1,33 @@
+#include "sim/core/csv.hpp"
+#include "sim/core/errors.hpp"
+#include "temp_file.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace llsim;
+
+TEST_CASE("csv: reads header and rows, skipping blank lines", "[csv]")
+{
+  const auto file = test::write_temp_file("ok.csv", "a,b\n1,2\n\n3, 4\n");
+  const CsvTable t = read_csv_file(file);
+  REQUIRE(t.rows.size() == 2);
+  CHECK(t.number(1, t.column("b")) == 4);
+  CHECK(t.line_of_row[1] == 4);
+}
+
+TEST_CASE("csv: malformed lines are errors with the line number", "[csv]")
+{
+  const auto file = test::write_temp_file("short.csv", "a,b\n1,2\n3\n");
+  CHECK_THROWS_WITH(read_csv_file(file), Catch::Contains("short.csv:3: expected 2 fields"));
+  const auto t = read_csv_file(test::write_temp_file("ok2.csv", "a\n1\n"));
+  CHECK_THROWS_WITH(t.column("z"), Catch::Contains("no column 'z'"));
+  CHECK_THROWS_AS(read_csv_file("/nonexistent/file.csv"), ConfigError);
+}
+
+TEST_CASE("csv: writer prints numbers exactly", "[csv]")
+{
+  CsvWriter w;
+  w.header = {"t", "v"};
+  w.rows   = {{0, 0.1}, {1.5, 1e21}};
+  CHECK(w.text() == "t,v\n0,0.1\n1.5,1e+21\n");
+}

@@ -1,0 +1,88 @@
+#include "sim/core/errors.hpp"
+#include "sim/core/params.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace llsim;
+
+namespace {
+
+YamlRef parse(const std::string& text, std::shared_ptr<SourceInfo> source = nullptr)
+{
+  if (!source) {
+    source       = std::make_shared<SourceInfo>();
+    source->file = "test.yaml";
+  }
+  return YamlRef(YAML::Load(text), "job", source);
+}
+
+const ParamTable kTable = {
+    ParamSpec::quantity("bytes", Dimension::Size, "payload").positive(),
+    ParamSpec::integer("streams", "streams").defaults("4").at_least(1),
+    ParamSpec::quantity("bandwidth", Dimension::Bandwidth, "link").defaults("1GBps"),
+    ParamSpec::text("mode", "mode").may_be_absent(),
+};
+
+}  // namespace
+
+TEST_CASE("params: values, defaults written back", "[params]")
+{
+  const YamlRef ref = parse("bytes: 2GB\n");
+  const Params p(ref, kTable);
+  CHECK(p.size("bytes").value == 2e9);
+  CHECK(p.integer("streams") == 4);
+  CHECK(p.bandwidth("bandwidth").value == 1e9);
+  CHECK(ref.node()["streams"].Scalar() == "4");  // resolved.yaml will show the default
+  CHECK(p.text("mode").empty());
+  CHECK(!p.has("mode"));
+}
+
+TEST_CASE("params: unknown key names the nearest valid key and the line", "[params]")
+{
+  const YamlRef ref = parse("bytes: 2GB\nstreems: 3\n");
+  CHECK_THROWS_WITH(Params(ref, kTable), Catch::StartsWith("test.yaml:2:1: job.streems:") &&
+                                             Catch::Contains("did you mean 'streams'"));
+}
+
+TEST_CASE("params: missing required key", "[params]")
+{
+  const YamlRef ref = parse("streams: 3\n");
+  const Params p(ref, kTable);
+  CHECK_THROWS_WITH(p.size("bytes"), Catch::Contains("test.yaml:1:1: job: missing required key 'bytes'"));
+}
+
+TEST_CASE("params: unit and range errors carry line, column and path", "[params]")
+{
+  const YamlRef ref = parse("bytes: 2GB\nstreams: 0\nbandwidth: 3TB/s\n");
+  const Params p(ref, kTable);
+  CHECK_THROWS_WITH(p.integer("streams"), Catch::StartsWith("test.yaml:2:10: job.streams:") && Catch::Contains(">= 1"));
+  CHECK_THROWS_WITH(p.bandwidth("bandwidth"),
+                    Catch::StartsWith("test.yaml:3:12: job.bandwidth:") && Catch::Contains("unknown unit 'TB/s'"));
+  const Params negative(parse("bytes: -1GB\n"), kTable);
+  CHECK_THROWS_WITH(negative.size("bytes"), Catch::Contains("out of range (expected > 0)"));
+  const Params fraction(parse("bytes: 1GB\nstreams: 2.5\n"), kTable);
+  CHECK_THROWS_WITH(fraction.integer("streams"), Catch::Contains("whole number"));
+}
+
+TEST_CASE("params: not a mapping", "[params]")
+{
+  CHECK_THROWS_AS(Params(parse("[1, 2]"), kTable), ConfigError);
+}
+
+TEST_CASE("params: an overridden value is located at its --set argument", "[params]")
+{
+  auto source                   = std::make_shared<SourceInfo>();
+  source->file                  = "test.yaml";
+  source->overrides["job.bytes"] = "--set job.bytes=oops";
+  YAML::Node node               = YAML::Load("bytes: 1GB\n");
+  node["bytes"]                 = YAML::Load("oops");
+  const Params p(YamlRef(node, "job", source), kTable);
+  CHECK_THROWS_WITH(p.size("bytes"), Catch::StartsWith("--set job.bytes=oops: job.bytes:"));
+}
+
+TEST_CASE("params: reading an undeclared key is a programming error", "[params]")
+{
+  const Params p(parse("bytes: 1GB\n"), kTable);
+  CHECK_THROWS_AS(p.quantity("nope"), std::logic_error);
+  CHECK_THROWS_AS(p.text("bytes"), std::logic_error);
+}
