@@ -1,5 +1,8 @@
 #include "models/phase/transfer_plan.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 namespace llsim {
 
 std::vector<TransferStream> plan_streams(size_t senders, size_t streams_per_sender, size_t receivers,
@@ -12,6 +15,11 @@ std::vector<TransferStream> plan_streams(size_t senders, size_t streams_per_send
     for (size_t k = 0; k < streams_per_sender; ++k)
       streams.push_back({s, streams.size() % receivers, bytes});
   return streams;
+}
+
+double chunk_bytes(double chunk, double remaining)
+{
+  return std::min(chunk, std::round(remaining));
 }
 
 }  // namespace llsim

@@ -18,4 +18,7 @@ struct TransferStream {
 std::vector<TransferStream> plan_streams(size_t senders, size_t streams_per_sender, size_t receivers,
                                          double bytes_per_sender);
 
+// Size of the next chunk of a stream with `remaining` bytes left: whole bytes, at most `chunk`.
+double chunk_bytes(double chunk, double remaining);
+
 }  // namespace llsim

@@ -72,7 +72,7 @@ shutil.rmtree(os.path.join(ROOT, "out", "transfer-no-disks"), ignore_errors=True
 failed = os.path.join(scratch_dir(), "out")
 _, _, err = run("run", "scenarios/demo.yaml", "--out", failed,
                 "--set", "platform.groups.storage.disks.capacity=1GB", expect=1)
-check("simulation failed" in err and "are full" in err, f"disk-full message: {err}")
+check("simulation failed" in err and "is full" in err, f"disk-full message: {err}")
 check(not os.path.exists(failed), "a failed run left outputs behind")
 
 # Plots: --plot writes PNGs; plot.py without matplotlib says so and fails.

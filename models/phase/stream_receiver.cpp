@@ -1,0 +1,91 @@
+#include "models/phase/stream_receiver.hpp"
+
+#include "models/phase/transfer_plan.hpp"
+
+#include <algorithm>
+#include <mutex>
+
+namespace sg4 = simgrid::s4u;
+
+namespace llsim {
+
+StreamReceiver::StreamReceiver(sg4::Host* host, std::deque<IncomingStream> streams, double chunk_B,
+                               size_t max_streams, std::shared_ptr<ChunkBuffer> buffer, TransferCounters& counters)
+    : host_(host)
+    , queued_(std::move(streams))
+    , chunk_B_(chunk_B)
+    , max_streams_(max_streams)
+    , buffer_(std::move(buffer))
+    , counters_(counters)
+{
+}
+
+void StreamReceiver::admit_streams()
+{
+  active_.erase(std::remove_if(active_.begin(), active_.end(),
+                               [](const Active& a) { return !a.comm && a.remaining_B < 0.5; }),
+                active_.end());
+  while (active_.size() < max_streams_ && !queued_.empty()) {
+    active_.push_back({queued_.front(), queued_.front().bytes, nullptr, 0});
+    queued_.pop_front();
+  }
+}
+
+bool StreamReceiver::start_receives()
+{
+  for (auto& a : active_) {
+    if (a.comm)
+      continue;
+    if (buffer_) {
+      if (buffer_->reserved >= buffer_->slots)
+        return false;
+      ++buffer_->reserved;
+    }
+    a.chunk_B = chunk_bytes(chunk_B_, a.remaining_B);
+    a.comm    = sg4::Comm::sendto_async(a.stream.sender, host_, static_cast<uint64_t>(a.chunk_B));
+  }
+  return true;
+}
+
+void StreamReceiver::on_received(Active& a)
+{
+  counters_.series.add(0, a.chunk_B, sg4::Engine::get_clock());
+  counters_.received_B += a.chunk_B;
+  if (buffer_) {
+    buffer_->waiting.push_back(a.chunk_B);
+    buffer_->chunk_ready->notify_one();
+  }
+  a.remaining_B -= a.chunk_B;
+  a.comm = nullptr;
+}
+
+void StreamReceiver::operator()()
+{
+  std::vector<sg4::CommPtr> pending;
+  std::vector<size_t> owner;
+  while (true) {
+    admit_streams();
+    const bool all_started = start_receives();
+    pending.clear();
+    owner.clear();
+    for (size_t i = 0; i < active_.size(); ++i)
+      if (active_[i].comm) {
+        pending.push_back(active_[i].comm);
+        owner.push_back(i);
+      }
+    if (!pending.empty()) {
+      on_received(active_[owner[sg4::Comm::wait_any(pending)]]);
+    } else if (!all_started) {
+      std::unique_lock lock(*buffer_->mutex);
+      buffer_->slot_freed->wait(lock);
+    } else {
+      break;
+    }
+  }
+  if (buffer_) {
+    buffer_->receiving_done = true;
+    buffer_->chunk_ready->notify_all();
+  }
+}
+
+}  // namespace llsim
