@@ -21,16 +21,15 @@ ProgressLine::~ProgressLine()
 
 void ProgressLine::on_event(double now)
 {
-  if (++events_ % 1024 != 0)
-    return;
+  ++steps_;
   const auto wall = std::chrono::steady_clock::now();
   if (wall - started_ < std::chrono::seconds(1) || wall - last_print_ < std::chrono::milliseconds(500))
     return;
   last_print_          = wall;
   printed_             = true;
   const double elapsed = std::chrono::duration<double>(wall - started_).count();
-  std::fprintf(stderr, "\r[llsim] simulated %.3f s, %.0f events/s, %.0f s wall   ", now,
-               static_cast<double>(events_) / elapsed, elapsed);
+  std::fprintf(stderr, "\r[llsim] simulated %.3f s, %.0f time steps/s, %.0f s wall   ", now,
+               static_cast<double>(steps_) / elapsed, elapsed);
   std::fflush(stderr);
 }
 

@@ -1,5 +1,5 @@
-// The progress line on stderr ("simulated time reached, events/s") for runs that last more than
-// a second of wall time. Hooks SimGrid's time-advance signal; erased when the run ends.
+// The progress line on stderr (simulated time reached, simulated time steps per second of wall
+// time) for runs that last more than a second of wall time. Hooks SimGrid's time-advance signal; erased when the run ends.
 #pragma once
 #include <chrono>
 
@@ -17,7 +17,7 @@ class ProgressLine {
 
   std::chrono::steady_clock::time_point started_;
   std::chrono::steady_clock::time_point last_print_;
-  unsigned long events_ = 0;
+  unsigned long steps_ = 0;
   bool printed_         = false;
 };
 

@@ -7,7 +7,7 @@ import re
 import shutil
 import subprocess
 
-from harness import ROOT, check, finish, run, scratch_dir, summary
+from harness import LLSIM, ROOT, check, finish, run, scratch_dir, summary
 
 # Help and version.
 _, out, _ = run("--help")
@@ -85,5 +85,18 @@ proc = subprocess.run(["/usr/bin/python3", "-S", os.path.join(ROOT, "analysis", 
                       capture_output=True, text=True)
 check(proc.returncode != 0 and "matplotlib is not available" in proc.stderr,
       f"plot.py without matplotlib: exit {proc.returncode}, {proc.stderr}")
+
+# Progress line: on a terminal for runs over a second, never with --quiet or into a pipe.
+# `script` (util-linux) gives llsim a pseudo-terminal.
+LONG_RUN = ["scenarios/bench/transfer_100k.yaml", "--set", "platform.groups.clients.count=20000"]
+tty_log = os.path.join(scratch_dir(), "typescript")
+for quiet in [False, True]:
+    command = " ".join([LLSIM, "run", *LONG_RUN, "--out", scratch_dir()] + (["--quiet"] if quiet else []))
+    subprocess.run(["script", "-qec", command, tty_log], capture_output=True, cwd=ROOT, check=False)
+    with open(tty_log, errors="replace") as f:
+        shown = "[llsim] simulated" in f.read()
+    check(shown != quiet, f"progress line shown={shown} with quiet={quiet} on a terminal")
+_, _, err = run("run", *LONG_RUN, "--out", scratch_dir())
+check("[llsim]" not in err, "progress line written to a non-terminal stderr")
 
 finish()
