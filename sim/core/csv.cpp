@@ -62,17 +62,19 @@ CsvTable read_csv_file(const std::string& file)
   return table;
 }
 
+void CsvWriter::add_numbers(const std::vector<double>& row)
+{
+  std::vector<std::string> cells;
+  for (double v : row)
+    cells.push_back(format_number(v));
+  rows.push_back(std::move(cells));
+}
+
 std::string CsvWriter::text() const
 {
   std::string out = join(header, ",") + "\n";
-  for (const auto& row : rows) {
-    for (size_t i = 0; i < row.size(); ++i) {
-      if (i > 0)
-        out += ",";
-      out += format_number(row[i]);
-    }
-    out += "\n";
-  }
+  for (const auto& row : rows)
+    out += join(row, ",") + "\n";
   return out;
 }
 

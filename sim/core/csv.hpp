@@ -22,10 +22,12 @@ struct CsvTable {
 // Every row must have as many fields as the header.
 CsvTable read_csv_file(const std::string& file);
 
-// Columns of numbers, written as CSV text (header line, then one line per row).
+// Rows for a CSV output (header line, then one line per row). Cells are text; numbers are
+// written so they read back exactly. Cells must not contain commas.
 struct CsvWriter {
   std::vector<std::string> header;
-  std::vector<std::vector<double>> rows;
+  std::vector<std::vector<std::string>> rows;
+  void add_numbers(const std::vector<double>& row);
   std::string text() const;
 };
 

@@ -146,6 +146,16 @@ std::vector<DistributionKind> distribution_kinds(Dimension d)
   };
 }
 
+std::shared_ptr<const Distribution> exponential_distribution(double mean)
+{
+  return std::make_shared<Exponential>(mean);
+}
+
+std::shared_ptr<const Distribution> weibull_distribution(double scale, double shape)
+{
+  return std::make_shared<Weibull>(scale, shape);
+}
+
 std::shared_ptr<const Distribution> make_distribution(const YamlRef& ref, Dimension d)
 {
   if (ref.node().IsScalar()) {
@@ -168,7 +178,7 @@ std::shared_ptr<const Distribution> make_distribution(const YamlRef& ref, Dimens
     if (name == "constant")
       return std::make_shared<Constant>(p.quantity("value"));
     if (name == "exponential")
-      return std::make_shared<Exponential>(p.quantity("mean"));
+      return exponential_distribution(p.quantity("mean"));
     if (name == "uniform") {
       const double lo = p.quantity("min"), hi = p.quantity("max");
       if (hi < lo)
@@ -178,7 +188,7 @@ std::shared_ptr<const Distribution> make_distribution(const YamlRef& ref, Dimens
     if (name == "lognormal")
       return std::make_shared<Lognormal>(p.quantity("mean"), p.quantity("sigma"));
     if (name == "weibull")
-      return std::make_shared<Weibull>(p.quantity("scale"), p.quantity("shape"));
+      return weibull_distribution(p.quantity("scale"), p.quantity("shape"));
     return std::make_shared<Empirical>(read_empirical_values(p));
   }
   ref.child("dist").fail("unknown distribution '" + name + "': " + suggestion(name, names));

@@ -26,6 +26,8 @@ class Distribution {
 };
 
 std::shared_ptr<const Distribution> make_distribution(const YamlRef& ref, Dimension d);
+std::shared_ptr<const Distribution> exponential_distribution(double mean);
+std::shared_ptr<const Distribution> weibull_distribution(double scale, double shape);
 
 struct DistributionKind {
   std::string name;

@@ -11,6 +11,7 @@
 #include "sim/core/random.hpp"
 #include "sim/platform/platform_spec.hpp"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,6 +30,7 @@ struct OutputTable {
 struct PhaseLoadContext {
   const PlatformSpec& platform;
   std::string phase_name;
+  uint64_t seed;  // the scenario's, for inputs generated at load time (Rng::stream)
 };
 
 struct PhaseRuntime {

@@ -25,7 +25,7 @@ void TimeSeries::record(double now)
 {
   std::vector<double> row = {now};
   row.insert(row.end(), values_.begin(), values_.end());
-  table_.rows.push_back(std::move(row));
+  table_.add_numbers(row);
   next_row_at_ = now + period_s_;
 }
 

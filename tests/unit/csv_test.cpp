@@ -28,6 +28,7 @@ TEST_CASE("csv: writer prints numbers exactly", "[csv]")
 {
   CsvWriter w;
   w.header = {"t", "v"};
-  w.rows   = {{0, 0.1}, {1.5, 1e21}};
+  w.add_numbers({0, 0.1});
+  w.add_numbers({1.5, 1e21});
   CHECK(w.text() == "t,v\n0,0.1\n1.5,1e+21\n");
 }

@@ -1,0 +1,176 @@
+// Phase kind `tasks`: a master-worker application (bag of tasks) on a possibly heterogeneous,
+// unreliable platform; the scheduler and the checkpoint-sharing policy decide task turnaround.
+//
+//   - name: bag
+//     kind: tasks
+//     master: head                 group whose first host runs the master
+//     workers: volunteers          group whose every host runs a worker
+//     tasks: {count: 20000, flops: {dist: lognormal, mean: 2TFlops, sigma: 0.5}, input: 50MB,
+//             output: 5MB, arrival: {dist: exponential, mean: 50ms}}   or {trace: tasks.csv}
+//     scheduler: {impl: minmax, window: 1000, period: 1s}             default {impl: fcfs}
+//     availability: {impl: exponential, mtbf: 6h, downtime: 30min}    default {impl: always}
+//     checkpoint: {impl: shared, interval: 10min, size: 200MB, server: ckpt}   default {impl: none}
+//     failure_timeout: 1min        how long the master takes to notice a worker is gone
+//     tracking: {period: 1min}     spacing of the rows of <phase>.csv
+//
+// The runtime is sim/mw/master_worker.hpp. Metrics: tasks, completed, makespan_s,
+// mean_turnaround_s and p95_turnaround_s (output back at the master minus submission),
+// reexecutions (starts beyond the first), wasted_flops (computed but not part of a result),
+// bytes_transferred, checkpoint_bytes, worker_utilization (compute time / (workers x makespan)).
+// CSVs: <phase>.csv (queued, running, done, workers up over time), <phase>_tasks.csv (per task:
+// submit, start, end, worker, attempts), <phase>_workers.csv (per worker).
+// Source: the master-worker simulator of the founding documents; schedulers after Braun et al.,
+// JPDC 2001.
+#include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
+#include "sim/mw/master_worker.hpp"
+#include "sim/mw/task_source.hpp"
+#include "sim/run/phase.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable& tracking_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("period", Dimension::Duration, "time between two rows of the phase CSV").defaults("1min").positive(),
+  };
+  return t;
+}
+
+const ParamTable kTasksParams = {
+    ParamSpec::text("master", "group whose first host runs the master"),
+    ParamSpec::text("workers", "group whose hosts run the workers"),
+    ParamSpec::section("tasks", "a generator {count, flops, input, output, arrival} or {trace: file.csv}"),
+    ParamSpec::section("scheduler", "task scheduler {impl: fcfs|mct|minmin|maxmin|minmax, window, period}")
+        .defaults("{impl: fcfs}"),
+    ParamSpec::section("availability", "worker availability {impl: always|exponential|weibull|trace, ...}")
+        .defaults("{impl: always}"),
+    ParamSpec::section("checkpoint", "checkpoint sharing {impl: none|local|shared, ...}").defaults("{impl: none}"),
+    ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the master to notice a worker is gone")
+        .defaults("1min")
+        .at_least(0),
+    ParamSpec::section("tracking", "{period}: task tracking by the master").defaults("{}"),
+};
+
+double percentile(std::vector<double> values, double q)
+{
+  if (values.empty())
+    return 0;
+  std::sort(values.begin(), values.end());
+  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
+  return values[std::max<size_t>(rank, 1) - 1];
+}
+
+class TasksPhase : public Phase {
+ public:
+  TasksPhase(const Params& p, const PhaseLoadContext& c)
+      : name_(c.phase_name)
+      , seed_(c.seed)
+      , master_group_(c.platform.group_param(p, "master").name)
+      , workers_group_(c.platform.group_param(p, "workers"))
+      , failure_timeout_s_(p.quantity("failure_timeout"))
+      , tracking_period_s_(p.section("tracking", tracking_params()).quantity("period"))
+  {
+    Rng task_rng = Rng::stream(seed_, "phase." + name_ + ".tasks");
+    tasks_       = load_tasks(p.section("tasks", task_source_params()), task_rng);
+    scheduler_   = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
+    availability_ = Registry<AvailabilityModel>::create(p.raw("availability"), {c.platform, workers_group_});
+    checkpointing_ = Registry<TaskCheckpointing>::create(p.raw("checkpoint"), {c.platform, workers_group_});
+  }
+
+  void run(PhaseRuntime& runtime) override
+  {
+    const auto& workers = runtime.platform.hosts(workers_group_.name);
+    std::vector<Rng> worker_rngs;
+    for (size_t w = 0; w < workers.size(); ++w)
+      worker_rngs.push_back(Rng::stream(seed_, "phase." + name_ + ".availability." + std::to_string(w)));
+    std::vector<simgrid::s4u::Host*> servers;
+    if (checkpointing_->store() == CheckpointStore::Server)
+      servers = runtime.platform.hosts(checkpointing_->server_group());
+    MasterWorkerSetup setup{runtime.platform,
+                            runtime.platform.hosts(master_group_).front(),
+                            workers,
+                            workers_group_.nic_Bps,
+                            servers,
+                            *scheduler_,
+                            *availability_,
+                            *checkpointing_,
+                            failure_timeout_s_,
+                            tracking_period_s_,
+                            runtime.label};
+    runtime_ = std::make_unique<MasterWorker>(setup, tasks_, std::move(worker_rngs));
+    runtime_->run();
+  }
+
+  Metrics metrics() const override
+  {
+    if (!runtime_)
+      return {};
+    const auto& records = runtime_->records();
+    const auto& totals  = runtime_->totals();
+    std::vector<double> turnaround;
+    double sum = 0, reexecutions = 0;
+    for (size_t i = 0; i < records.size(); ++i) {
+      reexecutions += std::max(0, records[i].attempts - 1);
+      if (records[i].end_s < 0)
+        continue;
+      // Submission times are relative to the phase start; end times are absolute.
+      turnaround.push_back(records[i].end_s - (phase_start_s() + tasks_[i].submit_s));
+      sum += turnaround.back();
+    }
+    const double workers = static_cast<double>(workers_group_.count);
+    return {{"tasks", static_cast<double>(tasks_.size())},
+            {"completed", static_cast<double>(turnaround.size())},
+            {"makespan_s", totals.makespan_s},
+            {"mean_turnaround_s", turnaround.empty() ? 0 : sum / static_cast<double>(turnaround.size())},
+            {"p95_turnaround_s", percentile(turnaround, 0.95)},
+            {"reexecutions", reexecutions},
+            {"wasted_flops", std::max(0.0, totals.executed_flops - totals.useful_flops)},
+            {"bytes_transferred", totals.bytes_transferred},
+            {"checkpoint_bytes", totals.checkpoint_bytes},
+            {"worker_utilization", totals.makespan_s > 0 ? totals.busy_s / (workers * totals.makespan_s) : 0}};
+  }
+
+  std::vector<OutputTable> tables() const override
+  {
+    if (!runtime_)
+      return {};
+    CsvWriter per_task;
+    per_task.header = {"task", "id", "submit_s", "start_s", "end_s", "worker", "attempts"};
+    for (size_t i = 0; i < tasks_.size(); ++i) {
+      const TaskRecord& r = runtime_->records()[i];
+      per_task.rows.push_back({std::to_string(i), tasks_[i].id, format_number(phase_start_s() + tasks_[i].submit_s),
+                               format_number(r.start_s), format_number(r.end_s), std::to_string(r.worker),
+                               std::to_string(r.attempts)});
+    }
+    return {{"", runtime_->tracking()}, {"tasks", per_task}, {"workers", runtime_->worker_table()}};
+  }
+
+ private:
+  double phase_start_s() const { return runtime_->start_s(); }
+
+  std::string name_;
+  uint64_t seed_;
+  std::string master_group_;
+  const GroupSpec& workers_group_;
+  double failure_timeout_s_;
+  double tracking_period_s_;
+  std::vector<Task> tasks_;
+  std::unique_ptr<TaskScheduler> scheduler_;
+  std::unique_ptr<AvailabilityModel> availability_;
+  std::unique_ptr<TaskCheckpointing> checkpointing_;
+  std::unique_ptr<MasterWorker> runtime_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(Phase, "tasks", TasksPhase, "master-worker bag of tasks with schedulers, failures, checkpoints",
+               kTasksParams);
+
+}  // namespace llsim

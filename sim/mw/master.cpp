@@ -1,0 +1,185 @@
+// The master side of the master-worker runtime (see master_worker.hpp).
+#include "sim/mw/master_worker.hpp"
+
+#include "sim/core/text.hpp"
+#include "sim/run/actors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <mutex>
+
+namespace sg4 = simgrid::s4u;
+
+namespace llsim {
+
+MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks, std::vector<Rng> worker_rngs)
+    : setup_(std::move(setup)), tasks_(std::move(tasks)), records_(tasks_.size()), saved_(tasks_.size())
+{
+  for (size_t w = 0; w < setup_.workers.size(); ++w)
+    workers_.push_back(WorkerState{setup_.workers[w], worker_rngs[w], {}, {}});
+  tracking_.header = {"time_s", "queued", "running", "done", "workers_up"};
+}
+
+double MasterWorker::etc(size_t task, const WorkerState& w) const
+{
+  const Task& t = tasks_[task];
+  return t.flops / w.host->get_speed() + (t.input_B + t.output_B) / setup_.worker_bandwidth_Bps;
+}
+
+void MasterWorker::post(Message m)
+{
+  inbox_.push_back(m);
+  master_cv_->notify_all();
+}
+
+void MasterWorker::run()
+{
+  start_s_ = sg4::Engine::get_clock();
+  std::vector<sg4::ActorPtr> actors;
+  for (size_t w = 0; w < workers_.size(); ++w) {
+    WorkerState& state = workers_[w];
+    const Outage first = setup_.availability.next_outage(w, 0, state.rng);
+    state.outage       = {start_s_ + first.down_s, start_s_ + first.up_s};
+    state.free_since_s = start_s_;
+    actors.push_back(start_actor("worker:" + state.host->get_name(), state.host, setup_.label,
+                                 [this, w] { worker_loop(w); }));
+  }
+  master_loop();
+  finished_ = true;
+  for (auto& w : workers_)
+    w.wake->notify_all();
+  for (auto& a : actors)
+    a->join();
+  totals_.makespan_s = sg4::Engine::get_clock() - start_s_;
+}
+
+void MasterWorker::handle(const Message& m)
+{
+  WorkerState& w = workers_[m.worker];
+  switch (m.kind) {
+    case Message::Kind::Done:
+      ++done_;
+      break;
+    case Message::Kind::Failed:
+      w.up_for_master = false;
+      if (m.task >= 0)
+        unassigned_.insert(static_cast<size_t>(m.task));
+      unassigned_.insert(w.queue.begin(), w.queue.end());
+      w.queue.clear();
+      w.queued_etc_s = 0;
+      break;
+    case Message::Kind::Back:
+      w.up_for_master = true;
+      w.free_since_s  = m.visible_s;
+      w.wake->notify_all();
+      break;
+  }
+}
+
+void MasterWorker::schedule(double now)
+{
+  std::vector<size_t> candidates;
+  std::vector<SchedWorker> view;
+  const bool late = setup_.scheduler.binds_late();
+  for (size_t i = 0; i < workers_.size(); ++i) {
+    const WorkerState& w = workers_[i];
+    const bool free      = w.running < 0 && w.queue.empty();
+    if (!w.up_for_master || (late && !free))
+      continue;
+    const double busy_until = w.running >= 0 ? std::max(now, w.running_end_estimate_s) : now;
+    candidates.push_back(i);
+    view.push_back({w.host->get_speed(), setup_.worker_bandwidth_Bps, busy_until + w.queued_etc_s, w.free_since_s, free});
+  }
+  if (view.empty())
+    return;
+  std::vector<size_t> window;
+  std::vector<SchedTask> batch;
+  for (size_t t : unassigned_) {
+    if (window.size() == setup_.scheduler.window())
+      break;
+    window.push_back(t);
+    batch.push_back({tasks_[t].flops, tasks_[t].input_B, tasks_[t].output_B});
+  }
+  for (const Assignment& a : setup_.scheduler.schedule(batch, view, now)) {
+    const size_t task = window[a.task];
+    WorkerState& w    = workers_[candidates[a.worker]];
+    unassigned_.erase(task);
+    w.queue.push_back(task);
+    w.queued_etc_s += etc(task, w);
+    w.wake->notify_all();
+  }
+}
+
+void MasterWorker::record_tracking(double now)
+{
+  size_t queued = unassigned_.size(), running = 0, up = 0;
+  for (const auto& w : workers_) {
+    queued += w.queue.size();
+    running += w.running >= 0 ? 1 : 0;
+    up += w.alive ? 1 : 0;
+  }
+  tracking_.add_numbers({now, static_cast<double>(queued), static_cast<double>(running), static_cast<double>(done_),
+                         static_cast<double>(up)});
+}
+
+void MasterWorker::master_loop()
+{
+  constexpr double kNever = std::numeric_limits<double>::infinity();
+  size_t next_arrival     = 0;
+  double last_event_s     = -kNever;
+  double next_tracking_s  = start_s_;
+  bool pending            = false;  // something happened that may allow new assignments
+  std::unique_lock lock(*mutex_);
+  while (true) {
+    const double now = sg4::Engine::get_clock();
+    while (next_arrival < tasks_.size() && start_s_ + tasks_[next_arrival].submit_s <= now) {
+      unassigned_.insert(next_arrival++);
+      pending = true;
+    }
+    // Messages visible now, in the order they became visible.
+    std::stable_sort(inbox_.begin(), inbox_.end(),
+                     [](const Message& a, const Message& b) { return a.visible_s < b.visible_s; });
+    size_t handled = 0;
+    while (handled < inbox_.size() && inbox_[handled].visible_s <= now)
+      handle(inbox_[handled++]);
+    inbox_.erase(inbox_.begin(), inbox_.begin() + static_cast<long>(handled));
+    pending = pending || handled > 0;
+
+    if (now >= next_tracking_s) {
+      record_tracking(now);
+      next_tracking_s = now + setup_.tracking_period_s;
+    }
+    if (done_ == tasks_.size()) {
+      record_tracking(now);
+      return;
+    }
+    const bool may_schedule = now >= last_event_s + setup_.scheduler.period_s();
+    if (pending && may_schedule && !unassigned_.empty()) {
+      schedule(now);
+      last_event_s = now;
+      pending      = false;
+    }
+
+    double wake_at = next_tracking_s;
+    if (next_arrival < tasks_.size())
+      wake_at = std::min(wake_at, start_s_ + tasks_[next_arrival].submit_s);
+    for (const auto& m : inbox_)
+      wake_at = std::min(wake_at, m.visible_s);
+    if (pending && !unassigned_.empty())
+      wake_at = std::min(wake_at, last_event_s + setup_.scheduler.period_s());
+    master_cv_->wait_until(lock, wake_at);
+  }
+}
+
+CsvWriter MasterWorker::worker_table() const
+{
+  CsvWriter table;
+  table.header = {"worker", "speed_flops", "tasks_completed", "busy_s", "down_s", "failures"};
+  for (const auto& w : workers_)
+    table.rows.push_back({w.host->get_name(), format_number(w.host->get_speed()), std::to_string(w.completed),
+                          format_number(w.busy_s), format_number(w.down_s), std::to_string(w.failures)});
+  return table;
+}
+
+}  // namespace llsim

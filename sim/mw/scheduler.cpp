@@ -1,0 +1,35 @@
+#include "sim/mw/scheduler.hpp"
+
+namespace llsim {
+
+const ParamTable& TaskScheduler::common_params()
+{
+  static const ParamTable t = {
+      ParamSpec::integer("window", "unassigned tasks considered at one scheduling event").defaults("1000").at_least(1),
+      ParamSpec::quantity("period", Dimension::Duration, "minimum time between two scheduling events")
+          .defaults("0s")
+          .at_least(0),
+  };
+  return t;
+}
+
+TaskScheduler::TaskScheduler(const Params& p)
+    : window_(static_cast<size_t>(p.integer("window"))), period_s_(p.quantity("period"))
+{
+}
+
+Eigen::MatrixXd expected_times(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers)
+{
+  Eigen::VectorXd flops(tasks.size()), bytes(tasks.size()), inv_speed(workers.size()), inv_bw(workers.size());
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    flops[t] = tasks[t].flops;
+    bytes[t] = tasks[t].input_B + tasks[t].output_B;
+  }
+  for (size_t m = 0; m < workers.size(); ++m) {
+    inv_speed[m] = 1.0 / workers[m].speed;
+    inv_bw[m]    = 1.0 / workers[m].bandwidth_Bps;
+  }
+  return flops * inv_speed.transpose() + bytes * inv_bw.transpose();
+}
+
+}  // namespace llsim
