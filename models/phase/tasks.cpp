@@ -46,7 +46,8 @@ const ParamTable& tracking_params()
 const ParamTable kTasksParams = {
     ParamSpec::text("master", "group whose first host runs the master"),
     ParamSpec::text("workers", "group whose hosts run the workers"),
-    ParamSpec::section("tasks", "a generator {count, flops, input, output, arrival} or {trace: file.csv}"),
+    ParamSpec::section("tasks", "a generator {count, flops, input, output, arrival} or {trace: file.csv}")
+        .with_fields(task_source_params()),
     ParamSpec::section("scheduler", "task scheduler {impl: fcfs|mct|minmin|maxmin|minmax, window, period}")
         .defaults("{impl: fcfs}"),
     ParamSpec::section("availability", "worker availability {impl: always|exponential|weibull|trace, ...}")
@@ -55,7 +56,7 @@ const ParamTable kTasksParams = {
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the master to notice a worker is gone")
         .defaults("1min")
         .at_least(0),
-    ParamSpec::section("tracking", "{period}: task tracking by the master").defaults("{}"),
+    ParamSpec::section("tracking", "{period}: task tracking by the master").defaults("{}").with_fields(tracking_params()),
 };
 
 double percentile(std::vector<double> values, double q)

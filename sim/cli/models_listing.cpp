@@ -12,10 +12,11 @@ namespace llsim {
 
 namespace {
 
-void list_params(std::ostringstream& out, const ParamTable& table, const std::string& indent)
+void list_params(std::ostringstream& out, const ParamTable& table, const std::string& indent,
+                 const std::string& prefix = "")
 {
   for (const auto& p : table) {
-    out << indent << p.name << "  (" << p.type_name() << ")";
+    out << indent << prefix << p.name << "  (" << p.type_name() << ")";
     if (p.default_text)
       out << "  default: " << *p.default_text;
     else if (p.optional)
@@ -25,6 +26,8 @@ void list_params(std::ostringstream& out, const ParamTable& table, const std::st
     if (!p.range_text().empty())
       out << "  range: " << p.range_text();
     out << "\n" << indent << "    " << p.description << "\n";
+    if (p.fields != nullptr)
+      list_params(out, *p.fields, indent + "  ", prefix + p.name + ".");
   }
 }
 

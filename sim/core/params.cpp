@@ -83,6 +83,11 @@ ParamSpec ParamSpec::at_most(double v) &&
   max = v;
   return std::move(*this);
 }
+ParamSpec ParamSpec::with_fields(const std::vector<ParamSpec>& keys) &&
+{
+  fields = &keys;
+  return std::move(*this);
+}
 
 std::string ParamSpec::type_name() const
 {

@@ -28,6 +28,7 @@ struct ParamSpec {
   double min    = -std::numeric_limits<double>::infinity();
   double max    = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
+  const std::vector<ParamSpec>* fields = nullptr;  // a section's own keys, for `llsim models`
 
   static ParamSpec quantity(std::string name, Dimension d, std::string description);
   static ParamSpec integer(std::string name, std::string description);
@@ -44,6 +45,7 @@ struct ParamSpec {
   ParamSpec positive() &&;
   ParamSpec at_least(double v) &&;
   ParamSpec at_most(double v) &&;
+  ParamSpec with_fields(const std::vector<ParamSpec>& keys) &&;
 
   std::string type_name() const;   // "size", "integer", "distribution of duration", ...
   std::string range_text() const;  // "> 0", ">= 1", "" ...

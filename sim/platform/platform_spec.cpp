@@ -40,15 +40,6 @@ const ParamTable& backbone_params()
   return t;
 }
 
-const ParamTable& topology_params()
-{
-  static const ParamTable t = {
-      ParamSpec::text_list("switches", "names of switches (vertices that are not groups)").defaults("[]"),
-      ParamSpec::list("links", "links, each {name, between: [a, b], bandwidth, latency}"),
-  };
-  return t;
-}
-
 const ParamTable& link_params()
 {
   static const ParamTable t = {
@@ -56,6 +47,15 @@ const ParamTable& link_params()
       ParamSpec::text_list("between", "the two ends: group or switch names"),
       ParamSpec::quantity("bandwidth", Dimension::Bandwidth, "bandwidth, each direction").positive(),
       ParamSpec::quantity("latency", Dimension::Duration, "latency").defaults("1us").at_least(0),
+  };
+  return t;
+}
+
+const ParamTable& topology_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text_list("switches", "names of switches (vertices that are not groups)").defaults("[]"),
+      ParamSpec::list("links", "links, each {name, between: [a, b], bandwidth, latency}").with_fields(link_params()),
   };
   return t;
 }
@@ -123,8 +123,8 @@ const ParamTable& group_params()
           .positive(),
       ParamSpec::integer("cores", "cores per host").defaults("1").at_least(1),
       ParamSpec::quantity("memory", Dimension::Size, "memory per host").defaults("256GiB").at_least(0),
-      ParamSpec::section("nic", "network interface: {bandwidth, latency}"),
-      ParamSpec::section("disks", "local disks: {count, read, write, capacity}").may_be_absent(),
+      ParamSpec::section("nic", "network interface: {bandwidth, latency}").with_fields(nic_params()),
+      ParamSpec::section("disks", "local disks: {count, read, write, capacity}").may_be_absent().with_fields(disk_params()),
   };
   return t;
 }
@@ -133,9 +133,12 @@ const ParamTable& platform_params()
 {
   static const ParamTable t = {
       ParamSpec::mapping("groups", "host groups by name"),
-      ParamSpec::section("backbone", "{bandwidth, latency} joining every group (a star)").may_be_absent(),
+      ParamSpec::section("backbone", "{bandwidth, latency} joining every group (a star)")
+          .may_be_absent()
+          .with_fields(backbone_params()),
       ParamSpec::section("topology", "explicit switches and links between groups, instead of a backbone")
-          .may_be_absent(),
+          .may_be_absent()
+          .with_fields(topology_params()),
   };
   return t;
 }

@@ -62,4 +62,14 @@ check(long_shared["wasted_flops"] < 11e9, f"long outage, shared resumes: wasted 
 check(long_shared["wasted_flops"] <= long_local["wasted_flops"] <= long_none["wasted_flops"],
       "wasted work: shared <= local <= none")
 
+# Random failures with a fixed seed (exponential up times, quick returns): shared <= local <= none.
+UNRELIABLE = "tests/scenarios/tasks_unreliable.yaml"
+wasted = {}
+for name, policy in [("none", "{impl: none}"), ("local", "{impl: local, interval: 5min, size: 100MB}"),
+                     ("shared", "{impl: shared, interval: 5min, size: 100MB, server: ckpt}")]:
+    m = bag("phases.bag.checkpoint=" + policy, scenario=UNRELIABLE)
+    wasted[name] = m["wasted_flops"]
+    check(m["completed"] == 400 and m["reexecutions"] > 0, f"{name}: every task completes despite failures")
+check(wasted["shared"] <= wasted["local"] <= wasted["none"], f"wasted work ordering: {wasted}")
+
 finish()
