@@ -28,14 +28,24 @@ def load_matplotlib():
     return plt
 
 
+def as_numbers(values):
+    try:
+        return [float(v) for v in values]
+    except ValueError:
+        return None
+
+
 def read_series(path):
+    """(header, columns) of the numeric columns of a time series CSV, or None for other tables
+    (per-item records, or long-format tables such as per-worker states)."""
     with open(path, newline="") as f:
         rows = list(csv.reader(f))
-    if not rows or rows[0][0] != "time_s":
+    if not rows or rows[0][0] != "time_s" or len(rows) < 2:
         return None
-    header, data = rows[0], rows[1:]
-    columns = [[float(r[i]) for r in data] for i in range(len(header))]
-    return header, columns
+    columns = [as_numbers([r[i] for r in rows[1:]]) for i in range(len(rows[0]))]
+    if any(c is None for c in columns):
+        return None
+    return rows[0], columns
 
 
 def unit_of(column):

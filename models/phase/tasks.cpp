@@ -17,8 +17,9 @@
 // mean_turnaround_s and p95_turnaround_s (output back at the master minus submission),
 // reexecutions (starts beyond the first), wasted_flops (computed but not part of a result),
 // bytes_transferred, checkpoint_bytes, worker_utilization (compute time / (workers x makespan)).
-// CSVs: <phase>.csv (queued, running, done, workers up over time), <phase>_tasks.csv (per task:
-// submit, start, end, worker, attempts), <phase>_workers.csv (per worker).
+// CSVs: <phase>.csv (queued, running, done, workers up over time), <phase>_worker_states.csv
+// (idle, busy or down per worker at the same times), <phase>_tasks.csv (per task: submit,
+// start, end, worker, attempts), <phase>_workers.csv (per worker totals).
 // Source: the master-worker simulator of the founding documents; schedulers after Braun et al.,
 // JPDC 2001.
 #include "sim/core/registry.hpp"
@@ -150,7 +151,10 @@ class TasksPhase : public Phase {
                                format_number(r.start_s), format_number(r.end_s), std::to_string(r.worker),
                                std::to_string(r.attempts)});
     }
-    return {{"", runtime_->tracking()}, {"tasks", per_task}, {"workers", runtime_->worker_table()}};
+    return {{"", runtime_->tracking()},
+            {"tasks", per_task},
+            {"workers", runtime_->worker_table()},
+            {"worker_states", runtime_->worker_states()}};
   }
 
  private:

@@ -18,7 +18,8 @@ MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks, std
 {
   for (size_t w = 0; w < setup_.workers.size(); ++w)
     workers_.push_back(WorkerState{setup_.workers[w], worker_rngs[w], {}, {}});
-  tracking_.header = {"time_s", "queued", "running", "done", "workers_up"};
+  tracking_.header        = {"time_s", "queued", "running", "done", "workers_up"};
+  worker_states_.header   = {"time_s", "worker", "state"};
 }
 
 double MasterWorker::etc(size_t task, const WorkerState& w) const
@@ -114,10 +115,12 @@ void MasterWorker::schedule(double now)
 void MasterWorker::record_tracking(double now)
 {
   size_t queued = unassigned_.size(), running = 0, up = 0;
+  const std::string time = format_number(now);
   for (const auto& w : workers_) {
     queued += w.queue.size();
     running += w.running >= 0 ? 1 : 0;
     up += w.alive ? 1 : 0;
+    worker_states_.rows.push_back({time, w.host->get_name(), !w.alive ? "down" : w.running >= 0 ? "busy" : "idle"});
   }
   tracking_.add_numbers({now, static_cast<double>(queued), static_cast<double>(running), static_cast<double>(done_),
                          static_cast<double>(up)});

@@ -69,6 +69,7 @@ class MasterWorker {
   const std::vector<TaskRecord>& records() const { return records_; }
   const MasterWorkerTotals& totals() const { return totals_; }
   const CsvWriter& tracking() const { return tracking_; }
+  const CsvWriter& worker_states() const { return worker_states_; }  // time_s, worker, idle|busy|down
   double start_s() const { return start_s_; }
   CsvWriter worker_table() const;
 
@@ -129,6 +130,7 @@ class MasterWorker {
   bool finished_  = false;
   MasterWorkerTotals totals_;
   CsvWriter tracking_;
+  CsvWriter worker_states_;
 };
 
 }  // namespace llsim
