@@ -12,10 +12,8 @@ namespace llsim {
 namespace {
 
 const ParamTable kSharedParams = {
-    ParamSpec::quantity("interval", Dimension::Duration, "compute time between two checkpoints of a task")
-        .defaults("10min")
-        .positive(),
-    ParamSpec::quantity("size", Dimension::Size, "bytes of one checkpoint").at_least(0),
+    checkpoint_interval_param(),
+    checkpoint_size_param(),
     ParamSpec::text("server", "group of checkpoint servers"),
 };
 

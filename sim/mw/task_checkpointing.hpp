@@ -41,4 +41,8 @@ class TaskCheckpointing {
   virtual bool can_resume(const SavedCheckpoint& saved, size_t worker) const = 0;
 };
 
+// The keys every saving policy has: interval (compute time between checkpoints) and size.
+ParamSpec checkpoint_interval_param();
+ParamSpec checkpoint_size_param();
+
 }  // namespace llsim
