@@ -16,7 +16,8 @@
 // The runtime is sim/mw/master_worker.hpp. Metrics: tasks, completed, makespan_s,
 // mean_turnaround_s and p95_turnaround_s (output back at the master minus submission),
 // reexecutions (starts beyond the first), wasted_flops (computed but not part of a result),
-// bytes_transferred, checkpoint_bytes, worker_utilization (compute time / (workers x makespan)).
+// bytes_transferred (completed transfers: inputs, outputs, checkpoint uploads and downloads),
+// checkpoint_bytes (checkpoints written), worker_utilization (compute time / (workers x makespan)).
 // CSVs: <phase>.csv (queued, running, done, workers up over time), <phase>_worker_states.csv
 // (idle, busy or down per worker at the same times), <phase>_tasks.csv (per task: submit,
 // start, end, worker, attempts), <phase>_workers.csv (per worker totals).
