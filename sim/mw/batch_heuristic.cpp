@@ -19,8 +19,31 @@ std::vector<Assignment> batch_schedule(const std::vector<SchedTask>& tasks, cons
   // best[t]: (minimum completion time, its worker) of unassigned task t over eligible workers.
   std::vector<double> best_ct(tasks.size(), kInf);
   std::vector<size_t> best_worker(tasks.size(), 0);
+  // With only free workers, ready times never change: each task's workers are ranked once by
+  // completion time (ties: lower index) and its best is the first still eligible.
+  std::vector<std::vector<size_t>> ranked;
+  std::vector<size_t> next_rank(tasks.size(), 0);
+  if (only_free) {
+    std::vector<size_t> free;
+    for (size_t m = 0; m < workers.size(); ++m)
+      if (eligible[m])
+        free.push_back(m);
+    ranked.assign(tasks.size(), free);
+    for (size_t t = 0; t < tasks.size(); ++t)
+      std::stable_sort(ranked[t].begin(), ranked[t].end(),
+                       [&](size_t a, size_t b) { return ready[a] + etc(t, a) < ready[b] + etc(t, b); });
+  }
   const auto refresh = [&](size_t t) {
     best_ct[t] = kInf;
+    if (only_free) {
+      while (next_rank[t] < ranked[t].size() && !eligible[ranked[t][next_rank[t]]])
+        ++next_rank[t];
+      if (next_rank[t] < ranked[t].size()) {
+        best_worker[t] = ranked[t][next_rank[t]];
+        best_ct[t]     = ready[best_worker[t]] + etc(t, best_worker[t]);
+      }
+      return;
+    }
     for (size_t m = 0; m < workers.size(); ++m)
       if (eligible[m] && ready[m] + etc(t, m) < best_ct[t]) {
         best_ct[t]     = ready[m] + etc(t, m);
