@@ -78,7 +78,7 @@ void MasterWorker::handle(const Message& m)
   }
 }
 
-void MasterWorker::schedule(double now)
+size_t MasterWorker::schedule(double now)
 {
   std::vector<size_t> candidates;
   std::vector<SchedWorker> view;
@@ -93,7 +93,7 @@ void MasterWorker::schedule(double now)
     view.push_back({w.host->get_speed(), setup_.worker_bandwidth_Bps, busy_until + w.queued_etc_s, w.free_since_s, free});
   }
   if (view.empty())
-    return;
+    return 0;
   std::vector<size_t> window;
   std::vector<SchedTask> batch;
   for (size_t t : unassigned_) {
@@ -102,7 +102,8 @@ void MasterWorker::schedule(double now)
     window.push_back(t);
     batch.push_back({tasks_[t].flops, tasks_[t].input_B, tasks_[t].output_B});
   }
-  for (const Assignment& a : setup_.scheduler.schedule(batch, view, now)) {
+  const std::vector<Assignment> assignments = setup_.scheduler.schedule(batch, view, now);
+  for (const Assignment& a : assignments) {
     const size_t task = window[a.task];
     WorkerState& w    = workers_[candidates[a.worker]];
     unassigned_.erase(task);
@@ -110,6 +111,7 @@ void MasterWorker::schedule(double now)
     w.queued_etc_s += etc(task, w);
     w.wake->notify_all();
   }
+  return assignments.size();
 }
 
 void MasterWorker::record_tracking(double now)
@@ -159,9 +161,11 @@ void MasterWorker::master_loop()
     }
     const bool may_schedule = now >= last_event_s + setup_.scheduler.period_s();
     if (pending && may_schedule && !unassigned_.empty()) {
-      schedule(now);
-      last_event_s = now;
-      pending      = false;
+      // A window at a time: while an event assigns tasks and others remain, another follows
+      // (after `period`).
+      const size_t assigned = schedule(now);
+      last_event_s          = now;
+      pending               = assigned > 0 && !unassigned_.empty();
     }
 
     double wake_at = next_tracking_s;

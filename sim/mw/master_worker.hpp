@@ -13,6 +13,8 @@
 //
 // Scheduling events: a task arrives, a worker reports a completion or comes back, or a failure
 // is noticed; a new event happens no sooner than the scheduler's `period` after the last one.
+// An event hands the scheduler at most `window` unassigned tasks; when it assigned some and
+// others remain, another event follows (after `period`).
 // Late-binding schedulers (TaskScheduler::binds_late) only see free workers.
 //
 // SimGrid 3.32 keeps each I/O (checkpoint writes and reads) in the issuing actor's activity list
@@ -101,7 +103,7 @@ class MasterWorker {
   // master side (master.cpp)
   void master_loop();
   void handle(const Message& m);
-  void schedule(double now);
+  size_t schedule(double now);  // one scheduling event; returns the number of tasks assigned
   void record_tracking(double now);
   double etc(size_t task, const WorkerState& w) const;
   // worker side (worker.cpp)

@@ -10,7 +10,8 @@
 //   CT(t, m)  = max(now, ready(m)) + ETC(t, m)
 //
 // Scheduling events (see mw/master_worker.hpp): a task arrives, a worker finishes a task or
-// comes back, or the master notices a failure; two events are at least `period` apart.
+// comes back, or the master notices a failure; two events are at least `period` apart; events
+// follow each other while they assign tasks and unassigned tasks remain.
 #pragma once
 #include "sim/core/params.hpp"
 

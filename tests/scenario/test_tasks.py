@@ -23,6 +23,13 @@ check_close(m["p95_turnaround_s"], ends[math.ceil(0.95 * 50) - 1], 1e-6, "fcfs p
 check_close(m["worker_utilization"], 50 * 10 / (8 * 70), 1e-6, "fcfs utilization")
 check(m["reexecutions"] == 0 and m["wasted_flops"] == 0, "no failures, no waste")
 
+# A window of one task still fills every worker (events follow each other while they assign).
+check_close(bag("phases.bag.scheduler={impl: fcfs, window: 1}")["makespan_s"], 70.0, 1e-6, "fcfs, window 1")
+# With a period of 1 s, one task is dispatched per second: worker k starts at k s and keeps that
+# offset; 50 = 6 * 8 + 2 tasks, so workers 0 and 1 run a 7th task, ending at 70 s and 71 s.
+check_close(bag("phases.bag.scheduler={impl: fcfs, window: 1, period: 1s}")["makespan_s"], 71.0, 1e-6,
+            "fcfs, window 1, period 1 s")
+
 # Without failures every checkpoint policy gives the same makespan but for the checkpoint cost:
 # interval 4 s on 10 s tasks -> 2 checkpoints per task, 7 tasks in a row per worker.
 # local: 100 MB to a 1 GB/s disk = 0.1 s. shared: 100 MB over the 1 GB/s worker NIC (0.1 s), then
