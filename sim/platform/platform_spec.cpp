@@ -118,7 +118,7 @@ const ParamTable& group_params()
 {
   static const ParamTable t = {
       ParamSpec::integer("count", "number of hosts").at_least(1),
-      ParamSpec::distribution("speed", Dimension::Compute, "compute speed of one host (flop/s), drawn per host")
+      ParamSpec::distribution("speed", Dimension::Compute, "speed of one core (flop/s), drawn once per host")
           .defaults("1TFlops")
           .positive(),
       ParamSpec::integer("cores", "cores per host").defaults("1").at_least(1),
