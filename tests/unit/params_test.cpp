@@ -86,3 +86,20 @@ TEST_CASE("params: reading an undeclared key is a programming error", "[params]"
   CHECK_THROWS_AS(p.quantity("nope"), std::logic_error);
   CHECK_THROWS_AS(p.text("bytes"), std::logic_error);
 }
+
+TEST_CASE("params: flags and lists", "[params]")
+{
+  const ParamTable table = {ParamSpec::flag("async", "asynchronous").defaults("false"),
+                            ParamSpec::text_list("after", "dependencies").defaults("[]")};
+  const Params p(parse("async: true\nafter: [a, b]\n"), table);
+  CHECK(p.flag("async"));
+  CHECK(p.text_list("after") == std::vector<std::string>{"a", "b"});
+  const Params defaults(parse("{}"), table);
+  CHECK_FALSE(defaults.flag("async"));
+  CHECK(defaults.text_list("after").empty());
+  const Params single(parse("after: a\n"), table);
+  CHECK(single.text_list("after") == std::vector<std::string>{"a"});
+  const Params bad(parse("async: maybe\nafter: {x: 1}\n"), table);
+  CHECK_THROWS_WITH(bad.flag("async"), Catch::Contains("test.yaml:1:8: job.async: expected true or false"));
+  CHECK_THROWS_WITH(bad.text_list("after"), Catch::Contains("expected a list of strings"));
+}
