@@ -1,7 +1,7 @@
 // The memory of a receiving server between its network side and its disks: chunks received and
 // not yet written, plus slots reserved by chunks still on the wire. Shared by the server's
-// stream receiver actor and its disk writer actors (SimGrid actors never run concurrently; the
-// mutex only serves the condition variables).
+// stream receiver actor and its disk writer actors, which synchronise through two semaphores
+// (SimGrid actors never run concurrently, so the plain fields need no lock).
 #pragma once
 #include "sim/run/time_series.hpp"
 
@@ -19,16 +19,16 @@ struct TransferCounters {
 };
 
 struct ChunkBuffer {
-  explicit ChunkBuffer(size_t slots) : slots(slots) {}
+  explicit ChunkBuffer(size_t slots) : free_slots(simgrid::s4u::Semaphore::create(static_cast<unsigned>(slots))) {}
 
-  const size_t slots;
-  size_t reserved = 0;         // chunks on the wire or waiting for a disk
+  // One token per slot not held by a chunk (a chunk holds one from the start of its receive
+  // until it is written).
+  simgrid::s4u::SemaphorePtr free_slots;
+  // One token per chunk in `waiting`, plus one per writer once receiving is done.
+  simgrid::s4u::SemaphorePtr ready = simgrid::s4u::Semaphore::create(0);
   std::deque<double> waiting;  // received chunks, oldest first
   bool receiving_done = false;
   size_t full_disks   = 0;
-  simgrid::s4u::MutexPtr mutex                   = simgrid::s4u::Mutex::create();
-  simgrid::s4u::ConditionVariablePtr chunk_ready = simgrid::s4u::ConditionVariable::create();
-  simgrid::s4u::ConditionVariablePtr slot_freed  = simgrid::s4u::ConditionVariable::create();
 };
 
 }  // namespace llsim

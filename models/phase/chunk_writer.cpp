@@ -2,7 +2,6 @@
 
 #include "sim/core/errors.hpp"
 
-#include <mutex>
 
 namespace sg4 = simgrid::s4u;
 
@@ -17,20 +16,16 @@ ChunkWriter::ChunkWriter(HostDisk disk, size_t disks_of_server, std::shared_ptr<
 void ChunkWriter::operator()()
 {
   while (true) {
-    if (buffer_->waiting.empty()) {
-      if (buffer_->receiving_done)
-        return;
-      std::unique_lock lock(*buffer_->mutex);
-      buffer_->chunk_ready->wait(lock);
-      continue;
-    }
+    buffer_->ready->acquire();
+    if (buffer_->waiting.empty())
+      return;  // the end token: everything received and written
     const double chunk = buffer_->waiting.front();
     if (used_B_ + chunk > disk_.capacity_B) {
       if (++buffer_->full_disks == disks_of_server_)
         throw SimulationError("every disk of host '" + disk_.disk->get_host()->get_name() + "' is full (" +
                               std::to_string(disks_of_server_) + " disks; the next chunk of " +
                               std::to_string(static_cast<long long>(chunk)) + " B does not fit)");
-      buffer_->chunk_ready->notify_one();  // another disk may still take it
+      buffer_->ready->release();  // another disk may still take the chunk
       return;
     }
     buffer_->waiting.pop_front();
@@ -38,8 +33,7 @@ void ChunkWriter::operator()()
     disk_.disk->write(static_cast<uint64_t>(chunk));
     counters_.series.add(1, chunk, sg4::Engine::get_clock());
     counters_.written_B += chunk;
-    --buffer_->reserved;
-    buffer_->slot_freed->notify_all();
+    buffer_->free_slots->release();
   }
 }
 

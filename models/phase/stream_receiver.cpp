@@ -3,19 +3,20 @@
 #include "models/phase/transfer_plan.hpp"
 
 #include <algorithm>
-#include <mutex>
 
 namespace sg4 = simgrid::s4u;
 
 namespace llsim {
 
 StreamReceiver::StreamReceiver(sg4::Host* host, std::deque<IncomingStream> streams, double chunk_B,
-                               size_t max_streams, std::shared_ptr<ChunkBuffer> buffer, TransferCounters& counters)
+                               size_t max_streams, std::shared_ptr<ChunkBuffer> buffer, size_t writers,
+                               TransferCounters& counters)
     : host_(host)
     , queued_(std::move(streams))
     , chunk_B_(chunk_B)
     , max_streams_(max_streams)
     , buffer_(std::move(buffer))
+    , writers_(writers)
     , counters_(counters)
 {
 }
@@ -31,16 +32,27 @@ void StreamReceiver::admit_streams()
   }
 }
 
+bool StreamReceiver::take_slot()
+{
+  if (slot_in_hand_) {
+    slot_in_hand_ = false;
+    return true;
+  }
+  // Only this actor takes slots, so a slot seen free is still free at acquire(). (In SimGrid
+  // 3.32 acquire_timeout(0) does not return at once: a zero timeout waits like acquire().)
+  if (buffer_->free_slots->would_block())
+    return false;
+  buffer_->free_slots->acquire();
+  return true;
+}
+
 bool StreamReceiver::start_receives()
 {
   for (auto& a : active_) {
     if (a.comm)
       continue;
-    if (buffer_) {
-      if (buffer_->reserved >= buffer_->slots)
-        return false;
-      ++buffer_->reserved;
-    }
+    if (buffer_ && !take_slot())
+      return false;
     a.chunk_B = chunk_bytes(chunk_B_, a.remaining_B);
     a.comm    = sg4::Comm::sendto_async(a.stream.sender, host_, static_cast<uint64_t>(a.chunk_B));
   }
@@ -53,7 +65,7 @@ void StreamReceiver::on_received(Active& a)
   counters_.received_B += a.chunk_B;
   if (buffer_) {
     buffer_->waiting.push_back(a.chunk_B);
-    buffer_->chunk_ready->notify_one();
+    buffer_->ready->release();
   }
   a.remaining_B -= a.chunk_B;
   a.comm = nullptr;
@@ -76,15 +88,16 @@ void StreamReceiver::operator()()
     if (!pending.empty()) {
       on_received(active_[owner[sg4::Comm::wait_any(pending)]]);
     } else if (!all_started) {
-      std::unique_lock lock(*buffer_->mutex);
-      buffer_->slot_freed->wait(lock);
+      buffer_->free_slots->acquire();  // nothing on the wire: wait for a disk to free a slot
+      slot_in_hand_ = true;
     } else {
       break;
     }
   }
   if (buffer_) {
     buffer_->receiving_done = true;
-    buffer_->chunk_ready->notify_all();
+    for (size_t w = 0; w < writers_; ++w)
+      buffer_->ready->release();  // lets each writer see the end
   }
 }
 

@@ -25,9 +25,9 @@ struct IncomingStream {
 
 class StreamReceiver {
  public:
-  // `buffer` is null for a server without disks.
+  // `buffer` is null for a server without disks; `writers` is its number of disk writers.
   StreamReceiver(simgrid::s4u::Host* host, std::deque<IncomingStream> streams, double chunk_B, size_t max_streams,
-                 std::shared_ptr<ChunkBuffer> buffer, TransferCounters& counters);
+                 std::shared_ptr<ChunkBuffer> buffer, size_t writers, TransferCounters& counters);
   void operator()();  // returns when every stream is received
 
  private:
@@ -41,6 +41,7 @@ class StreamReceiver {
   void admit_streams();
   bool start_receives();  // false when a stream waits for a buffer slot
   void on_received(Active& a);
+  bool take_slot();  // without blocking
 
   simgrid::s4u::Host* host_;
   std::deque<IncomingStream> queued_;
@@ -48,6 +49,8 @@ class StreamReceiver {
   double chunk_B_;
   size_t max_streams_;
   std::shared_ptr<ChunkBuffer> buffer_;
+  size_t writers_;
+  bool slot_in_hand_ = false;  // acquired while waiting, not yet used
   TransferCounters& counters_;
 };
 

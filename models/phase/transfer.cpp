@@ -88,7 +88,7 @@ class TransferPhase : public Phase {
       const std::string name = "transfer:" + receivers[r]->get_name();
       actors.push_back(start_actor(name, receivers[r], runtime.label,
                                    StreamReceiver(receivers[r], std::move(incoming[r]), chunk_B_, max_streams_,
-                                                  buffer, *counters_)));
+                                                  buffer, disks.size(), *counters_)));
       for (size_t d = 0; d < disks.size(); ++d)
         actors.push_back(start_actor(name + ":disk" + std::to_string(d), receivers[r], runtime.label,
                                      ChunkWriter(disks[d], disks.size(), buffer, *counters_)));

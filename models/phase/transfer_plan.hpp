@@ -12,9 +12,11 @@ struct TransferStream {
   double bytes;
 };
 
-// Every sender splits `bytes_per_sender` into `streams_per_sender` equal streams; streams are
-// dealt to receivers round-robin in sender order (stream k of all streams goes to receiver
-// k mod receivers), so each receiver gets the same number of streams, give or take one.
+// Every sender splits `bytes_per_sender` into `streams_per_sender` equal streams. Streams are
+// dealt to receivers round-robin in rounds, as if all senders opened their streams at once: the
+// first stream of every sender, then the second of every sender, and so on (the n-th stream
+// dealt goes to receiver n mod receivers). Each receiver gets the same number of streams, give or
+// take one, and queues them in that order, so no sender waits behind another's whole batch.
 std::vector<TransferStream> plan_streams(size_t senders, size_t streams_per_sender, size_t receivers,
                                          double bytes_per_sender);
 

@@ -4,12 +4,13 @@
 
 using namespace llsim;
 
-TEST_CASE("transfer plan: streams are dealt round-robin to receivers", "[transfer]")
+TEST_CASE("transfer plan: streams are dealt round-robin to receivers, a round per stream index", "[transfer]")
 {
   const auto streams = plan_streams(3, 2, 4, 10e9);
   REQUIRE(streams.size() == 6);
+  // First streams of senders 0, 1, 2, then their second streams.
   const size_t expected_receiver[] = {0, 1, 2, 3, 0, 1};
-  const size_t expected_sender[]   = {0, 0, 1, 1, 2, 2};
+  const size_t expected_sender[]   = {0, 1, 2, 0, 1, 2};
   for (size_t i = 0; i < streams.size(); ++i) {
     CHECK(streams[i].receiver == expected_receiver[i]);
     CHECK(streams[i].sender == expected_sender[i]);
