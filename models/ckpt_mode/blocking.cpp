@@ -1,0 +1,24 @@
+// Checkpoint mode `blocking`: training stops while the whole checkpoint is written to the
+// parallel file system. No keys.
+#include "sim/core/registry.hpp"
+#include "sim/train/interfaces.hpp"
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kNoParams = {};
+
+class BlockingMode : public CheckpointMode {
+ public:
+  BlockingMode(const Params&, const Context&) {}
+  double blocking_s(const CheckpointCosts& c, int64_t) const override { return c.pfs_write_s; }
+  double background_s(const CheckpointCosts&, int64_t) const override { return 0; }
+};
+
+}  // namespace
+
+LLSIM_REGISTER(CheckpointMode, "blocking", BlockingMode, "training waits for the parallel-file-system write",
+               kNoParams);
+
+}  // namespace llsim

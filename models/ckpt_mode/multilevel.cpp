@@ -1,0 +1,69 @@
+// Checkpoint mode `multilevel`: SCR-like levels. Every checkpoint is written by each node to its
+// own disk (node-local NVM/SSD; the compute group needs disks); with `level: partner` it is also
+// copied to a partner node's disk, with `level: xor` a parity share B/(N-1) of an XOR set of N
+// goes to the partner. Every `flush_every`-th checkpoint is then written back to the parallel
+// file system in the background, out of order and pipelined with training (the cache-style
+// parallel checkpoint), so training only waits for the local levels.
+// A node failure destroys that node's local copy: `single` falls back to the newest flushed
+// checkpoint; `partner` and `xor` rebuild the lost part from the partner.
+//   level: single | partner | xor (default partner)    flush_every: 10    xor_set: 8
+// Source: SCR (Moody et al., SC'10): levels SINGLE (B), PARTNER (2B), XOR (B N/(N-1)), flush
+// every 10 by default.
+#include "sim/core/registry.hpp"
+#include "sim/train/interfaces.hpp"
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kMultilevelParams = {
+    ParamSpec::text("level", "single | partner | xor").defaults("partner"),
+    ParamSpec::integer("flush_every", "write every N-th checkpoint to the parallel file system").defaults("10").at_least(1),
+    ParamSpec::integer("xor_set", "nodes per XOR set").defaults("8").at_least(2),
+};
+
+class MultilevelMode : public CheckpointMode {
+ public:
+  MultilevelMode(const Params& p, const Context& c)
+      : level_(p.text("level")), flush_every_(p.integer("flush_every")), xor_set_(static_cast<double>(p.integer("xor_set")))
+  {
+    if (level_ != "single" && level_ != "partner" && level_ != "xor")
+      p.fail("level", "expected single, partner or xor, got '" + level_ + "'");
+    if (!c.nodes.disks)
+      p.ref().fail("multilevel checkpoints are written to the nodes' own disks, but group '" + c.nodes.name +
+                   "' has no 'disks'");
+  }
+  bool needs_local_level() const override { return true; }
+  double blocking_s(const CheckpointCosts& c, int64_t) const override
+  {
+    return c.local_write_s + (level_ == "single" ? 0 : partner_share() * c.partner_s);
+  }
+  double background_s(const CheckpointCosts& c, int64_t index) const override
+  {
+    return index % flush_every_ == 0 ? c.pfs_write_s : -1;
+  }
+  bool local_survives_node_failure() const override { return level_ != "single"; }
+  double local_recovery_s(const CheckpointCosts& c) const override
+  {
+    return c.local_read_s + partner_share() * c.partner_s;
+  }
+  double local_bytes(double checkpoint_B, int64_t) const override
+  {
+    return checkpoint_B * (1 + (level_ == "single" ? 0 : partner_share()));
+  }
+
+ private:
+  // Of a node's part, what goes to the partner: all of it (partner), a parity share (xor).
+  double partner_share() const { return level_ == "xor" ? 1.0 / (xor_set_ - 1) : 1.0; }
+
+  std::string level_;
+  int64_t flush_every_;
+  double xor_set_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(CheckpointMode, "multilevel", MultilevelMode, "node-local levels, background flush every N-th",
+               kMultilevelParams);
+
+}  // namespace llsim

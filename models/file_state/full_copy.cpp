@@ -1,0 +1,24 @@
+// File-state policy `full_copy`: every checkpoint copies every file whole (CAR-like).
+// No keys; the workload is the train phase's `files:` section. Source: the file-state
+// checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
+#include "sim/train/interfaces.hpp"
+#include "sim/core/registry.hpp"
+
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kNoParams = {};
+
+class FullCopy : public FileStatePolicy {
+ public:
+  FullCopy(const Params&, const Context&) {}
+  double saved_bytes(const FileWorkload& f, double) const override { return f.total_B(); }
+};
+
+}  // namespace
+
+LLSIM_REGISTER(FileStatePolicy, "full_copy", FullCopy, "copy every file", kNoParams);
+
+}  // namespace llsim

@@ -1,0 +1,27 @@
+// File-state policy `versioned`: session semantics (recovery-free AFS-like): every close keeps a
+// version, so nothing is rolled back or saved at checkpoints; the versions cost their written
+// bytes.
+// No keys; the workload is the train phase's `files:` section. Source: the file-state
+// checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
+#include "sim/train/interfaces.hpp"
+#include "sim/core/registry.hpp"
+
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kNoParams = {};
+
+class Versioned : public FileStatePolicy {
+ public:
+  Versioned(const Params&, const Context&) {}
+  double saved_bytes(const FileWorkload&, double) const override { return 0; }
+  double kept_bytes(const FileWorkload&, double written_B) const override { return written_B; }
+};
+
+}  // namespace
+
+LLSIM_REGISTER(FileStatePolicy, "versioned", Versioned, "versions kept at close", kNoParams);
+
+}  // namespace llsim
