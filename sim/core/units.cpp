@@ -29,6 +29,17 @@ UnitTable make_size_units()
   return t;
 }
 
+UnitTable make_rate_units()
+{
+  UnitTable t;
+  const std::pair<const char*, double> per[]   = {{"/s", 1}, {"/min", 1.0 / 60}, {"/h", 1.0 / 3600}};
+  const std::pair<const char*, double> scale[] = {{"", 1}, {"k", 1e3}, {"M", 1e6}, {"G", 1e9}};
+  for (const auto& [unit, factor] : per)
+    for (const auto& [prefix, multiplier] : scale)
+      t[std::string(prefix) + unit] = factor * multiplier;
+  return t;
+}
+
 UnitTable make_bandwidth_units()
 {
   UnitTable t;
@@ -48,7 +59,7 @@ const UnitTable& units_of(Dimension d)
   static const UnitTable bandwidth = make_bandwidth_units();
   static const UnitTable duration{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1},
                                   {"min", 60},  {"h", 3600},  {"d", 86400}, {"y", 365 * 86400.0}};
-  static const UnitTable rate{{"/s", 1}, {"/min", 1.0 / 60}, {"/h", 1.0 / 3600}};
+  static const UnitTable rate      = make_rate_units();
   static const UnitTable compute{{"Flops", 1},     {"KFlops", 1e3},  {"MFlops", 1e6}, {"GFlops", 1e9},
                                  {"TFlops", 1e12}, {"PFlops", 1e15}, {"EFlops", 1e18}};
   static const UnitTable count{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};

@@ -2,7 +2,7 @@
 //   size       B, KB MB GB TB PB (base 10), KiB MiB GiB TiB PiB (base 2)          -> bytes
 //   bandwidth  Bps KBps MBps GBps TBps, KiBps MiBps GiBps TiBps, bps Kbps Mbps Gbps Tbps -> bytes/s
 //   duration   ns us ms s min h d y (y = 365 d)                                      -> seconds
-//   rate       /s /min /h                                                            -> events/s
+//   rate       /s /min /h, optionally with k M G (50k/s)                            -> events/s
 //   compute    Flops KFlops MFlops GFlops TFlops PFlops EFlops                       -> flop (or flop/s)
 //   count      plain number, or with k M G T (powers of 10)                          -> number
 // A number without a unit is accepted only when it is zero (or for counts).

@@ -31,6 +31,7 @@ TEST_CASE("units: durations, rates, compute, counts", "[units]")
   CHECK(parse_quantity("1d", Dimension::Duration) == 86400);
   CHECK(parse_quantity("5y", Dimension::Duration) == 5 * 365 * 86400.0);
   CHECK(parse_quantity("120/min", Dimension::Rate) == 2);
+  CHECK(parse_quantity("50k/s", Dimension::Rate) == 50000);
   CHECK(parse_quantity("100TFlops", Dimension::Compute) == 100e12);
   CHECK(parse_quantity("10k", Dimension::Count) == 10000);
   CHECK(parse_quantity("64", Dimension::Count) == 64);
