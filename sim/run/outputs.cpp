@@ -3,6 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -27,6 +28,12 @@ std::string json_string(const std::string& s)
     }
   }
   return out + "\"";
+}
+
+// JSON has no infinity or NaN: those are written as null (e.g. the MTBF of a job that never fails).
+std::string json_number(double v)
+{
+  return std::isfinite(v) ? format_number(v) : "null";
 }
 
 }  // namespace
@@ -63,7 +70,7 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
     out += "      \"start_s\": " + format_number(p.start_s) + ",\n";
     out += "      \"end_s\": " + format_number(p.end_s);
     for (const auto& [metric, value] : p.metrics)
-      out += ",\n      " + json_string(metric) + ": " + format_number(value);
+      out += ",\n      " + json_string(metric) + ": " + json_number(value);
     out += "\n    }";
   }
   out += "\n  }\n}\n";

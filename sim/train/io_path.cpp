@@ -17,11 +17,14 @@ struct PieceRef {
 };
 
 // One forwarding node's server. A piece is one I/O stream of a writer, moved as requests of
-// `request_B`; the server has at most `threads` requests in flight, each holding its thread from
-// its first stage to its last. A writing stream issues its next request as soon as the previous
-// one has reached the forwarding node (write-behind); a reading stream keeps up to kReadAhead
-// requests in flight (read-ahead). A metadata operation (create or open) also holds a thread.
-// Streams take turns.
+// `request_B`. A request's network stage runs its two hops at once (node <-> forwarding node,
+// forwarding node <-> storage server): the server forwards while it receives (cut-through), so
+// the slower hop sets the pace. A request holds one of the server's `threads` for its network
+// stage, and when reading also for the OST read before it; a write is handed to the storage
+// server, which writes it to the OST on its own (write-back), so slow OSTs do not hold threads. A writing stream issues its next request as
+// soon as its node has sent the previous one (write-behind); a reading stream keeps up to
+// kReadAhead requests in flight (read-ahead). A metadata operation (create or open) also holds a
+// thread. Streams take turns.
 class ForwardingServer {
  public:
   ForwardingServer(size_t index, std::vector<PieceRef> pieces, const IoPlan& plan, IoDirection direction,
@@ -29,13 +32,13 @@ class ForwardingServer {
       : index_(index), plan_(plan), direction_(direction), path_(path), counters_(counters)
   {
     for (const auto& ref : pieces)
-      streams_.push_back({ref, plan.writers[ref.writer].pieces[ref.piece].bytes, false, false, 0});
+      streams_.push_back({ref, plan.writers[ref.writer].pieces[ref.piece].bytes, false, false, 0, false, nullptr});
   }
 
   void operator()()
   {
     std::vector<sg4::ActivityPtr> pending;
-    std::vector<long> owner;  // request index, or -1 - stream index for a metadata operation
+    std::vector<std::pair<long, int>> owner;  // (request, which activity) or (-1 - stream, metadata)
     while (true) {
       start_requests();
       pending.clear();
@@ -43,149 +46,153 @@ class ForwardingServer {
       for (size_t s = 0; s < streams_.size(); ++s)
         if (streams_[s].metadata) {
           pending.push_back(streams_[s].metadata);
-          owner.push_back(-1 - static_cast<long>(s));
+          owner.emplace_back(-1 - static_cast<long>(s), 0);
         }
-      for (size_t r = 0; r < requests_.size(); ++r) {
-        pending.push_back(requests_[r].activity);
-        owner.push_back(static_cast<long>(r));
-      }
+      for (size_t r = 0; r < requests_.size(); ++r)
+        for (int k = 0; k < 3; ++k)
+          if (requests_[r].activity[k]) {
+            pending.push_back(requests_[r].activity[k]);
+            owner.emplace_back(static_cast<long>(r), k);
+          }
       if (pending.empty())
         return;
-      const long who = owner[static_cast<size_t>(sg4::Activity::wait_any(pending))];
-      if (who < 0) {
-        Stream& st = streams_[static_cast<size_t>(-1 - who)];
-        counters_.series.add(2, static_cast<double>(piece(st).creates), sg4::Engine::get_clock());
-        st.metadata = nullptr;
-        st.opened   = true;
-        metadata_in_flight_ -= 1;
-        continue;
-      }
-      Request& done = requests_[static_cast<size_t>(who)];
-      record(done);
-      if (stage_kind(done.stage) == kFirstHop)
-        streams_[done.stream].issuing -= 1;
-      done.stage += 1;
-      if (!start_stage(done)) {
-        streams_[done.stream].in_flight -= 1;
+      const auto [who, which] = owner[static_cast<size_t>(sg4::Activity::wait_any(pending))];
+      if (who < 0)
+        opened(streams_[static_cast<size_t>(-1 - who)]);
+      else if (finished(requests_[static_cast<size_t>(who)], which))
         requests_.erase(requests_.begin() + who);
-      }
     }
   }
 
  private:
+  enum Activity { kNodeHop, kForwardHop, kDisk };
   struct Stream {
     PieceRef ref;
     double remaining_B;
-    bool opened;
-    bool metadata_started;
-    int in_flight;
-    int issuing = 0;  // requests in the hop between its node and the forwarding node
-    sg4::ActivityPtr metadata = nullptr;
+    bool opened           = false;
+    bool metadata_started = false;
+    int in_flight         = 0;
+    bool issuing          = false;  // its node is sending a request (writes)
+    sg4::ActivityPtr metadata;
   };
   struct Request {
     size_t stream;
     double bytes;
-    int stage;
-    sg4::ActivityPtr activity;
+    int stage;                        // index into the direction's stage list
+    sg4::ActivityPtr activity[3];     // by Activity
   };
-  enum Stage { kFirstHop, kSecondHop, kDisk, kDone };
+  enum Stage { kNetwork, kStorage, kDone };
   static constexpr int kReadAhead = 4;
-
-  bool may_issue(const Stream& st) const
-  {
-    return direction_ == IoDirection::Write ? st.issuing == 0 : st.in_flight < kReadAhead;
-  }
 
   const IoPiece& piece(const Stream& s) const { return plan_.writers[s.ref.writer].pieces[s.ref.piece]; }
 
   Stage stage_kind(int stage) const
   {
-    static const Stage write[] = {kFirstHop, kSecondHop, kDisk, kDone};
-    static const Stage read[]  = {kDisk, kSecondHop, kFirstHop, kDone};
+    static const Stage write[] = {kNetwork, kStorage, kDone};
+    static const Stage read[]  = {kStorage, kNetwork, kDone};
     return direction_ == IoDirection::Write ? write[stage] : read[stage];
+  }
+
+  bool may_issue(const Stream& st) const
+  {
+    return direction_ == IoDirection::Write ? !st.issuing : st.in_flight < kReadAhead;
   }
 
   void start_requests()
   {
     const size_t n = streams_.size();
-    for (size_t i = 0; i < n && requests_.size() + metadata_in_flight_ < path_.threads; ++i) {
-      const size_t s = (next_ + i) % n;
-      Stream& st     = streams_[s];
+    for (size_t i = 0; i < n && threads_busy_ + metadata_in_flight_ < path_.threads; ++i) {
+      Stream& st = streams_[(next_ + i) % n];
       if (st.remaining_B < 0.5 || !may_issue(st))
         continue;
       if (!st.opened) {
-        if (!st.metadata_started) {
-          st.metadata_started = true;
-          const IoPiece& p    = piece(st);
-          if (p.creates == 0) {
-            st.opened = true;
-          } else {
-            sg4::Host* mds = path_.metadata[p.ost % path_.metadata.size()];
-            metadata_in_flight_ += 1;  // a thread waits for the metadata server
-            st.metadata = sg4::this_actor::exec_init(static_cast<double>(p.creates) * mds->get_speed() / path_.metadata_rate)
-                              ->set_host(mds)
-                              ->start();
-          }
-        }
+        if (!st.metadata_started)
+          start_metadata(st);
         if (!st.opened)
           continue;
       }
       const double bytes = std::min(path_.request_B, std::round(st.remaining_B));
       st.remaining_B -= bytes;
       st.in_flight += 1;
-      requests_.push_back({s, bytes, 0, nullptr});
+      threads_busy_ += 1;
+      requests_.push_back({static_cast<size_t>(&st - streams_.data()), bytes, 0, {}});
       start_stage(requests_.back());
     }
     next_ = n == 0 ? 0 : (next_ + 1) % n;  // rotate who goes first
   }
 
-  // Starts the request's current stage; false when it has none left.
-  bool start_stage(Request& r)
+  void start_metadata(Stream& st)
   {
-    const Stream& st  = streams_[r.stream];
+    st.metadata_started = true;
+    const IoPiece& p    = piece(st);
+    if (p.creates == 0) {
+      st.opened = true;
+      return;
+    }
+    sg4::Host* mds = path_.metadata[p.ost % path_.metadata.size()];
+    metadata_in_flight_ += 1;
+    st.metadata = sg4::this_actor::exec_init(static_cast<double>(p.creates) * mds->get_speed() / path_.metadata_rate)
+                      ->set_host(mds)
+                      ->start();
+  }
+
+  void opened(Stream& st)
+  {
+    counters_.series.add(2, static_cast<double>(piece(st).creates), sg4::Engine::get_clock());
+    st.metadata = nullptr;
+    st.opened   = true;
+    metadata_in_flight_ -= 1;
+  }
+
+  void start_stage(Request& r)
+  {
+    Stream& st        = streams_[r.stream];
     const IoWriter& w = plan_.writers[st.ref.writer];
     const IoPiece& p  = piece(st);
     const auto bytes  = static_cast<uint64_t>(r.bytes);
     sg4::Host* fwd    = path_.forwarding[index_];
-    switch (stage_kind(r.stage)) {
-      case kFirstHop: {
-        streams_[r.stream].issuing += 1;
-        sg4::Host* node = path_.nodes[static_cast<size_t>(w.node)];
-        const bool in   = direction_ == IoDirection::Write;
-        // SimGrid 3.32: the rate must be set first; setting both hosts starts the communication.
-        sg4::CommPtr c = sg4::Comm::sendto_init();
-        if (w.rate_cap_Bps > 0)
-          c->set_rate(w.rate_cap_Bps / static_cast<double>(w.pieces.size()));
-        c->set_payload_size(bytes);
-        c->set_source(in ? node : fwd);
-        c->set_destination(in ? fwd : node);
-        r.activity = c;
-        return true;
-      }
-      case kSecondHop: {
-        sg4::Host* server = path_.ost_server[p.ost];
-        const bool out    = direction_ == IoDirection::Write;
-        r.activity        = sg4::Comm::sendto_async(out ? fwd : server, out ? server : fwd, bytes);
-        return true;
-      }
-      case kDisk: {
-        const auto* disk = path_.osts[p.ost].disk;
-        r.activity = direction_ == IoDirection::Write ? disk->write_async(bytes) : disk->read_async(bytes);
-        return true;
-      }
-      case kDone:
-        return false;
+    sg4::Host* node   = path_.nodes[static_cast<size_t>(w.node)];
+    sg4::Host* server = path_.ost_server[p.ost];
+    const bool write  = direction_ == IoDirection::Write;
+    if (stage_kind(r.stage) == kNetwork) {
+      // SimGrid 3.32: the rate must be set first; setting both hosts starts the communication.
+      sg4::CommPtr c = sg4::Comm::sendto_init();
+      if (w.rate_cap_Bps > 0)
+        c->set_rate(w.rate_cap_Bps / static_cast<double>(w.pieces.size()));
+      c->set_payload_size(bytes);
+      c->set_source(write ? node : fwd);
+      c->set_destination(write ? fwd : node);
+      r.activity[kNodeHop]    = c;
+      r.activity[kForwardHop] = sg4::Comm::sendto_async(write ? fwd : server, write ? server : fwd, bytes);
+      st.issuing              = write;
+    } else if (stage_kind(r.stage) == kStorage) {
+      const auto* disk   = path_.osts[p.ost].disk;
+      r.activity[kDisk] = write ? disk->write_async(bytes) : disk->read_async(bytes);
     }
-    return false;
   }
 
-  void record(const Request& r)
+  // Bookkeeping when one of a request's activities ends; true when the request is done.
+  bool finished(Request& r, int which)
   {
     const double now = sg4::Engine::get_clock();
-    if (stage_kind(r.stage) == kSecondHop)
+    r.activity[which] = nullptr;
+    if (which == kNodeHop)
+      streams_[r.stream].issuing = false;
+    else if (which == kForwardHop)
       counters_.series.add(0, r.bytes, now);
-    else if (stage_kind(r.stage) == kDisk)
+    else
       counters_.series.add(1, r.bytes, now);
+    if (r.activity[kNodeHop] || r.activity[kForwardHop] || r.activity[kDisk])
+      return false;
+    if (stage_kind(r.stage) == kNetwork)
+      threads_busy_ -= 1;  // forwarded: the thread takes another request
+    r.stage += 1;
+    if (stage_kind(r.stage) != kDone) {
+      start_stage(r);
+      return false;
+    }
+    streams_[r.stream].in_flight -= 1;
+    return true;
   }
 
   size_t index_;
@@ -195,6 +202,7 @@ class ForwardingServer {
   IoTierCounters& counters_;
   std::vector<Stream> streams_;
   std::vector<Request> requests_;
+  size_t threads_busy_       = 0;
   size_t metadata_in_flight_ = 0;
   size_t next_               = 0;
 };

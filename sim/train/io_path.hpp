@@ -7,9 +7,9 @@
 // One actor per forwarding node serves the pieces of an IoPlan routed through it, as requests
 // of `request_B`, at most `threads` requests at a time (the others wait, as at a real LWFS
 // server). A piece first creates (or opens) its files at a metadata server; each of its write
-// requests is then sent from its node to the forwarding node (at most the writer's client-side
-// rate), forwarded to the OST's server and written to the OST; a read goes the other way. A
-// piece keeps two requests in flight, so its stages overlap (pipelining).
+// requests then goes from its node through the forwarding node to the OST's server (at most the
+// writer's client-side rate; both hops at once, as the server forwards while it receives) and is
+// written to the OST; a read goes the other way. Requests of a piece overlap (see io_path.cpp).
 #pragma once
 #include "sim/run/time_series.hpp"
 #include "sim/sg/platform.hpp"
