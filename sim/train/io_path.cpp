@@ -19,9 +19,9 @@ struct PieceRef {
 // One forwarding node's server. A piece is one I/O stream of a writer, moved as requests of
 // `request_B`. A request's network stage runs its two hops at once (node <-> forwarding node,
 // forwarding node <-> storage server): the server forwards while it receives (cut-through), so
-// the slower hop sets the pace. A request holds one of the server's `threads` for its network
-// stage, and when reading also for the OST read before it; a write is handed to the storage
-// server, which writes it to the OST on its own (write-back), so slow OSTs do not hold threads. A writing stream issues its next request as
+// the slower hop sets the pace. A request holds one of the server's `threads` from its first
+// stage to its last, OST write or read included (the server answers a request once it is on
+// disk), so slow OSTs hold threads. A writing stream issues its next request as
 // soon as its node has sent the previous one (write-behind); a reading stream keeps up to
 // kReadAhead requests in flight (read-ahead). A metadata operation (create or open) also holds a
 // thread. Streams take turns.
@@ -184,14 +184,13 @@ class ForwardingServer {
       counters_.series.add(1, r.bytes, now);
     if (r.activity[kNodeHop] || r.activity[kForwardHop] || r.activity[kDisk])
       return false;
-    if (stage_kind(r.stage) == kNetwork)
-      threads_busy_ -= 1;  // forwarded: the thread takes another request
     r.stage += 1;
     if (stage_kind(r.stage) != kDone) {
       start_stage(r);
       return false;
     }
     streams_[r.stream].in_flight -= 1;
+    threads_busy_ -= 1;
     return true;
   }
 

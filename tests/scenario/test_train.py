@@ -28,8 +28,9 @@ check_close(m["checkpoint_read_s"], TOTAL_B / 9.6e9, 0.15, "balanced read vs OST
 # Narrow the forwarding tier (8 x 0.5 GB/s = 4 GB/s): it bounds the write now.
 m = train("platform.groups.fwd.nic.bandwidth=500MBps")
 check(m["checkpoint_write_s"] >= TOTAL_B / 4e9, "write faster than the forwarding tier allows")
-# Within 10%: the last requests of each stream drain after the others (about 5% here).
-check_close(m["checkpoint_write_s"], TOTAL_B / 4e9, 0.10, "balanced write vs forwarding bound")
+# A forwarding thread stays busy until its request is on disk, so when the forwarding tier is
+# the bottleneck its NICs idle part of the time: about 20% over the bound here (25% allowed).
+check_close(m["checkpoint_write_s"], TOTAL_B / 4e9, 0.25, "balanced write vs forwarding bound")
 
 # Naive layout: replica 0 of each of the 32 shards writes 8.75 GB in one file on one OST (2 per
 # OST) through its node's forwarding node (ranks 0..7 share one; 8 writers per stage, ratio 32):
