@@ -80,4 +80,15 @@ check(m["failures"] == 2 and m["restarts"] == 2, f"trace: {m['failures']} failur
 check_close(m["wasted_s"], wasted, 1e-6, "trace: wasted compute")
 check_close(m["makespan_s"], t, 1e-6, "trace: makespan")
 
+# File state: with files written between checkpoints, `none` leaves every rollback inconsistent;
+# `full_copy` saves every file at every checkpoint.
+FILES = "phases.train.files={count: 10, size: 1GB, write_rate: 1MBps, append: 0.5, overwrite: 0.5}"
+TRACE = "phases.train.failures={impl: trace, file: train_failures.csv}"
+EVERY = "phases.train.checkpoint.policy={impl: every_n, iterations: 100}"
+m = train(FILES, TRACE, EVERY, "phases.train.iterations=2000")
+check(m["inconsistent_rollbacks"] == 2 and m["file_state_bytes"] == 0, f"file state none: {m['inconsistent_rollbacks']}")
+m = train(FILES, TRACE, EVERY, "phases.train.iterations=2000", "phases.train.checkpoint.file_state={impl: full_copy}")
+check(m["inconsistent_rollbacks"] == 0, "full_copy rollbacks are consistent")
+check_close(m["file_state_bytes"], m["checkpoints"] * 10e9, 1e-9, "full_copy saves every file at every checkpoint")
+
 finish()
