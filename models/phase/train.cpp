@@ -70,6 +70,8 @@ const ParamTable& io_params()
           .defaults("4GiB")
           .positive(),
       ParamSpec::quantity("sample_period", Dimension::Duration, "rows of <phase>_io.csv").defaults("10s").positive(),
+      ParamSpec::flag("measure_read", "simulate the read-back too (false only without failures: nothing is read)")
+          .defaults("true"),
   };
   return t;
 }
@@ -167,6 +169,7 @@ class TrainPhase : public Phase {
     metadata_rate_              = io.quantity("metadata_rate");
     sample_period_s_            = io.quantity("sample_period");
     request_B_                  = io.quantity("request");
+    measure_read_               = io.flag("measure_read");
 
     const Params model = p.section("model", model_params());
     model_.params          = model.quantity("params");
@@ -197,6 +200,8 @@ class TrainPhase : public Phase {
     if (files_.append_share + files_.overwrite_share > 1 + 1e-9)
       f.fail("overwrite", "append + overwrite shares exceed 1");
     failures_        = Registry<FailureModel>::create(p.raw("failures"), {nodes_.count});
+    if (!measure_read_ && std::isfinite(failures_->job_mtbf_s()))
+      io.fail("measure_read", "a run with failures reads checkpoints back: the read must be measured");
     restart_delay_s_ = p.section("restart", restart_params()).quantity("delay");
     plan_            = layout_->plan(model_, parallelism_, io_system_);
   }
@@ -216,7 +221,7 @@ class TrainPhase : public Phase {
     tiers_->series.add(0, 0, start);
     costs_.nodes       = nodes_.count;
     costs_.pfs_write_s = run_io_plan(plan_, IoDirection::Write, path, *tiers_);
-    costs_.pfs_read_s  = run_io_plan(plan_, IoDirection::Read, path, *tiers_);
+    costs_.pfs_read_s  = measure_read_ ? run_io_plan(plan_, IoDirection::Read, path, *tiers_) : NAN;
     if (mode_->needs_local_level()) {
       costs_.local_write_s = run_local_io(plan_, IoDirection::Write, path);
       costs_.local_read_s  = run_local_io(plan_, IoDirection::Read, path);
@@ -314,6 +319,7 @@ class TrainPhase : public Phase {
   IoSystem io_system_;
   size_t threads_;
   double metadata_rate_, sample_period_s_, request_B_;
+  bool measure_read_;
   ModelState model_;
   Parallelism parallelism_;
   std::shared_ptr<const Distribution> iteration_;

@@ -45,6 +45,10 @@ std::string duration(double s)
 
 std::string readable(const std::string& metric, double value)
 {
+  if (std::isnan(value))
+    return "n/a";
+  if (std::isinf(value))
+    return value > 0 ? "inf" : "-inf";
   if (ends_with(metric, "_s"))
     return duration(value);
   if (ends_with(metric, "_Bps"))
