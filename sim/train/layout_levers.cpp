@@ -20,7 +20,8 @@ IoPlan plan_checkpoint(const LayoutLevers& levers, const ModelState& model, cons
   }
 
   const int64_t files          = levers.io_procs;
-  const int64_t stripes        = levers.split ? static_cast<int64_t>(io.osts) : 1;
+  const auto all_osts          = static_cast<int64_t>(io.osts);
+  const int64_t stripes        = !levers.split ? 1 : levers.stripe_count > 0 ? std::min(levers.stripe_count, all_osts) : all_osts;
   const double wanted          = std::ceil(2.0 * static_cast<double>(io.osts) / static_cast<double>(writers.size()));
   const int64_t pieces         = std::clamp<int64_t>(static_cast<int64_t>(wanted), 1, files * stripes);
   size_t next_ost = 0, next_forwarding = 0;

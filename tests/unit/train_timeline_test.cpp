@@ -1,4 +1,5 @@
 #include "sim/core/registry.hpp"
+#include "sim/train/layout_levers.hpp"
 #include "sim/train/timeline.hpp"
 #include "sim/train/young_daly.hpp"
 
@@ -169,4 +170,40 @@ TEST_CASE("timeline: multilevel restarts from the partner copy, single from the 
       CHECK(r.makespan_s == Approx(505 + 30 + 50 + 3 * 100 + 2 * block));
     }
   }
+}
+
+TEST_CASE("layout: naive writes whole shards from replica 0, balanced spreads them", "[train]")
+{
+  const Parallelism par{4, 2, 2, 1};  // 16 ranks
+  ModelState model;
+  model.params          = 1e9;
+  model.bytes_per_param = 10;  // 10 GB
+  model.embedding_stage = 3;   // stage 0: 3/4 of the state
+  IoSystem io;
+  io.nodes       = 16;
+  io.forwarding  = 2;
+  io.osts        = 8;
+  io.ratio       = 8;
+  io.process_Bps = 1e9;
+  const IoPlan naive = plan_checkpoint(LayoutLevers{}, model, par, io);
+  REQUIRE(naive.writers.size() == 4);              // replica 0 of 2 stages x 2 tensor ranks
+  CHECK(naive.writers[0].node == 0);
+  CHECK(naive.writers[0].bytes == Approx(3.75e9)); // stage 0: 7.5 GB over 2 tensor ranks
+  CHECK(naive.writers[2].node == 8);               // stage 1 starts at rank 2 * 4 * 2 = 8
+  CHECK(naive.writers[2].pieces[0].forwarding == 1);
+  CHECK(naive.total_B() == Approx(1e10));
+  CHECK(naive.files() == 4);
+  const IoPlan balanced = plan_checkpoint(LayoutLevers{true, 2, true, 4}, model, par, io);
+  REQUIRE(balanced.writers.size() == 16);
+  CHECK(balanced.writers[0].bytes == Approx(3.75e9 / 4));
+  CHECK(balanced.writers[0].rate_cap_Bps == 2e9);
+  CHECK(balanced.total_B() == Approx(1e10));
+  CHECK(balanced.files() == 32);
+  // One piece per writer covers the 8 OSTs twice; pieces go round-robin over OSTs and forwarders.
+  CHECK(balanced.writers[0].pieces.size() == 1);
+  CHECK(balanced.writers[9].pieces[0].ost == 1);
+  CHECK(balanced.writers[9].pieces[0].forwarding == 1);
+  // Few writers with split: each file's stripes become pieces over distinct OSTs.
+  const IoPlan split_only = plan_checkpoint(LayoutLevers{false, 1, true, 0}, model, par, io);
+  CHECK(split_only.writers[0].pieces.size() == 4);  // ceil(2 * 8 OSTs / 4 writers)
 }
