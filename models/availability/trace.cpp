@@ -8,7 +8,6 @@
 #include "sim/mw/availability.hpp"
 
 #include <algorithm>
-#include <filesystem>
 #include <map>
 #include <vector>
 
@@ -24,11 +23,9 @@ class TraceAvailability : public AvailabilityModel {
  public:
   TraceAvailability(const Params& p, const Context& c) : outages_(static_cast<size_t>(c.workers.count))
   {
-    std::filesystem::path file = p.text("file");
-    if (file.is_relative())
-      file = std::filesystem::path(p.ref().source()->file).parent_path() / file;
+    const std::string file = p.path("file");
     try {
-      load(file.string(), c.workers);
+      load(file, c.workers);
     } catch (const ConfigError& e) {
       p.fail("file", e.what());
     }

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <vector>
 
 namespace llsim {
@@ -25,16 +24,14 @@ class TraceFailures : public FailureModel {
  public:
   TraceFailures(const Params& p, const Context& c)
   {
-    std::filesystem::path file = p.text("file");
-    if (file.is_relative())
-      file = std::filesystem::path(p.ref().source()->file).parent_path() / file;
+    const std::string file = p.path("file");
     try {
-      const CsvTable table = read_csv_file(file.string());
+      const CsvTable table = read_csv_file(file);
       const size_t time = table.column("time"), node = table.column("node");
       for (size_t r = 0; r < table.rows.size(); ++r) {
         const Failure f{table.number(r, time), static_cast<int64_t>(table.number(r, node))};
         if (f.time_s < 0 || f.node < 0 || f.node >= c.nodes || table.number(r, node) != std::floor(table.number(r, node)))
-          throw ConfigError(file.string() + ":" + std::to_string(table.line_of_row[r]) +
+          throw ConfigError(file + ":" + std::to_string(table.line_of_row[r]) +
                             ": expected time >= 0 and a node index from 0 to " + std::to_string(c.nodes - 1));
         failures_.push_back(f);
       }

@@ -5,7 +5,6 @@
 #include "sim/core/text.hpp"
 
 #include <cmath>
-#include <filesystem>
 #include <limits>
 
 namespace llsim {
@@ -98,13 +97,11 @@ class Empirical : public Distribution {
 
 std::vector<double> read_empirical_values(const Params& p)
 {
-  std::filesystem::path file = p.text("file");
-  if (file.is_relative())
-    file = std::filesystem::path(p.ref().source()->file).parent_path() / file;
+  const std::string file = p.path("file");
   const std::string column = p.text("column");
   std::vector<double> values;
   try {
-    const CsvTable table = read_csv_file(file.string());
+    const CsvTable table = read_csv_file(file);
     const size_t col     = table.column(column);
     for (size_t r = 0; r < table.rows.size(); ++r)
       values.push_back(table.number(r, col));
@@ -112,7 +109,7 @@ std::vector<double> read_empirical_values(const Params& p)
     p.fail("file", e.what());
   }
   if (values.empty())
-    p.fail("file", "'" + file.string() + "' has no values in column '" + column + "'");
+    p.fail("file", "'" + file + "' has no values in column '" + column + "'");
   return values;
 }
 

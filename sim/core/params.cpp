@@ -4,6 +4,7 @@
 #include "sim/core/text.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <stdexcept>
 
 namespace llsim {
@@ -221,6 +222,14 @@ std::string Params::text(const std::string& key) const
   if (!at.node().IsDefined())
     return "";
   return scalar_text(at, "a string");
+}
+
+std::string Params::path(const std::string& key) const
+{
+  std::filesystem::path file = text(key);
+  if (file.is_relative())
+    file = std::filesystem::path(ref_.source()->file).parent_path() / file;
+  return file.string();
 }
 
 bool Params::flag(const std::string& key) const

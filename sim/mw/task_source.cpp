@@ -5,7 +5,6 @@
 #include "sim/core/errors.hpp"
 
 #include <algorithm>
-#include <filesystem>
 
 namespace llsim {
 
@@ -59,11 +58,9 @@ std::vector<Task> load_tasks(const Params& p, Rng& rng)
     for (const char* key : {"count", "flops", "input", "output", "arrival"})
       if (p.has(key))
         p.fail(key, "give either 'trace' or the generator keys (count, flops, input, output, arrival), not both");
-    std::filesystem::path file = p.text("trace");
-    if (file.is_relative())
-      file = std::filesystem::path(p.ref().source()->file).parent_path() / file;
+    const std::string file = p.path("trace");
     try {
-      tasks = read_task_trace(file.string());
+      tasks = read_task_trace(file);
     } catch (const ConfigError& e) {
       p.fail("trace", e.what());
     }
