@@ -23,7 +23,8 @@
 // phase running at the same time only affects that first measurement. The phase then lasts the
 // training's makespan.
 //
-// Metrics: checkpoint_bytes, checkpoints, checkpoint_write_s (one full write through the I/O
+// Metrics: checkpoint_bytes, checkpoints, checkpoint_files (files one checkpoint creates at the
+// metadata servers), checkpoint_write_s (one full write through the I/O
 // path), checkpoint_read_s, checkpoint_blocking_s (training stopped by one checkpoint: the C of
 // Young/Daly), local_write_s (multilevel), blocking_s (total), interval_s (compute between
 // checkpoints), failures, restarts, wasted_s (compute lost), makespan_s, goodput (useful
@@ -245,6 +246,7 @@ class TrainPhase : public Phase {
   {
     return {{"checkpoint_bytes", result_.checkpoint_bytes},
             {"checkpoints", static_cast<double>(result_.checkpoints)},
+            {"checkpoint_files", static_cast<double>(plan_.files())},
             {"checkpoint_write_s", costs_.pfs_write_s},
             {"checkpoint_read_s", costs_.pfs_read_s},
             {"checkpoint_blocking_s", blocking_cost_s_},

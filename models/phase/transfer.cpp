@@ -56,12 +56,12 @@ class TransferPhase : public Phase {
   TransferPhase(const Params& p, const PhaseLoadContext& context)
       : from_(context.platform.group_param(p, "from").name)
       , to_(context.platform.group_param(p, "to").name)
-      , bytes_per_sender_(p.quantity("bytes"))
+      , bytes_per_sender_(p.size("bytes").value)
       , streams_per_sender_(static_cast<size_t>(p.integer("streams")))
-      , chunk_B_(p.quantity("chunk"))
+      , chunk_B_(p.size("chunk").value)
       , max_streams_(static_cast<size_t>(p.integer("max_streams")))
       , buffer_chunks_(static_cast<size_t>(p.integer("buffer_chunks")))
-      , sample_period_s_(p.quantity("sample_period"))
+      , sample_period_s_(p.duration("sample_period").value)
   {
   }
 

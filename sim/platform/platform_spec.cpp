@@ -69,7 +69,7 @@ GroupSpec parse_group(const std::string& name, const Params& p)
   g.cores  = p.integer("cores");
   g.memory_B = p.quantity("memory");
   const Params nic = p.section("nic", nic_params());
-  g.nic_Bps       = nic.quantity("bandwidth");
+  g.nic_Bps       = nic.bandwidth("bandwidth").value;
   g.nic_latency_s = nic.quantity("latency");
   if (p.has("disks")) {
     const Params d = p.section("disks", disk_params());

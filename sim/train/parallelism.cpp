@@ -14,11 +14,6 @@ RankPosition position_of(int64_t rank, const Parallelism& p)
   return pos;
 }
 
-int64_t rank_of(const RankPosition& pos, const Parallelism& p)
-{
-  return ((pos.stage * p.data + pos.data_rank) * p.expert + pos.expert_rank) * p.tensor + pos.tensor_rank;
-}
-
 double shard_bytes(int64_t stage, const ModelState& m, const Parallelism& p)
 {
   const double shares      = m.embedding_stage + static_cast<double>(p.pipeline - 1);

@@ -29,7 +29,6 @@ struct RankPosition {
 };
 
 RankPosition position_of(int64_t rank, const Parallelism& p);
-int64_t rank_of(const RankPosition& pos, const Parallelism& p);
 
 // Bytes of model state one model-parallel shard (one replica's copy) holds, by pipeline stage.
 double shard_bytes(int64_t stage, const ModelState& m, const Parallelism& p);
