@@ -31,6 +31,16 @@ def summary(out_dir):
         return json.load(f)
 
 
+def phase_metrics(scenario, phase, *sets):
+    """Runs `scenario` with --set overrides; returns the metrics of `phase` (None if it failed)."""
+    out = scratch_dir()
+    args = ["run", scenario, "--quiet", "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    code, _, _ = run(*args)
+    return summary(out)["phases"][phase] if code == 0 else None
+
+
 def check(condition, message):
     if condition:
         _results["passed"] += 1

@@ -2,16 +2,11 @@
 workers, checkpoint costs without failures, and failure accounting with a trace of outages."""
 import math
 
-from harness import check, check_close, finish, run, scratch_dir, summary
+from harness import check, check_close, finish, phase_metrics
 
 
 def bag(*sets, scenario="tests/scenarios/tasks_fcfs_identical.yaml"):
-    out = scratch_dir()
-    args = ["run", scenario, "--quiet", "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    code, _, _ = run(*args)
-    return summary(out)["phases"]["bag"] if code == 0 else None
+    return phase_metrics(scenario, "bag", *sets)
 
 
 # FCFS closed form: 50 tasks of 10 s on 8 workers -> 7 waves; task k ends at (k // 8 + 1) * 10 s.

@@ -2,19 +2,14 @@
 formula with the measured cost, and failure accounting with a trace of failures."""
 import math
 
-from harness import check, check_close, finish, run, scratch_dir, summary
+from harness import check, check_close, finish, phase_metrics
 
 SCENARIO = "tests/scenarios/train_symmetric.yaml"
 TOTAL_B = 20e9 * 14
 
 
 def train(*sets):
-    out = scratch_dir()
-    args = ["run", SCENARIO, "--quiet", "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    code, _, _ = run(*args)
-    return summary(out)["phases"]["train"] if code == 0 else None
+    return phase_metrics(SCENARIO, "train", *sets)
 
 
 # Balanced layout on the symmetric machine: the OSTs (8 GB/s writing, 9.6 GB/s reading) bound it.
