@@ -10,11 +10,10 @@ Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from llsim_runs import pyplot, run_phase
 
 SCENARIO = "scenarios/paper/sunway_10t_checkpoint.yaml"
 CONFIGS = [
@@ -28,12 +27,7 @@ CONFIGS = [
 
 def run(llsim, out, name, layout):
     run_dir = os.path.join(out, "runs", name.replace(" ", "_").replace("(", "").replace(")", ""))
-    command = [llsim, "run", SCENARIO, "--quiet", "--out", run_dir, "--set", f"phases.ckpt.checkpoint.layout={layout}"]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"ablation: {' '.join(command)} failed:\n{proc.stderr}")
-    with open(os.path.join(run_dir, "summary.json")) as f:
-        m = json.load(f)["phases"]["ckpt"]
+    m = run_phase(llsim, SCENARIO, run_dir, "ckpt", [f"phases.ckpt.checkpoint.layout={layout}"], "ablation")
     return {"configuration": name, "write_s": m["checkpoint_write_s"], "read_s": m["checkpoint_read_s"]}
 
 
@@ -56,13 +50,7 @@ def main():
     with open(os.path.join(args.out, "ablation.md"), "w") as f:
         f.write("\n".join(table) + "\n")
     print("\n".join(table))
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("ablation: matplotlib is not available to " + sys.executable +
-                 " (apt-get install python3-matplotlib; run with /usr/bin/python3); the table is written")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("ablation", "the table is written")
     fig, ax = plt.subplots(figsize=(9, 4.5))
     x = range(len(rows))
     ax.bar([i - 0.2 for i in x], [r["write_s"] / 60 for r in rows], width=0.4, label="write")

@@ -11,21 +11,12 @@ import json
 import os
 import sys
 
+from llsim_runs import pyplot
+
 
 def fail(message):
     print(f"plot.py: {message}", file=sys.stderr)
     sys.exit(1)
-
-
-def load_matplotlib():
-    try:
-        import matplotlib
-    except ImportError:
-        fail("matplotlib is not available to " + sys.executable +
-             " (apt-get install python3-matplotlib, then run this script with /usr/bin/python3)")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    return plt
 
 
 def as_numbers(values):
@@ -106,7 +97,7 @@ def main():
     summary_path = os.path.join(run_dir, "summary.json")
     if not os.path.isfile(summary_path):
         fail(f"{run_dir} is not an llsim run directory (no summary.json)")
-    plt = load_matplotlib()
+    plt = pyplot("plot.py")
     with open(summary_path) as f:
         summary = json.load(f)
     out_dir = os.path.join(run_dir, "plots")

@@ -11,11 +11,10 @@ Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from llsim_runs import pyplot, run_phase
 
 SCENARIO = "scenarios/paper/master_worker.yaml"
 SCHEDULERS = ["fcfs", "mct", "minmin", "maxmin", "minmax"]
@@ -28,28 +27,16 @@ POLICIES = {
 
 def run_one(llsim, out_dir, workers, scheduler, policy):
     run_dir = os.path.join(out_dir, "runs", f"w{workers}_{scheduler}_{policy}")
-    command = [llsim, "run", SCENARIO, "--quiet", "--out", run_dir,
-               "--set", f"platform.groups.volunteers.count={workers}",
-               "--set", f"phases.bag.scheduler.impl={scheduler}",
-               "--set", f"phases.bag.checkpoint={POLICIES[policy]}"]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"sweep: {' '.join(command)} failed:\n{proc.stderr}")
-    with open(os.path.join(run_dir, "summary.json")) as f:
-        metrics = json.load(f)["phases"]["bag"]
+    metrics = run_phase(llsim, SCENARIO, run_dir, "bag",
+                        [f"platform.groups.volunteers.count={workers}", f"phases.bag.scheduler.impl={scheduler}",
+                         f"phases.bag.checkpoint={POLICIES[policy]}"], "sweep")
     return {"workers": workers, "scheduler": scheduler, "checkpoint": policy, **{
         k: metrics[k] for k in ["makespan_s", "mean_turnaround_s", "p95_turnaround_s", "reexecutions",
                                 "wasted_flops", "checkpoint_bytes", "worker_utilization"]}}
 
 
 def plot(rows, target):
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("sweep: matplotlib is not available to " + sys.executable +
-                 " (apt-get install python3-matplotlib; run with /usr/bin/python3); results.csv is written")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("sweep", "results.csv is written")
     fig, axes = plt.subplots(2, len(POLICIES), figsize=(5 * len(POLICIES), 8), sharex=True, sharey="row")
     for col, policy in enumerate(POLICIES):
         for row, (metric, label) in enumerate([("mean_turnaround_s", "mean turnaround (h)"),

@@ -10,24 +10,18 @@ Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the
 """
 import argparse
 import csv
-import json
 import os
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
+
+from llsim_runs import pyplot, run_phase
 
 SCENARIO = "scenarios/paper/young_daly.yaml"
 FIXED_MINUTES = [20, 30, 45, 60, 75, 90, 105, 120, 150, 180, 240, 360]
 
 
 def run(llsim, out, label, policy):
-    run_dir = os.path.join(out, "runs", label)
-    command = [llsim, "run", SCENARIO, "--quiet", "--out", run_dir, "--set", f"phases.train.checkpoint.policy={policy}"]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"sweep: {' '.join(command)} failed:\n{proc.stderr}")
-    with open(os.path.join(run_dir, "summary.json")) as f:
-        m = json.load(f)["phases"]["train"]
+    m = run_phase(llsim, SCENARIO, os.path.join(out, "runs", label), "train",
+                  [f"phases.train.checkpoint.policy={policy}"], "sweep")
     return {"policy": label, "interval_s": m["interval_s"], "goodput": m["goodput"], "failures": m["failures"],
             "checkpoints": m["checkpoints"], "makespan_s": m["makespan_s"]}
 
@@ -54,13 +48,7 @@ def main():
           f"daly: interval {by['daly']['interval_s'] / 60:.0f} min, goodput {by['daly']['goodput']:.4f} "
           f"({gap:.2%} below the best); young: interval {by['young']['interval_s'] / 60:.0f} min, "
           f"goodput {by['young']['goodput']:.4f}")
-    try:
-        import matplotlib
-    except ImportError:
-        sys.exit("sweep: matplotlib is not available to " + sys.executable +
-                 " (apt-get install python3-matplotlib; run with /usr/bin/python3); results.csv is written")
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot("sweep", "results.csv is written")
     fixed = [r for r in rows if r["policy"].startswith("fixed")]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     ax.plot([r["interval_s"] / 60 for r in fixed], [r["goodput"] for r in fixed], marker="o", label="fixed interval")
