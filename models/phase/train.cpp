@@ -217,9 +217,9 @@ class TrainPhase : public Phase {
         path.osts.push_back(d);
         path.ost_server.push_back(server);
       }
-    tiers_ = std::make_unique<IoTierCounters>(
-        IoTierCounters{TimeSeries({"forwarding_bytes", "ost_bytes", "metadata_ops"}, sample_period_s_)});
-    tiers_->series.add(0, 0, start);
+    tiers_ = std::make_unique<TimeSeries>(std::vector<std::string>{"forwarding_bytes", "ost_bytes", "metadata_ops"},
+                                          sample_period_s_);
+    tiers_->add(0, 0, start);
     costs_.nodes       = nodes_.count;
     costs_.pfs_write_s = run_io_plan(plan_, IoDirection::Write, path, *tiers_);
     costs_.pfs_read_s  = measure_read_ ? run_io_plan(plan_, IoDirection::Read, path, *tiers_) : NAN;
@@ -228,7 +228,7 @@ class TrainPhase : public Phase {
       costs_.local_read_s  = run_local_io(plan_, IoDirection::Read, path);
       costs_.partner_s     = run_partner_copy(plan_, path);
     }
-    tiers_->series.finish(sg4::Engine::get_clock());
+    tiers_->finish(sg4::Engine::get_clock());
     capacity_ = tier_capacity(runtime.platform);
 
     blocking_cost_s_ = mode_->blocking_s(costs_, 1);
@@ -272,7 +272,7 @@ class TrainPhase : public Phase {
     for (const auto& r : result_.records)
       checkpoints.add_numbers({static_cast<double>(r.index), start_s_ + r.end_s, r.iteration, r.blocking_s, r.bytes,
                                r.durable_s < 0 ? -1 : start_s_ + r.durable_s});
-    return {{"checkpoints", checkpoints}, {"io", with_utilisation(tiers_->series.table())}};
+    return {{"checkpoints", checkpoints}, {"io", with_utilisation(tiers_->table())}};
   }
 
  private:
@@ -334,7 +334,7 @@ class TrainPhase : public Phase {
   std::unique_ptr<FailureModel> failures_;
   double restart_delay_s_;
   IoPlan plan_;
-  std::unique_ptr<IoTierCounters> tiers_;
+  std::unique_ptr<TimeSeries> tiers_;  // the I/O tiers during the measured I/O
   TierCapacity capacity_{};
   CheckpointCosts costs_;
   double blocking_cost_s_ = 0, interval_s_ = 0, start_s_ = 0;

@@ -28,7 +28,7 @@ struct PieceRef {
 class ForwardingServer {
  public:
   ForwardingServer(size_t index, std::vector<PieceRef> pieces, const IoPlan& plan, IoDirection direction,
-                   const IoPath& path, IoTierCounters& counters)
+                   const IoPath& path, TimeSeries& counters)
       : index_(index), plan_(plan), direction_(direction), path_(path), counters_(counters)
   {
     for (const auto& ref : pieces)
@@ -138,7 +138,7 @@ class ForwardingServer {
 
   void opened(Stream& st)
   {
-    counters_.series.add(2, static_cast<double>(piece(st).creates), sg4::Engine::get_clock());
+    counters_.add(2, static_cast<double>(piece(st).creates), sg4::Engine::get_clock());
     st.metadata = nullptr;
     st.opened   = true;
     metadata_in_flight_ -= 1;
@@ -179,9 +179,9 @@ class ForwardingServer {
     if (which == kNodeHop)
       streams_[r.stream].issuing = false;
     else if (which == kForwardHop)
-      counters_.series.add(0, r.bytes, now);
+      counters_.add(0, r.bytes, now);
     else
-      counters_.series.add(1, r.bytes, now);
+      counters_.add(1, r.bytes, now);
     if (r.activity[kNodeHop] || r.activity[kForwardHop] || r.activity[kDisk])
       return false;
     r.stage += 1;
@@ -198,7 +198,7 @@ class ForwardingServer {
   const IoPlan& plan_;
   IoDirection direction_;
   const IoPath& path_;
-  IoTierCounters& counters_;
+  TimeSeries& counters_;
   std::vector<Stream> streams_;
   std::vector<Request> requests_;
   size_t threads_busy_       = 0;
@@ -215,7 +215,7 @@ double join_all(std::vector<sg4::ActorPtr>& actors, double start)
 
 }  // namespace
 
-double run_io_plan(const IoPlan& plan, IoDirection direction, const IoPath& path, IoTierCounters& counters)
+double run_io_plan(const IoPlan& plan, IoDirection direction, const IoPath& path, TimeSeries& tiers)
 {
   std::vector<std::vector<PieceRef>> queues(path.forwarding.size());
   // Pieces queue in rounds over writers, as requests from all writers arrive together.
@@ -231,7 +231,7 @@ double run_io_plan(const IoPlan& plan, IoDirection direction, const IoPath& path
   for (size_t f = 0; f < queues.size(); ++f)
     if (!queues[f].empty())
       actors.push_back(start_actor("lwfs:" + path.forwarding[f]->get_name(), path.forwarding[f], path.label,
-                                   ForwardingServer(f, std::move(queues[f]), plan, direction, path, counters)));
+                                   ForwardingServer(f, std::move(queues[f]), plan, direction, path, tiers)));
   return join_all(actors, start);
 }
 

@@ -37,13 +37,10 @@ struct IoPath {
 
 enum class IoDirection { Write, Read };
 
-// Counters of the tiers, cumulative: bytes through forwarding nodes, bytes at OSTs, metadata ops.
-struct IoTierCounters {
-  TimeSeries series;
-};
 
-// Runs `plan` through the path from now; returns its duration (simulated seconds).
-double run_io_plan(const IoPlan& plan, IoDirection direction, const IoPath& path, IoTierCounters& counters);
+// Runs `plan` through the path from now; returns its duration (simulated seconds). `tiers` gets
+// the cumulative bytes through forwarding nodes (column 0), bytes at OSTs (1), metadata ops (2).
+double run_io_plan(const IoPlan& plan, IoDirection direction, const IoPath& path, TimeSeries& tiers);
 
 // Every writer reads or writes its bytes on its own node's first disk, all at once; returns the
 // duration. (Issued from a helper actor: see the I/O note in transfer's stream_receiver.hpp.)
