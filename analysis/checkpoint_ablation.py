@@ -9,11 +9,9 @@ Each configuration is one `llsim run` (about 1 min on 2 cores for the balanced o
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
-import csv
 import os
-from concurrent.futures import ThreadPoolExecutor
 
-from llsim_runs import pyplot, run_phase
+from llsim_runs import pyplot, run_phase, sweep
 
 SCENARIO = "scenarios/paper/sunway_10t_checkpoint.yaml"
 CONFIGS = [
@@ -37,13 +35,7 @@ def main():
     parser.add_argument("--out", default="out/checkpoint_ablation")
     parser.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(lambda c: run(args.llsim, args.out, *c), CONFIGS))
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "ablation.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    rows = sweep(lambda *c: run(args.llsim, args.out, *c), CONFIGS, args.jobs, args.out, "ablation.csv")
     table = ["| configuration | write | read |", "|---|---|---|"]
     for r in rows:
         table.append(f"| {r['configuration']} | {r['write_s'] / 60:.1f} min | {r['read_s'] / 60:.1f} min |")

@@ -1,8 +1,10 @@
 """Helpers shared by the analysis scripts: running llsim for a sweep point, loading matplotlib."""
+import csv
 import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 
 
 def run_phase(llsim, scenario, run_dir, phase, sets, who):
@@ -16,6 +18,19 @@ def run_phase(llsim, scenario, run_dir, phase, sets, who):
         sys.exit(f"{who}: {' '.join(command)} failed:\n{proc.stderr}")
     with open(os.path.join(run_dir, "summary.json")) as f:
         return json.load(f)["phases"][phase]
+
+
+def sweep(llsim_run, points, jobs, out_dir, csv_name):
+    """Runs `llsim_run(*point)` for every point, `jobs` at a time; writes the returned rows (dicts)
+    to out_dir/csv_name and returns them."""
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        rows = list(pool.map(lambda point: llsim_run(*point), points))
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, csv_name), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return rows
 
 
 def pyplot(who, already_written=""):

@@ -10,11 +10,9 @@ Every run is an ordinary `llsim run` with --set overrides; its directory is kept
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
-import csv
 import os
-from concurrent.futures import ThreadPoolExecutor
 
-from llsim_runs import pyplot, run_phase
+from llsim_runs import pyplot, run_phase, sweep
 
 SCENARIO = "scenarios/paper/master_worker.yaml"
 SCHEDULERS = ["fcfs", "mct", "minmin", "maxmin", "minmax"]
@@ -70,13 +68,7 @@ def main():
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
     combos = [(w, s, p) for w in workers for s in SCHEDULERS for p in POLICIES]
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(lambda c: run_one(args.llsim, args.out, *c), combos))
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    rows = sweep(lambda *c: run_one(args.llsim, args.out, *c), combos, args.jobs, args.out, "results.csv")
     plot(rows, os.path.join(args.out, "master_worker.png"))
     print(f"sweep: {len(rows)} runs; {args.out}/results.csv and {args.out}/master_worker.png")
 

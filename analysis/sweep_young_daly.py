@@ -9,11 +9,9 @@ Every run uses the same seed, so every interval meets the same failures.
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
-import csv
 import os
-from concurrent.futures import ThreadPoolExecutor
 
-from llsim_runs import pyplot, run_phase
+from llsim_runs import pyplot, run_phase, sweep
 
 SCENARIO = "scenarios/paper/young_daly.yaml"
 FIXED_MINUTES = [20, 30, 45, 60, 75, 90, 105, 120, 150, 180, 240, 360]
@@ -34,13 +32,7 @@ def main():
     args = parser.parse_args()
     runs = [(f"fixed_{m}min", f"{{impl: fixed, interval: {m}min}}") for m in FIXED_MINUTES]
     runs += [("young", "{impl: young}"), ("daly", "{impl: daly}")]
-    with ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        rows = list(pool.map(lambda r: run(args.llsim, args.out, *r), runs))
-    os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, "results.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(rows)
+    rows = sweep(lambda *r: run(args.llsim, args.out, *r), runs, args.jobs, args.out, "results.csv")
     by = {r["policy"]: r for r in rows}
     best = max(rows, key=lambda r: r["goodput"])
     gap = (best["goodput"] - by["daly"]["goodput"]) / best["goodput"]
