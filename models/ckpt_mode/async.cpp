@@ -33,8 +33,8 @@ class AsyncMode : public CheckpointMode {
       p.fail("memory_share", "a node's snapshot needs " + format_number(c.node_state_B) + " B of host memory but group '" +
                                  c.nodes.name + "' allows " + format_number(room) + " B (memory x memory_share)");
   }
-  double blocking_s(const CheckpointCosts&, int64_t) const override { return snapshot_s_; }
-  double background_s(const CheckpointCosts& c, int64_t) const override { return c.pfs_write_s; }
+  std::vector<CheckpointStep> blocking(int64_t) const override { return {CheckpointStep::pause(snapshot_s_)}; }
+  bool background_pfs(int64_t) const override { return true; }
 
  private:
   double snapshot_s_;

@@ -12,8 +12,7 @@ const ParamTable kNoParams = {};
 class BlockingMode : public CheckpointMode {
  public:
   BlockingMode(const Params&, const Context&) {}
-  double blocking_s(const CheckpointCosts& c, int64_t) const override { return c.pfs_write_s; }
-  double background_s(const CheckpointCosts&, int64_t) const override { return 0; }
+  std::vector<CheckpointStep> blocking(int64_t) const override { return {CheckpointStep::write(IoKind::PfsWrite)}; }
 };
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/train/interfaces.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace llsim {
@@ -22,21 +23,19 @@ const ParamTable kCoordinatedParams = {
 
 class CoordinatedMode : public CheckpointMode {
  public:
-  CoordinatedMode(const Params& p, const Context&)
-      : neighbours_(static_cast<double>(p.integer("neighbours")))
-      , per_neighbour_s_(p.quantity("per_neighbour"))
-      , barrier_step_s_(p.quantity("barrier_step"))
+  CoordinatedMode(const Params& p, const Context& c)
   {
+    const double steps = std::ceil(std::log2(std::max<double>(2, static_cast<double>(c.nodes.count))));
+    quiesce_s_ = static_cast<double>(p.integer("neighbours")) * p.quantity("per_neighbour") +
+                 steps * p.quantity("barrier_step");
   }
-  double blocking_s(const CheckpointCosts& c, int64_t) const override
+  std::vector<CheckpointStep> blocking(int64_t) const override
   {
-    const double steps = std::ceil(std::log2(std::max<double>(2, static_cast<double>(c.nodes))));
-    return neighbours_ * per_neighbour_s_ + steps * barrier_step_s_ + c.pfs_write_s;
+    return {CheckpointStep::pause(quiesce_s_), CheckpointStep::write(IoKind::PfsWrite)};
   }
-  double background_s(const CheckpointCosts&, int64_t) const override { return 0; }
 
  private:
-  double neighbours_, per_neighbour_s_, barrier_step_s_;
+  double quiesce_s_;
 };
 
 }  // namespace

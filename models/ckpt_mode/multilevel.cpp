@@ -4,8 +4,11 @@
 // goes to the partner. Every `flush_every`-th checkpoint is then written back to the parallel
 // file system in the background, out of order and pipelined with training (the cache-style
 // parallel checkpoint), so training only waits for the local levels.
-// A node failure destroys that node's local copy: `single` falls back to the newest flushed
-// checkpoint; `partner` and `xor` rebuild the lost part from the partner.
+// A failed node loses its local copies (it is replaced by a spare): with `single` any lost node
+// makes the node-local checkpoint unusable; with `partner` a node's part survives on its partner
+// unless both fail; with `xor` an XOR set survives one lost node. Otherwise the job restarts
+// from the newest checkpoint on the parallel file system. A flush still in progress when the
+// next checkpoint comes makes that checkpoint wait (counted in its blocking time).
 //   level: single | partner | xor (default partner)    flush_every: 10    xor_set: 8
 // Source: SCR (Moody et al., SC'10): levels SINGLE (B), PARTNER (2B), XOR (B N/(N-1)), flush
 // every 10 by default.
@@ -34,18 +37,37 @@ class MultilevelMode : public CheckpointMode {
                    "' has no 'disks'");
   }
   bool needs_local_level() const override { return true; }
-  double blocking_s(const CheckpointCosts& c, int64_t) const override
+  std::vector<CheckpointStep> blocking(int64_t) const override
   {
-    return c.local_write_s + (level_ == "single" ? 0 : partner_share() * c.partner_s);
+    std::vector<CheckpointStep> steps = {CheckpointStep::write(IoKind::LocalWrite)};
+    if (level_ != "single")
+      steps.push_back(CheckpointStep::write(IoKind::PartnerCopy, partner_share()));
+    return steps;
   }
-  double background_s(const CheckpointCosts& c, int64_t index) const override
+  bool background_pfs(int64_t index) const override { return index % flush_every_ == 0; }
+  bool reaches_pfs(int64_t index) const override { return index % flush_every_ == 0; }
+  std::vector<CheckpointStep> local_recovery() const override
   {
-    return index % flush_every_ == 0 ? c.pfs_write_s : -1;
+    std::vector<CheckpointStep> steps = {CheckpointStep::write(IoKind::LocalRead)};
+    if (level_ != "single")
+      steps.push_back(CheckpointStep::write(IoKind::PartnerCopy, partner_share()));  // rebuild the lost parts
+    return steps;
   }
-  bool local_survives_node_failure() const override { return level_ != "single"; }
-  double local_recovery_s(const CheckpointCosts& c) const override
+  bool local_recoverable(const std::set<size_t>& lost, size_t writers) const override
   {
-    return c.local_read_s + partner_share() * c.partner_s;
+    if (level_ == "single")
+      return lost.empty();
+    if (level_ == "partner") {
+      for (size_t w : lost)
+        if (lost.count((w + 1) % writers) != 0)
+          return false;  // a writer and its partner both lost: that part is gone
+      return true;
+    }
+    std::set<size_t> sets;
+    for (size_t w : lost)
+      if (!sets.insert(w / static_cast<size_t>(xor_set_)).second)
+        return false;  // two nodes of one XOR set lost
+    return true;
   }
   double local_bytes(double checkpoint_B, int64_t) const override
   {

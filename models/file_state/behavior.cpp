@@ -19,7 +19,7 @@ class ByBehavior : public FileStatePolicy {
   double saved_bytes(const FileWorkload& f, double written_B) const override
   {
     const double written_files = static_cast<double>(f.count) * (1 - f.read_only_share);
-    return written_files * 8 + changed_blocks_B(f, written_B * f.overwrite_share);
+    return written_files * 8 + changed_blocks_B(f, written_B * f.overwrite_share());
   }
 };
 

@@ -1,5 +1,6 @@
-// File-state policy `block_log`: every checkpoint saves the blocks written since the previous one
-// (block-level logging, BBFC-like).
+// File-state policy `block_log`: every checkpoint saves what was written since the previous one
+// (block-level logging, BBFC-like): appended bytes as they are, overwritten bytes as the whole
+// blocks they touch; never more than the files that are ever written.
 // No keys; the workload is the train phase's `files:` section. Source: the file-state
 // checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
 #include "models/file_state/changed_blocks.hpp"
@@ -18,7 +19,8 @@ class BlockLog : public FileStatePolicy {
   BlockLog(const Params&, const Context&) {}
   double saved_bytes(const FileWorkload& f, double written_B) const override
   {
-    return std::min(changed_blocks_B(f, written_B), f.total_B() * (1 - f.read_only_share));
+    const double logged = written_B * f.append_share + changed_blocks_B(f, written_B * f.overwrite_share());
+    return std::min(logged, f.total_B() * (1 - f.read_only_share));
   }
 };
 

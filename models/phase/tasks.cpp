@@ -8,12 +8,14 @@
 //     tasks: {count: 20000, flops: {dist: lognormal, mean: 2TFlops, sigma: 0.5}, input: 50MB,
 //             output: 5MB, arrival: {dist: exponential, mean: 50ms}}   or {trace: tasks.csv}
 //     scheduler: {impl: minmax, window: 1000, period: 1s}             default {impl: fcfs}
-//     availability: {impl: exponential, mtbf: 6h, downtime: 30min}    default {impl: always}
-//     checkpoint: {impl: shared, interval: 10min, size: 200MB, server: ckpt}   default {impl: none}
+//     checkpoint: {impl: shared, interval: 10min, size: 200MB, storage: ckpt}  default {impl: none}
 //     failure_timeout: 1min        how long the master takes to notice a worker is gone
 //     tracking: {period: 1min}     spacing of the rows of <phase>.csv
 //
-// The runtime is sim/mw/master_worker.hpp. Metrics: tasks, completed, makespan_s,
+// Workers fail as their hosts do: the scenario's `faults:` entry for the worker group (e.g.
+// {group: volunteers, impl: exponential, mtbf: 6h, downtime: 30min}). Checkpoints go to a
+// storage service: `local` to one whose servers are the workers (their own disks), `shared` to
+// any other. The runtime is sim/mw/master_worker.hpp. Metrics: tasks, completed, makespan_s,
 // mean_turnaround_s and p95_turnaround_s (output back at the master minus submission),
 // reexecutions (starts beyond the first), wasted_flops (computed but not part of a result),
 // bytes_transferred (completed transfers: inputs, outputs, checkpoint uploads and downloads),
@@ -27,7 +29,7 @@
 #include "sim/core/text.hpp"
 #include "sim/mw/master_worker.hpp"
 #include "sim/mw/task_source.hpp"
-#include "sim/run/phase.hpp"
+#include "sim/phase/phase.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -52,8 +54,6 @@ const ParamTable kTasksParams = {
         .with_fields(task_source_params()),
     ParamSpec::section("scheduler", "task scheduler {impl: fcfs|mct|minmin|maxmin|minmax, window, period}")
         .defaults("{impl: fcfs}"),
-    ParamSpec::section("availability", "worker availability {impl: always|exponential|weibull|trace, ...}")
-        .defaults("{impl: always}"),
     ParamSpec::section("checkpoint", "checkpoint sharing {impl: none|local|shared, ...}").defaults("{impl: none}"),
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the master to notice a worker is gone")
         .defaults("1min")
@@ -75,39 +75,23 @@ class TasksPhase : public Phase {
   TasksPhase(const Params& p, const PhaseLoadContext& c)
       : name_(c.phase_name)
       , seed_(c.seed)
-      , master_group_(c.platform.group_param(p, "master").name)
+      , master_host_(c.platform.group_param(p, "master").first_host)
       , workers_group_(c.platform.group_param(p, "workers"))
       , failure_timeout_s_(p.quantity("failure_timeout"))
       , tracking_period_s_(p.section("tracking", tracking_params()).quantity("period"))
   {
     Rng task_rng = Rng::stream(seed_, "phase." + name_ + ".tasks");
     tasks_       = load_tasks(p.section("tasks", task_source_params()), task_rng);
-    scheduler_   = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
-    availability_ = Registry<AvailabilityModel>::create(p.raw("availability"), {c.platform, workers_group_});
-    checkpointing_ = Registry<TaskCheckpointing>::create(p.raw("checkpoint"), {c.platform, workers_group_});
+    scheduler_     = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
+    checkpointing_ = Registry<TaskCheckpointing>::create(p.raw("checkpoint"), {c.platform, workers_group_, c.services});
   }
 
   void run(PhaseRuntime& runtime) override
   {
-    const auto& workers = runtime.platform.hosts(workers_group_.name);
-    std::vector<Rng> worker_rngs;
-    for (size_t w = 0; w < workers.size(); ++w)
-      worker_rngs.push_back(Rng::stream(seed_, "phase." + name_ + ".availability." + std::to_string(w)));
-    std::vector<simgrid::s4u::Host*> servers;
-    if (checkpointing_->store() == CheckpointStore::Server)
-      servers = runtime.platform.hosts(checkpointing_->server_group());
-    MasterWorkerSetup setup{runtime.platform,
-                            runtime.platform.hosts(master_group_).front(),
-                            workers,
-                            workers_group_.nic_Bps,
-                            servers,
-                            *scheduler_,
-                            *availability_,
-                            *checkpointing_,
-                            failure_timeout_s_,
-                            tracking_period_s_,
+    MasterWorkerSetup setup{runtime.platform, runtime.faults,     master_host_,       workers_group_,
+                            *scheduler_,      *checkpointing_,    failure_timeout_s_, tracking_period_s_,
                             runtime.label};
-    runtime_ = std::make_unique<MasterWorker>(setup, tasks_, std::move(worker_rngs));
+    runtime_ = std::make_unique<MasterWorker>(setup, tasks_);
     runtime_->run();
   }
 
@@ -163,13 +147,12 @@ class TasksPhase : public Phase {
 
   std::string name_;
   uint64_t seed_;
-  std::string master_group_;
+  HostId master_host_;
   const GroupSpec& workers_group_;
   double failure_timeout_s_;
   double tracking_period_s_;
   std::vector<Task> tasks_;
   std::unique_ptr<TaskScheduler> scheduler_;
-  std::unique_ptr<AvailabilityModel> availability_;
   std::unique_ptr<TaskCheckpointing> checkpointing_;
   std::unique_ptr<MasterWorker> runtime_;
 };

@@ -4,47 +4,48 @@
 //   - name: pretrain
 //     kind: train
 //     nodes: compute                 group of compute nodes (one rank each)
-//     io: {forwarding: fwd, storage: oss, metadata: mds, ratio: 512, mapping: static,
-//          threads: 16, process_bandwidth: 1GBps, metadata_rate: 50k/s, request: 4GiB}
+//     io: {storage: pfs, forwarding: fwd, local: nvme, process_bandwidth: 1GBps, request: 4GiB,
+//          read_ahead: 4}
 //     model: {params: 10T, state_bytes_per_param: 14}
 //     parallelism: {data: 16, pipeline: 8, tensor: 4, expert: 1}   product = node count
 //     shard_imbalance: {embedding_stage: 6.0}
 //     iteration: 12s                 compute time per iteration (or a distribution)
 //     work: 30d                      useful compute to finish (or iterations: N)
+//     resume: false                  start by reading a checkpoint (a job resumed from a previous one)
 //     checkpoint: {layout: {impl: naive}, policy: {impl: daly}, mode: {impl: blocking},
-//                  file_state: {impl: none}}
-//     files: {count: 64, size: 1GB, write_rate: 10MBps, append: 0.8, overwrite: 0.2, read_only: 0.5}
-//     failures: {impl: exponential, node_mtbf: 5y}
-//     restart: {delay: 10min}
+//                  file_state: {impl: none}, io_replay: auto, keep: 2}
+//     files: {count: 64, size: 1GB, write_rate: 10MBps, append: 0.8, read_only: 0.5}
+//     restart: {delay: 10min, give_up_after: 1000}
 //
-// At the phase start the checkpoint write and its read-back are simulated through the I/O path
-// (sim/train/io_path.hpp), plus the node-local levels when the mode uses them; the measured
-// times are the cost of every checkpoint and restart of the run (sim/train/timeline.hpp), so a
-// phase running at the same time only affects that first measurement. The phase then lasts the
-// training's makespan.
+// The job runs inside the simulation (sim/train/training_run.hpp): compute takes simulated time;
+// each checkpoint, restart read and background write goes through the services named in `io`
+// (storage service `storage`, optionally behind forwarding service `forwarding`; node-local
+// levels on storage service `local`, whose servers are the compute nodes), or is charged the
+// cost measured for the same operation (`io_replay`, sim/train/sim_training_environment.hpp).
+// Failures are the compute nodes' outages (the scenario's `faults:` entry for the group): the
+// job fails when one of its nodes does, and restarts on a spare after `restart.delay`. The
+// layout decides who writes which bytes to which targets (sim/train/layout_levers.hpp).
 //
-// Metrics: checkpoint_bytes, checkpoints, checkpoint_files (files one checkpoint creates at the
-// metadata servers), checkpoint_write_s (one full write through the I/O
-// path), checkpoint_read_s, checkpoint_blocking_s (training stopped by one checkpoint: the C of
-// Young/Daly), local_write_s (multilevel), blocking_s (total), interval_s (compute between
-// checkpoints), failures, restarts, wasted_s (compute lost), makespan_s, goodput (useful
-// compute / makespan), file_state_bytes, inconsistent_rollbacks, job_mtbf_s.
-// CSVs: <phase>_checkpoints.csv (per checkpoint), <phase>_io.csv (bytes through forwarding
-// nodes and OSTs, metadata operations, and each tier's utilisation over the measured I/O).
+// Metrics: checkpoint_bytes, checkpoints, checkpoint_files (files one checkpoint creates),
+// checkpoint_write_s, checkpoint_read_s and local_write_s (mean duration of each kind of I/O,
+// null when none ran), checkpoint_blocking_s (mean time one checkpoint stopped training: the C
+// of Young/Daly), blocking_s (total), interval_s (the last interval the policy gave), failures,
+// restarts (restarts that got training going again), wasted_s (compute lost), makespan_s,
+// goodput (useful compute / makespan), file_state_bytes, inconsistent_rollbacks, job_mtbf_s,
+// io_replays (I/O operations run through the services rather than charged).
+// CSV: <phase>_checkpoints.csv (per checkpoint).
 #include "sim/core/distribution.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
-#include "sim/run/phase.hpp"
+#include "sim/phase/phase.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/forwarding.hpp"
 #include "sim/train/interfaces.hpp"
-#include "sim/train/io_path.hpp"
-#include "sim/train/timeline.hpp"
-
-#include <simgrid/s4u.hpp>
+#include "sim/train/sim_training_environment.hpp"
+#include "sim/train/training_run.hpp"
 
 #include <cmath>
 #include <memory>
-
-namespace sg4 = simgrid::s4u;
 
 namespace llsim {
 
@@ -53,26 +54,18 @@ namespace {
 const ParamTable& io_params()
 {
   static const ParamTable t = {
-      ParamSpec::text("forwarding", "group of I/O forwarding nodes"),
-      ParamSpec::text("storage", "group of storage servers; each of their disks is an OST"),
-      ParamSpec::text("metadata", "group of metadata servers"),
-      ParamSpec::integer("ratio", "compute nodes per forwarding node (static mapping)").defaults("512").at_least(1),
-      ParamSpec::text("mapping", "static (node / ratio) or balanced (writers spread over all forwarding nodes)")
-          .defaults("static"),
-      ParamSpec::integer("threads", "I/O threads of a forwarding node's server").defaults("16").at_least(1),
-      ParamSpec::quantity("process_bandwidth", Dimension::Bandwidth, "what one I/O process can drive")
+      ParamSpec::text("storage", "storage service the checkpoints go to (a parallel file system)"),
+      ParamSpec::text("forwarding", "forwarding service between the nodes and the storage (absent: none)").may_be_absent(),
+      ParamSpec::text("local", "storage service of the nodes' own disks, for node-local checkpoint levels (absent: none)")
+          .may_be_absent(),
+      ParamSpec::quantity("process_bandwidth", Dimension::Bandwidth, "what one I/O process can drive (assumption)")
           .defaults("1GBps")
-          .positive(),
-      ParamSpec::quantity("metadata_rate", Dimension::Rate, "file creates or opens per second per metadata server")
-          .defaults("50k/s")
           .positive(),
       ParamSpec::quantity("request", Dimension::Size,
                           "size of the simulated I/O requests (pipelining granularity; smaller is finer and slower)")
           .defaults("4GiB")
           .positive(),
-      ParamSpec::quantity("sample_period", Dimension::Duration, "rows of <phase>_io.csv").defaults("10s").positive(),
-      ParamSpec::flag("measure_read", "simulate the read-back too (false only without failures: nothing is read)")
-          .defaults("true"),
+      ParamSpec::integer("read_ahead", "read requests a reading stream keeps in flight").defaults("4").at_least(1),
   };
   return t;
 }
@@ -95,6 +88,12 @@ const ParamTable& checkpoint_params()
       ParamSpec::section("mode", "{impl: blocking | async | multilevel | coordinated, ...}").defaults("{impl: blocking}"),
       ParamSpec::section("file_state", "{impl: none | full_copy | block_log | behavior | versioned}")
           .defaults("{impl: none}"),
+      ParamSpec::text("io_replay", "auto (through the services when another phase runs or the cost is unknown, "
+                                   "else the cost measured alone), always, or once (per kind of I/O)")
+          .defaults("auto"),
+      ParamSpec::integer("keep", "checkpoints kept on the parallel file system (older ones are removed)")
+          .defaults("2")
+          .at_least(1),
   };
   return t;
 }
@@ -105,8 +104,10 @@ const ParamTable& files_params()
       ParamSpec::integer("count", "files the job writes besides checkpoints").defaults("0").at_least(0),
       ParamSpec::quantity("size", Dimension::Size, "size of one file").defaults("0B").at_least(0),
       ParamSpec::quantity("write_rate", Dimension::Bandwidth, "bytes written per second of training").defaults("0").at_least(0),
-      ParamSpec::quantity("append", Dimension::Number, "share of written bytes appended").defaults("1").at_least(0).at_most(1),
-      ParamSpec::quantity("overwrite", Dimension::Number, "share of written bytes overwriting").defaults("0").at_least(0).at_most(1),
+      ParamSpec::quantity("append", Dimension::Number, "share of written bytes appended; the rest overwrites")
+          .defaults("1")
+          .at_least(0)
+          .at_most(1),
       ParamSpec::quantity("read_only", Dimension::Number, "share of files never written").defaults("0").at_least(0).at_most(1),
       ParamSpec::quantity("block", Dimension::Size, "file system block").defaults("4KiB").positive(),
   };
@@ -119,13 +120,17 @@ const ParamTable& restart_params()
       ParamSpec::quantity("delay", Dimension::Duration, "from a failure to the restarted job reading its checkpoint")
           .defaults("10min")
           .at_least(0),
+      ParamSpec::integer("give_up_after", "failures in a row without a checkpoint or the end of training that "
+                                          "stop the run (it cannot progress)")
+          .defaults("1000")
+          .at_least(1),
   };
   return t;
 }
 
 const ParamTable kTrainParams = {
     ParamSpec::text("nodes", "group of compute nodes, one rank each"),
-    ParamSpec::section("io", "the I/O path").with_fields(io_params()),
+    ParamSpec::section("io", "the services checkpoints go through").with_fields(io_params()),
     ParamSpec::section("model", "{params, state_bytes_per_param}").with_fields(model_params()),
     ParamSpec::section("parallelism", "{data, pipeline, tensor, expert}; their product is the node count")
         .with_fields(parallelism_params()),
@@ -133,19 +138,25 @@ const ParamTable kTrainParams = {
     ParamSpec::distribution("iteration", Dimension::Duration, "compute time of one iteration").positive(),
     ParamSpec::quantity("work", Dimension::Duration, "useful compute to finish (or iterations)").positive().may_be_absent(),
     ParamSpec::integer("iterations", "iterations to finish (or work)").at_least(1).may_be_absent(),
-    ParamSpec::section("checkpoint", "{layout, policy, mode, file_state}").defaults("{}").with_fields(checkpoint_params()),
+    ParamSpec::flag("resume", "start by reading a checkpoint from the storage (a job resumed)").defaults("false"),
+    ParamSpec::section("checkpoint", "{layout, policy, mode, file_state, io_replay, keep}").defaults("{}").with_fields(
+        checkpoint_params()),
     ParamSpec::section("files", "files written between checkpoints").defaults("{}").with_fields(files_params()),
-    ParamSpec::section("failures", "{impl: none | exponential | weibull | trace, ...}").defaults("{impl: none}"),
-    ParamSpec::section("restart", "{delay}").defaults("{}").with_fields(restart_params()),
+    ParamSpec::section("restart", "{delay, give_up_after}").defaults("{}").with_fields(restart_params()),
 };
 
-const GroupSpec& group_with_disks(const PlatformSpec& platform, const Params& p, const std::string& key)
+IoReplay parse_replay(const Params& p)
 {
-  const GroupSpec& g = platform.group_param(p, key);
-  if (!g.disks)
-    p.fail(key, "group '" + g.name + "' has no 'disks' (its disks are the OSTs)");
-  return g;
+  const std::string r = p.text("io_replay");
+  if (r == "auto")
+    return IoReplay::Auto;
+  if (r == "always")
+    return IoReplay::Always;
+  if (r == "once")
+    return IoReplay::Once;
+  p.fail("io_replay", "expected auto, always or once, got '" + r + "'");
 }
+
 
 class TrainPhase : public Phase {
  public:
@@ -153,106 +164,89 @@ class TrainPhase : public Phase {
       : seed_(c.seed), name_(c.phase_name), nodes_(c.platform.group_param(p, "nodes"))
   {
     const Params io = p.section("io", io_params());
-    forwarding_     = c.platform.group_param(io, "forwarding").name;
-    storage_        = group_with_disks(c.platform, io, "storage").name;
-    metadata_       = c.platform.group_param(io, "metadata").name;
-    io_system_.ratio = io.integer("ratio");
-    const std::string mapping = io.text("mapping");
-    if (mapping != "static" && mapping != "balanced")
-      io.fail("mapping", "expected static or balanced, got '" + mapping + "'");
-    io_system_.balanced_mapping = mapping == "balanced";
-    io_system_.process_Bps      = io.quantity("process_bandwidth");
-    io_system_.nodes            = nodes_.count;
-    io_system_.forwarding       = static_cast<size_t>(c.platform.find(forwarding_)->count);
-    const GroupSpec& storage    = *c.platform.find(storage_);
-    io_system_.osts             = static_cast<size_t>(storage.count * storage.disks->count);
-    threads_                    = static_cast<size_t>(io.integer("threads"));
-    metadata_rate_              = io.quantity("metadata_rate");
-    sample_period_s_            = io.quantity("sample_period");
-    request_B_                  = io.quantity("request");
-    measure_read_               = io.flag("measure_read");
+    pfs_            = &c.services.get<StorageService>(io, "storage");
+    if (io.has("forwarding")) {
+      forwarding_ = &c.services.get<ForwardingService>(io, "forwarding");
+      if (&forwarding_->backend() != pfs_)
+        io.fail("forwarding", "forwarding service '" + forwarding_->name() + "' stands in front of '" +
+                                  forwarding_->backend().name() + "', not of the checkpoint storage '" + pfs_->name() + "'");
+    }
+    if (io.has("local")) {
+      local_ = &c.services.get<StorageService>(io, "local");
+      if (&local_->servers() != &nodes_)
+        io.fail("local", "node-local storage service '" + local_->name() + "' must have the compute nodes ('" +
+                             nodes_.name + "') as its servers, not '" + local_->servers().name + "'");
+    }
+    io_system_.nodes       = nodes_.count;
+    io_system_.targets     = pfs_->targets();
+    io_system_.stripe_B    = pfs_->stripe_size();
+    io_system_.process_Bps = io.quantity("process_bandwidth");
+    request_B_             = io.quantity("request");
+    read_ahead_            = static_cast<size_t>(io.integer("read_ahead"));
 
-    const Params model = p.section("model", model_params());
+    const Params model     = p.section("model", model_params());
     model_.params          = model.quantity("params");
     model_.bytes_per_param = model.quantity("state_bytes_per_param");
     model_.embedding_stage = p.section("shard_imbalance", imbalance_params()).quantity("embedding_stage");
-    const Params par = p.section("parallelism", parallelism_params());
-    parallelism_     = {par.integer("data"), par.integer("pipeline"), par.integer("tensor"), par.integer("expert")};
+    const Params par       = p.section("parallelism", parallelism_params());
+    parallelism_           = {par.integer("data"), par.integer("pipeline"), par.integer("tensor"), par.integer("expert")};
     if (parallelism_.ranks() != nodes_.count)
       par.ref().fail("data x pipeline x tensor x expert = " + std::to_string(parallelism_.ranks()) +
                      ", but group '" + nodes_.name + "' has " + std::to_string(nodes_.count) + " nodes (one rank each)");
 
-    iteration_ = p.distribution("iteration");
+    setup_.iteration = p.distribution("iteration");
     if (p.has("work") == p.has("iterations"))
       p.ref().fail("give exactly one of 'work' (useful compute time) or 'iterations'");
-    iterations_ = p.has("iterations") ? static_cast<double>(p.integer("iterations"))
-                                      : std::ceil(p.quantity("work") / iteration_->mean());
+    setup_.iterations = p.has("iterations") ? static_cast<double>(p.integer("iterations"))
+                                            : std::ceil(p.quantity("work") / setup_.iteration->mean());
+    setup_.resume = p.flag("resume");
 
     const Params ckpt = p.section("checkpoint", checkpoint_params());
     layout_           = Registry<CheckpointLayout>::create(ckpt.raw("layout"), {});
     policy_           = Registry<CheckpointPolicy>::create(ckpt.raw("policy"), {});
-    const double node_state = shard_bytes(0, model_, parallelism_);
-    mode_       = Registry<CheckpointMode>::create(ckpt.raw("mode"), {c.platform, nodes_, node_state});
+    mode_       = Registry<CheckpointMode>::create(ckpt.raw("mode"), {c.platform, nodes_, shard_bytes(0, model_, parallelism_)});
     file_state_ = Registry<FileStatePolicy>::create(ckpt.raw("file_state"), {});
+    replay_     = parse_replay(ckpt);
+    keep_       = ckpt.integer("keep");
+    if (mode_->needs_local_level() && local_ == nullptr)
+      ckpt.fail("mode", "this mode writes node-local levels: name the nodes' storage service in io.local");
 
     const Params f = p.section("files", files_params());
-    files_ = {f.integer("count"), f.quantity("size"), f.quantity("write_rate"), f.quantity("append"),
-              f.quantity("overwrite"), f.quantity("read_only"), f.quantity("block")};
-    if (files_.append_share + files_.overwrite_share > 1 + 1e-9)
-      f.fail("overwrite", "append + overwrite shares exceed 1");
-    failures_        = Registry<FailureModel>::create(p.raw("failures"), {nodes_.count});
-    if (!measure_read_ && std::isfinite(failures_->job_mtbf_s()))
-      io.fail("measure_read", "a run with failures reads checkpoints back: the read must be measured");
-    restart_delay_s_ = p.section("restart", restart_params()).quantity("delay");
-    plan_            = layout_->plan(model_, parallelism_, io_system_);
+    setup_.files   = {f.integer("count"), f.quantity("size"), f.quantity("write_rate"), f.quantity("append"),
+                      f.quantity("read_only"), f.quantity("block")};
+    const Params restart   = p.section("restart", restart_params());
+    setup_.restart_delay_s = restart.quantity("delay");
+    setup_.give_up_after   = restart.integer("give_up_after");
+    plan_                  = layout_->plan(model_, parallelism_, io_system_);
+    setup_.policy          = policy_.get();
+    setup_.mode            = mode_.get();
+    setup_.file_state      = file_state_.get();
+    setup_.checkpoint_B    = plan_.total_B();
+    setup_.writers         = plan_.writers.size();
   }
 
   void run(PhaseRuntime& runtime) override
   {
-    const double start = sg4::Engine::get_clock();
-    IoPath path{runtime.platform, runtime.platform.hosts(nodes_.name), runtime.platform.hosts(forwarding_),
-                runtime.platform.hosts(metadata_), {}, {}, threads_, request_B_, metadata_rate_, runtime.label};
-    for (sg4::Host* server : runtime.platform.hosts(storage_))
-      for (const HostDisk& d : runtime.platform.disks(server)) {
-        path.osts.push_back(d);
-        path.ost_server.push_back(server);
-      }
-    tiers_ = std::make_unique<TimeSeries>(std::vector<std::string>{"forwarding_bytes", "ost_bytes", "metadata_ops"},
-                                          sample_period_s_);
-    tiers_->add(0, 0, start);
-    costs_.nodes       = nodes_.count;
-    costs_.pfs_write_s = run_io_plan(plan_, IoDirection::Write, path, *tiers_);
-    costs_.pfs_read_s  = measure_read_ ? run_io_plan(plan_, IoDirection::Read, path, *tiers_) : NAN;
-    if (mode_->needs_local_level()) {
-      costs_.local_write_s = run_local_io(plan_, IoDirection::Write, path);
-      costs_.local_read_s  = run_local_io(plan_, IoDirection::Read, path);
-      costs_.partner_s     = run_partner_copy(plan_, path);
-    }
-    tiers_->finish(sg4::Engine::get_clock());
-    capacity_ = tier_capacity(runtime.platform);
-
-    blocking_cost_s_ = mode_->blocking_s(costs_, 1);
-    interval_s_      = policy_->interval_s(blocking_cost_s_, failures_->job_mtbf_s(), iteration_->mean());
-    TimelineSetup setup{iterations_,  iteration_, interval_s_,      mode_.get(), costs_, plan_.total_B(),
-                        file_state_.get(), files_, failures_.get(), restart_delay_s_};
-    Rng rng   = Rng::stream(seed_, "phase." + name_ + ".training");
-    result_   = run_timeline(setup, rng);
-    start_s_  = start;
-    if (sg4::Engine::get_clock() < start + result_.makespan_s)
-      sg4::this_actor::sleep_until(start + result_.makespan_s);
+    route_ = std::make_unique<IoRoute>(
+        IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, request_B_, read_ahead_, name_});
+    env_ = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running, keep_);
+    setup_.job_mtbf_s = env_->job_mtbf_s();
+    Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
+    result_           = run_training(setup_, *env_, rng);
   }
 
   Metrics metrics() const override
   {
+    const auto mean = [this](IoKind k) { return env_ ? env_->totals(k).mean_s() : NAN; };
     return {{"checkpoint_bytes", result_.checkpoint_bytes},
             {"checkpoints", static_cast<double>(result_.checkpoints)},
             {"checkpoint_files", static_cast<double>(plan_.files())},
-            {"checkpoint_write_s", costs_.pfs_write_s},
-            {"checkpoint_read_s", costs_.pfs_read_s},
-            {"checkpoint_blocking_s", blocking_cost_s_},
-            {"local_write_s", costs_.local_write_s},
+            {"checkpoint_write_s", mean(IoKind::PfsWrite)},
+            {"checkpoint_read_s", mean(IoKind::PfsRead)},
+            {"checkpoint_blocking_s", result_.mean_blocking_s},
+            {"local_write_s", mean(IoKind::LocalWrite)},
             {"blocking_s", result_.blocking_s},
-            {"interval_s", interval_s_},
+            {"interval_s", result_.interval_s},
             {"failures", static_cast<double>(result_.failures)},
             {"restarts", static_cast<double>(result_.restarts)},
             {"wasted_s", result_.wasted_s()},
@@ -260,85 +254,45 @@ class TrainPhase : public Phase {
             {"goodput", result_.makespan_s > 0 ? result_.useful_s / result_.makespan_s : 0},
             {"file_state_bytes", result_.file_state_bytes},
             {"inconsistent_rollbacks", static_cast<double>(result_.inconsistent_rollbacks)},
-            {"job_mtbf_s", failures_->job_mtbf_s()}};
+            {"job_mtbf_s", setup_.job_mtbf_s},
+            {"io_replays", env_ ? static_cast<double>(env_->replays()) : 0}};
   }
 
   std::vector<OutputTable> tables() const override
   {
-    if (!tiers_)
+    if (!env_)
       return {};
     CsvWriter checkpoints;
-    checkpoints.header = {"checkpoint", "end_s", "iteration", "blocking_s", "bytes", "durable_s"};
+    checkpoints.header = {"checkpoint", "start_s", "end_s", "iteration", "blocking_s", "bytes", "durable_s", "replayed"};
     for (const auto& r : result_.records)
-      checkpoints.add_numbers({static_cast<double>(r.index), start_s_ + r.end_s, r.iteration, r.blocking_s, r.bytes,
-                               r.durable_s < 0 ? -1 : start_s_ + r.durable_s});
-    return {{"checkpoints", checkpoints}, {"io", with_utilisation(tiers_->table())}};
+      checkpoints.add_numbers({static_cast<double>(r.index), r.start_s, r.end_s, r.iteration, r.blocking_s, r.bytes,
+                               r.durable_s, r.replayed ? 1.0 : 0.0});
+    return {{"checkpoints", checkpoints}};
   }
 
  private:
-  struct TierCapacity {
-    double forwarding_Bps, ost_Bps, metadata_ops;
-  };
-
-  TierCapacity tier_capacity(const Platform& platform) const
-  {
-    const GroupSpec& fwd     = *platform.spec().find(forwarding_);
-    const GroupSpec& storage = *platform.spec().find(storage_);
-    const GroupSpec& mds     = *platform.spec().find(metadata_);
-    return {static_cast<double>(fwd.count) * fwd.nic_Bps,
-            static_cast<double>(storage.count * storage.disks->count) * storage.disks->write_Bps,
-            static_cast<double>(mds.count) * metadata_rate_};
-  }
-
-  // Adds each tier's utilisation over the interval ending at each row (writes: OST write
-  // bandwidth as capacity).
-  CsvWriter with_utilisation(const CsvWriter& cumulative) const
-  {
-    CsvWriter out;
-    out.header = cumulative.header;
-    for (const char* c : {"forwarding_util", "ost_util", "metadata_util"})
-      out.header.push_back(c);
-    const double capacity[] = {capacity_.forwarding_Bps, capacity_.ost_Bps, capacity_.metadata_ops};
-    std::vector<double> previous(4, 0);
-    for (const auto& row : cumulative.rows) {
-      std::vector<double> values;
-      for (const auto& cell : row)
-        values.push_back(std::stod(cell));
-      std::vector<double> line = values;
-      const double dt          = values[0] - previous[0];
-      for (size_t k = 0; k < 3; ++k)
-        line.push_back(dt > 0 ? std::min(1.0, (values[k + 1] - previous[k + 1]) / dt / capacity[k]) : 0);
-      out.add_numbers(line);
-      previous = values;
-    }
-    return out;
-  }
-
   uint64_t seed_;
   std::string name_;
   const GroupSpec& nodes_;
-  std::string forwarding_, storage_, metadata_;
+  StorageService* pfs_            = nullptr;
+  ForwardingService* forwarding_  = nullptr;
+  StorageService* local_          = nullptr;
   IoSystem io_system_;
-  size_t threads_;
-  double metadata_rate_, sample_period_s_, request_B_;
-  bool measure_read_;
+  double request_B_;
+  size_t read_ahead_;
   ModelState model_;
   Parallelism parallelism_;
-  std::shared_ptr<const Distribution> iteration_;
-  double iterations_;
   std::unique_ptr<CheckpointLayout> layout_;
   std::unique_ptr<CheckpointPolicy> policy_;
   std::unique_ptr<CheckpointMode> mode_;
   std::unique_ptr<FileStatePolicy> file_state_;
-  FileWorkload files_;
-  std::unique_ptr<FailureModel> failures_;
-  double restart_delay_s_;
+  IoReplay replay_;
+  int64_t keep_;
   IoPlan plan_;
-  std::unique_ptr<TimeSeries> tiers_;  // the I/O tiers during the measured I/O
-  TierCapacity capacity_{};
-  CheckpointCosts costs_;
-  double blocking_cost_s_ = 0, interval_s_ = 0, start_s_ = 0;
-  TimelineResult result_;
+  TrainingSetup setup_;
+  std::unique_ptr<IoRoute> route_;
+  std::unique_ptr<SimTrainingEnvironment> env_;
+  TrainingResult result_;
 };
 
 }  // namespace

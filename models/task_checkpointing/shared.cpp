@@ -1,11 +1,14 @@
-// Task checkpointing `shared`: every `interval` of compute a running task uploads `size` bytes to
-// a host of the `server` group (task i to server i mod servers; written to its disks when the
-// group has disks). Any worker can resume the task, after downloading the checkpoint.
-//   interval: duration, default 10min     size: size, required     server: group, required
+// Task checkpointing `shared`: every `interval` of compute a running task writes `size` bytes to
+// a storage service shared by all workers (a file per checkpoint, striped and placed by the
+// service; created through its metadata service when it has one). Any worker can resume the
+// task, after reading the checkpoint back over the network.
+//   interval: duration, default 10min     size: size, required     storage: service, required
 // Source: the checkpoint-sharing comparison of the master-worker simulator of the founding
 // documents (local vs shared checkpoint files).
 #include "sim/core/registry.hpp"
 #include "sim/mw/task_checkpointing.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/storage.hpp"
 
 namespace llsim {
 
@@ -14,29 +17,31 @@ namespace {
 const ParamTable kSharedParams = {
     checkpoint_interval_param(),
     checkpoint_size_param(),
-    ParamSpec::text("server", "group of checkpoint servers"),
+    checkpoint_storage_param(),
 };
 
 class SharedCheckpointing : public TaskCheckpointing {
  public:
   SharedCheckpointing(const Params& p, const Context& c)
-      : interval_s_(p.quantity("interval")), size_B_(p.quantity("size")), server_(c.platform.group_param(p, "server").name)
+      : interval_s_(p.quantity("interval"))
+      , size_B_(p.quantity("size"))
+      , storage_(&c.services.get<StorageService>(p, "storage"))
   {
   }
-  CheckpointStore store() const override { return CheckpointStore::Server; }
+  CheckpointStore store() const override { return CheckpointStore::Shared; }
   double interval_s() const override { return interval_s_; }
   double size_B() const override { return size_B_; }
-  std::string server_group() const override { return server_; }
-  bool can_resume(const SavedCheckpoint& saved, size_t) const override { return saved.server >= 0; }
+  StorageService* storage() const override { return storage_; }
+  bool can_resume(const SavedCheckpoint& saved, size_t) const override { return saved.worker >= 0; }
 
  private:
   double interval_s_, size_B_;
-  std::string server_;
+  StorageService* storage_;
 };
 
 }  // namespace
 
 LLSIM_REGISTER(TaskCheckpointing, "shared", SharedCheckpointing,
-               "checkpoint uploaded to a server group; any worker can resume", kSharedParams);
+               "checkpoint written to a shared storage service; any worker can resume", kSharedParams);
 
 }  // namespace llsim

@@ -8,6 +8,7 @@
 #include "sim/run/outputs.hpp"
 #include "sim/run/simulation.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/sg/log_setting.hpp"
 
 #include <unistd.h>
 
@@ -21,7 +22,7 @@ namespace llsim {
 namespace {
 
 const char* const kUsage =
-    "usage: llsim run SCENARIO.yaml [--out DIR] [--set PATH=VALUE]... [--seed N] [--quiet] [--plot]\n"
+    "usage: llsim run SCENARIO.yaml [--out DIR] [--set PATH=VALUE]... [--seed N] [--quiet] [--plot] [--log=CAT:LEVEL]...\n"
     "       llsim validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]\n"
     "       llsim models\n"
     "       llsim --help | --version\n";
@@ -34,6 +35,9 @@ const char* const kRunHelp =
     "  --seed N           the scenario's random seed (overrides 'seed:')\n"
     "  --quiet            no progress line and no summary table\n"
     "  --plot             draw the run's plots (analysis/plot.py, needs python3-matplotlib)\n"
+    "  --log=CAT:LEVEL    log category CAT at LEVEL (trace debug verbose info warning error critical)\n"
+    "                     on stderr; categories follow the sources: llsim.svc.storage is\n"
+    "                     sim/svc/storage.cpp, llsim.svc all services, llsim everything. Repeatable.\n"
     "Writes DIR/summary.json, DIR/<phase>.csv, DIR/resolved.yaml.\n"
     "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.\n";
 
@@ -56,6 +60,7 @@ struct Arguments {
   bool quiet = false;
   bool plot  = false;
   bool help  = false;
+  std::vector<std::string> log_settings;
 };
 
 uint64_t parse_seed(const std::string& text)
@@ -70,6 +75,16 @@ uint64_t parse_seed(const std::string& text)
   if (used != text.size() || text.empty() || text[0] == '-')
     throw UsageError("--seed expects a non-negative integer, got '" + text + "'");
   return v;
+}
+
+std::string check_log_setting(const std::string& setting)
+{
+  try {
+    xbt_log_setting(setting);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+  return setting;
 }
 
 Arguments parse_arguments(const std::vector<std::string>& args, bool allow_run_options)
@@ -96,6 +111,8 @@ Arguments parse_arguments(const std::vector<std::string>& args, bool allow_run_o
       a.quiet = true;
     else if (allow_run_options && arg == "--plot")
       a.plot = true;
+    else if (allow_run_options && (arg == "--log" || arg.rfind("--log=", 0) == 0))
+      a.log_settings.push_back(check_log_setting(arg == "--log" ? value() : arg.substr(6)));
     else if (arg.rfind("-", 0) == 0)
       throw UsageError("unknown option '" + arg + "'");
     else if (a.scenario.empty())
@@ -119,7 +136,7 @@ int run_command(const std::vector<std::string>& args)
   Scenario scenario  = load_scenario(a.scenario, a.load);
   const std::string out_dir = a.out.value_or("out/" + scenario.name);
   const bool progress       = !a.quiet && isatty(STDERR_FILENO);
-  const SimulationResult result = simulate(scenario, SimulationOptions{progress});
+  const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_outputs(out_dir, scenario, result, wall_s);
   if (!a.quiet)

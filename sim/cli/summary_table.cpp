@@ -53,7 +53,7 @@ std::string readable(const std::string& metric, double value)
     return duration(value);
   if (ends_with(metric, "_Bps"))
     return with_prefix(value, "B/s");
-  if (metric == "bytes" || ends_with(metric, "_bytes"))
+  if (metric == "bytes" || ends_with(metric, "_bytes") || metric.rfind("bytes_", 0) == 0)
     return with_prefix(value, "B");
   return format_number(value);
 }
@@ -79,6 +79,13 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", p.name.c_str(), p.kind.c_str(),
                   duration(p.start_s).c_str(), duration(p.end_s).c_str());
     out += line + metrics + "\n";
+  }
+  for (const auto& s : result.services) {
+    std::string totals;
+    for (const auto& [name, value] : s.totals)
+      totals += (totals.empty() ? "" : "  ") + name + "=" + readable(name, value);
+    std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", s.name.c_str(), s.kind.c_str(), "service", "");
+    out += line + totals + "\n";
   }
   std::snprintf(line, sizeof line,
                 "scenario '%s' seed %llu: simulated %s; wall time %.2f s; peak memory %.1f MiB\noutputs: %s/\n",

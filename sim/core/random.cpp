@@ -12,14 +12,24 @@ static uint64_t splitmix64(uint64_t x)
   return x ^ (x >> 31);
 }
 
-Rng Rng::stream(uint64_t scenario_seed, std::string_view name)
+uint64_t Rng::stream_key(uint64_t scenario_seed, std::string_view name)
 {
   uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a of the name
   for (char c : name) {
     h ^= static_cast<unsigned char>(c);
     h *= 0x100000001b3ULL;
   }
-  return Rng(splitmix64(scenario_seed ^ splitmix64(h)));
+  return splitmix64(scenario_seed ^ splitmix64(h));
+}
+
+Rng Rng::stream(uint64_t scenario_seed, std::string_view name)
+{
+  return Rng(stream_key(scenario_seed, name));
+}
+
+Rng Rng::keyed(uint64_t key, uint64_t index)
+{
+  return Rng(splitmix64(key ^ splitmix64(index + 0x632be59bd9b4e019ULL)));
 }
 
 double Rng::uniform()

@@ -15,6 +15,10 @@ class Rng {
   explicit Rng(uint64_t seed) : engine_(seed) {}
   // A stream for one named consumer of the scenario seed.
   static Rng stream(uint64_t scenario_seed, std::string_view name);
+  // Many small streams under one name without building a name per stream: stream_key() once,
+  // then keyed(key, i) is the i-th stream (e.g. one per host, or one per outage of a host).
+  static uint64_t stream_key(uint64_t scenario_seed, std::string_view name);
+  static Rng keyed(uint64_t key, uint64_t index);
 
   double uniform();          // [0, 1), 53 random bits
   double standard_normal();  // Box-Muller

@@ -2,57 +2,69 @@
 #include "sim/mw/master_worker.hpp"
 
 #include "sim/core/text.hpp"
-#include "sim/run/actors.hpp"
+#include "sim/sg/actors.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <mutex>
-
-namespace sg4 = simgrid::s4u;
 
 namespace llsim {
 
-MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks, std::vector<Rng> worker_rngs)
-    : setup_(std::move(setup)), tasks_(std::move(tasks)), records_(tasks_.size()), saved_(tasks_.size())
+MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks)
+    : setup_(std::move(setup))
+    , tasks_(std::move(tasks))
+    , records_(tasks_.size())
+    , saved_(tasks_.size())
+    , saved_file_(tasks_.size())
 {
-  for (size_t w = 0; w < setup_.workers.size(); ++w)
-    workers_.push_back(WorkerState{setup_.workers[w], worker_rngs[w], {}, {}});
-  tracking_.header        = {"time_s", "queued", "running", "done", "workers_up"};
-  worker_states_.header   = {"time_s", "worker", "state"};
+  for (int64_t w = 0; w < setup_.workers.count; ++w) {
+    WorkerState state;
+    state.host  = setup_.workers.host(w);
+    state.speed = setup_.platform.speed(state.host);
+    workers_.push_back(std::move(state));
+  }
+  tracking_.header      = {"time_s", "queued", "running", "done", "workers_up"};
+  worker_states_.header = {"time_s", "worker", "state"};
 }
+
+MasterWorker::~MasterWorker() = default;
 
 double MasterWorker::etc(size_t task, const WorkerState& w) const
 {
   const Task& t = tasks_[task];
-  return t.flops / w.host->get_speed() + (t.input_B + t.output_B) / setup_.worker_bandwidth_Bps;
+  return t.flops / w.speed + (t.input_B + t.output_B) / setup_.workers.nic_Bps;
 }
 
 void MasterWorker::post(Message m)
 {
   inbox_.push_back(m);
-  master_cv_->notify_all();
+  master_wake_->notify_all();
 }
 
 void MasterWorker::run()
 {
-  start_s_ = sg4::Engine::get_clock();
-  std::vector<sg4::ActorPtr> actors;
+  start_s_     = now();
+  master_wake_ = std::make_unique<WaitPoint>();
+  std::vector<Actor> actors;
   for (size_t w = 0; w < workers_.size(); ++w) {
     WorkerState& state = workers_[w];
-    const Outage first = setup_.availability.next_outage(w, 0, state.rng);
-    state.outage       = {start_s_ + first.down_s, start_s_ + first.up_s};
+    state.wake         = std::make_unique<WaitPoint>();
+    state.outage       = setup_.faults.outage_at(state.host, start_s_);
     state.free_since_s = start_s_;
-    actors.push_back(start_actor("worker:" + state.host->get_name(), state.host, setup_.label,
-                                 [this, w] { worker_loop(w); }));
+    actors.push_back(start_actor(setup_.platform, state.host, "worker:" + setup_.platform.name(state.host),
+                                 setup_.label, [this, w] { worker_loop(w); }));
   }
   master_loop();
   finished_ = true;
   for (auto& w : workers_)
     w.wake->notify_all();
   for (auto& a : actors)
-    a->join();
-  totals_.makespan_s = sg4::Engine::get_clock() - start_s_;
+    a.join();
+  totals_.makespan_s = now() - start_s_;
 }
 
 void MasterWorker::handle(const Message& m)
@@ -90,7 +102,7 @@ size_t MasterWorker::schedule(double now)
       continue;
     const double busy_until = w.running >= 0 ? std::max(now, w.running_end_estimate_s) : now;
     candidates.push_back(i);
-    view.push_back({w.host->get_speed(), setup_.worker_bandwidth_Bps, busy_until + w.queued_etc_s, w.free_since_s, free});
+    view.push_back({w.speed, setup_.workers.nic_Bps, busy_until + w.queued_etc_s, w.free_since_s, free});
   }
   if (view.empty())
     return 0;
@@ -122,7 +134,8 @@ void MasterWorker::record_tracking(double now)
     queued += w.queue.size();
     running += w.running >= 0 ? 1 : 0;
     up += w.alive ? 1 : 0;
-    worker_states_.rows.push_back({time, w.host->get_name(), !w.alive ? "down" : w.running >= 0 ? "busy" : "idle"});
+    worker_states_.rows.push_back(
+        {time, setup_.platform.name(w.host), !w.alive ? "down" : w.running >= 0 ? "busy" : "idle"});
   }
   tracking_.add_numbers({now, static_cast<double>(queued), static_cast<double>(running), static_cast<double>(done_),
                          static_cast<double>(up)});
@@ -135,9 +148,8 @@ void MasterWorker::master_loop()
   double last_event_s     = -kNever;
   double next_tracking_s  = start_s_;
   bool pending            = false;  // something happened that may allow new assignments
-  std::unique_lock lock(*mutex_);
   while (true) {
-    const double now = sg4::Engine::get_clock();
+    const double now = llsim::now();
     while (next_arrival < tasks_.size() && start_s_ + tasks_[next_arrival].submit_s <= now) {
       unassigned_.insert(next_arrival++);
       pending = true;
@@ -175,7 +187,8 @@ void MasterWorker::master_loop()
       wake_at = std::min(wake_at, m.visible_s);
     if (pending && !unassigned_.empty())
       wake_at = std::min(wake_at, last_event_s + setup_.scheduler.period_s());
-    master_cv_->wait_until(lock, wake_at);
+    const size_t seen = inbox_.size();
+    master_wake_->wait_until([this, seen] { return inbox_.size() != seen; }, wake_at);
   }
 }
 
@@ -184,7 +197,7 @@ CsvWriter MasterWorker::worker_table() const
   CsvWriter table;
   table.header = {"worker", "speed_flops", "tasks_completed", "busy_s", "down_s", "failures"};
   for (const auto& w : workers_)
-    table.rows.push_back({w.host->get_name(), format_number(w.host->get_speed()), std::to_string(w.completed),
+    table.rows.push_back({setup_.platform.name(w.host), format_number(w.speed), std::to_string(w.completed),
                           format_number(w.busy_s), format_number(w.down_s), std::to_string(w.failures)});
   return table;
 }

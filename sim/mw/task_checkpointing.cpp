@@ -14,4 +14,9 @@ ParamSpec checkpoint_size_param()
   return ParamSpec::quantity("size", Dimension::Size, "bytes of one checkpoint").at_least(0);
 }
 
+ParamSpec checkpoint_storage_param()
+{
+  return ParamSpec::text("storage", "storage service the checkpoints are written to");
+}
+
 }  // namespace llsim

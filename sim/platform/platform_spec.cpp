@@ -4,10 +4,13 @@
 #include "sim/platform/topology.hpp"
 
 #include <set>
+#include <stdexcept>
 
 namespace llsim {
 
 namespace {
+
+constexpr double kMaxHosts = 4e9;  // HostId is 32 bits
 
 const ParamTable& nic_params()
 {
@@ -38,6 +41,26 @@ const ParamTable& backbone_params()
       ParamSpec::quantity("latency", Dimension::Duration, "latency of crossing the backbone").defaults("1us").at_least(0),
   };
   return t;
+}
+
+const ParamTable& network_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("model", "cm02 (max-min sharing, latencies as given; the default, so bandwidth bounds "
+                               "hold) or lv08 (TCP corrections: 97% bandwidth, 13.01x latency)")
+          .defaults("cm02"),
+  };
+  return t;
+}
+
+NetworkModel parse_network(const Params& p)
+{
+  const std::string model = p.text("model");
+  if (model == "cm02")
+    return NetworkModel::Cm02;
+  if (model == "lv08")
+    return NetworkModel::Lv08;
+  p.fail("model", "unknown network model '" + model + "' (expected cm02 or lv08)");
 }
 
 const ParamTable& link_params()
@@ -121,7 +144,11 @@ const ParamTable& group_params()
       ParamSpec::distribution("speed", Dimension::Compute, "speed of one core (flop/s), drawn once per host")
           .defaults("1TFlops")
           .positive(),
-      ParamSpec::integer("cores", "cores per host").defaults("1").at_least(1),
+      ParamSpec::integer("cores", "cores per host: a host runs that many computations at full speed at once "
+                                  "(master-worker tasks); services do not use it (their capacity is their own "
+                                  "threads and rates)")
+          .defaults("1")
+          .at_least(1),
       ParamSpec::quantity("memory", Dimension::Size, "memory per host").defaults("256GiB").at_least(0),
       ParamSpec::section("nic", "network interface: {bandwidth, latency}").with_fields(nic_params()),
       ParamSpec::section("disks", "local disks: {count, read, write, capacity}").may_be_absent().with_fields(disk_params()),
@@ -139,6 +166,8 @@ const ParamTable& platform_params()
       ParamSpec::section("topology", "explicit switches and links between groups, instead of a backbone")
           .may_be_absent()
           .with_fields(topology_params()),
+      ParamSpec::section("network", "{model}: how SimGrid shares and delays flows").defaults("{}").with_fields(
+          network_params()),
   };
   return t;
 }
@@ -149,10 +178,16 @@ PlatformSpec parse_platform(const Params& p)
   const YamlRef groups = p.raw("groups");
   if (!groups.node().IsMap() || groups.node().size() == 0)
     groups.fail("expected a mapping of group names to groups, e.g. compute: {count: 4, nic: {bandwidth: 10GBps}}");
+  HostId next_host = 0;
   for (const auto& entry : groups.node()) {
     const std::string name = entry.first.Scalar();
     spec.groups.push_back(parse_group(name, Params(groups.child(name), group_params())));
+    if (static_cast<double>(next_host) + static_cast<double>(spec.groups.back().count) > kMaxHosts)
+      groups.child(name).fail("the platform has more than " + format_number(kMaxHosts) + " hosts");
+    spec.groups.back().first_host = next_host;
+    next_host += static_cast<HostId>(spec.groups.back().count);
   }
+  spec.network = parse_network(p.section("network", network_params()));
   const bool has_backbone = p.has("backbone"), has_topology = p.has("topology");
   if (has_backbone == has_topology)
     p.ref().fail("give exactly one of 'backbone' (a star joining all groups) or 'topology' (switches and links)");
@@ -174,6 +209,25 @@ const GroupSpec* PlatformSpec::find(const std::string& name) const
     if (g.name == name)
       return &g;
   return nullptr;
+}
+
+const GroupSpec& PlatformSpec::group_of(HostId h) const
+{
+  for (const auto& g : groups)
+    if (g.contains(h))
+      return g;
+  throw std::logic_error("host id " + std::to_string(h) + " is in no group");
+}
+
+HostId PlatformSpec::host_count() const
+{
+  return groups.empty() ? 0 : groups.back().first_host + static_cast<HostId>(groups.back().count);
+}
+
+std::string PlatformSpec::host_name(HostId h) const
+{
+  const GroupSpec& g = group_of(h);
+  return g.name + "-" + std::to_string(h - g.first_host);
 }
 
 std::vector<std::string> PlatformSpec::group_names() const

@@ -3,6 +3,8 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -12,28 +14,23 @@ namespace llsim {
 
 namespace {
 
-std::string json_string(const std::string& s)
+// Whole numbers as integers ("3", not "3.0"); JSON has no infinity or NaN: those are null (e.g.
+// the MTBF of a job that never fails).
+nlohmann::ordered_json json_number(double v)
 {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buffer[8];
-      std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
-      out += buffer;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  if (!std::isfinite(v))
+    return nullptr;
+  if (v == std::floor(v) && std::fabs(v) < 1e15)
+    return static_cast<int64_t>(v);
+  return v;
 }
 
-// JSON has no infinity or NaN: those are written as null (e.g. the MTBF of a job that never fails).
-std::string json_number(double v)
+nlohmann::ordered_json json_metrics(const Metrics& metrics)
 {
-  return std::isfinite(v) ? format_number(v) : "null";
+  nlohmann::ordered_json out = nlohmann::ordered_json::object();
+  for (const auto& [metric, value] : metrics)
+    out[metric] = json_number(value);
+  return out;
 }
 
 }  // namespace
@@ -56,25 +53,28 @@ void write_file_atomically(const std::string& path, const std::string& content)
 
 std::string summary_json(const Scenario& scenario, const SimulationResult& result, double wall_time_s)
 {
-  std::string out = "{\n";
-  out += "  \"scenario\": " + json_string(scenario.name) + ",\n";
-  out += "  \"seed\": " + std::to_string(scenario.seed) + ",\n";
-  out += "  \"simulated_time_s\": " + format_number(result.simulated_time_s) + ",\n";
-  out += "  \"wall_time_s\": " + format_number(wall_time_s) + ",\n";
-  out += "  \"phases\": {";
-  for (size_t i = 0; i < result.phases.size(); ++i) {
-    const PhaseResult& p = result.phases[i];
-    out += (i == 0 ? "\n" : ",\n");
-    out += "    " + json_string(p.name) + ": {\n";
-    out += "      \"kind\": " + json_string(p.kind) + ",\n";
-    out += "      \"start_s\": " + format_number(p.start_s) + ",\n";
-    out += "      \"end_s\": " + format_number(p.end_s);
-    for (const auto& [metric, value] : p.metrics)
-      out += ",\n      " + json_string(metric) + ": " + json_number(value);
-    out += "\n    }";
+  nlohmann::ordered_json out;
+  out["scenario"]         = scenario.name;
+  out["seed"]             = scenario.seed;
+  out["simulated_time_s"] = json_number(result.simulated_time_s);
+  out["wall_time_s"]      = json_number(wall_time_s);
+  out["phases"]           = nlohmann::ordered_json::object();
+  for (const PhaseResult& p : result.phases) {
+    nlohmann::ordered_json phase;
+    phase["kind"]    = p.kind;
+    phase["start_s"] = json_number(p.start_s);
+    phase["end_s"]   = json_number(p.end_s);
+    phase.update(json_metrics(p.metrics));
+    out["phases"][p.name] = phase;
   }
-  out += "\n  }\n}\n";
-  return out;
+  out["services"] = nlohmann::ordered_json::object();
+  for (const ServiceResult& s : result.services) {
+    nlohmann::ordered_json service;
+    service["kind"] = s.kind;
+    service.update(json_metrics(s.totals));
+    out["services"][s.name] = service;
+  }
+  return out.dump(2) + "\n";
 }
 
 void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,
@@ -88,6 +88,8 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Simul
     for (const auto& t : phase.tables)
       write_file_atomically(dir + "/" + phase.name + (t.suffix.empty() ? "" : "_" + t.suffix) + ".csv",
                             t.table.text());
+  for (const auto& service : result.services)
+    write_file_atomically(dir + "/service_" + service.name + ".csv", service.table.text());
   YAML::Emitter resolved;
   resolved << scenario.tree;
   write_file_atomically(dir + "/resolved.yaml", std::string("# Scenario as run by llsim, every default filled in.\n") +

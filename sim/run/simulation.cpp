@@ -1,30 +1,37 @@
 #include "sim/run/simulation.hpp"
 
-#include "sim/run/actors.hpp"
-#include "sim/run/progress.hpp"
+#include "sim/sg/actors.hpp"
+#include "sim/sg/clock.hpp"
 #include "sim/sg/engine.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
-
-#include <simgrid/s4u.hpp>
+#include "sim/sg/progress.hpp"
 
 #include <optional>
 
-namespace sg4 = simgrid::s4u;
+XBT_LOG_EXTERNAL_CATEGORY(llsim_run);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_run_simulation, llsim_run, "phase start and end");
 
 namespace llsim {
 
 SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
 {
-  auto engine = make_engine();
+  Engine engine(EngineOptions{scenario.platform->network, options.log_settings});
   const Platform platform(*scenario.platform, scenario.seed);
   std::optional<ProgressLine> progress;
   if (options.progress)
     progress.emplace();
 
+  // Services start before the simulation does (outside any actor, so starting them cannot
+  // yield to a phase): their queues and threads exist before any phase submits a request.
+  for (Service* s : scenario.services->all())
+    s->start(ServiceRuntime{platform, *scenario.faults});
+  const HostId first_host = 0;
+
   SimulationResult result;
   result.phases.resize(scenario.phases.size());
-  std::vector<sg4::ActorPtr> runners(scenario.phases.size());
-
+  std::vector<Actor> runners(scenario.phases.size());
+  size_t running = 0;
   for (size_t i = 0; i < scenario.phases.size(); ++i) {
     PhaseEntry& phase   = scenario.phases[i];
     PhaseResult& record = result.phases[i];
@@ -33,25 +40,33 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     // Phases are created in file order, and `after` only names other phases, so a runner joins
     // runners that exist by the time it runs (all are created before the simulation starts).
     const std::string label = "phase '" + phase.name + "'";
-    runners[i] = start_actor("phase:" + phase.name, platform.first_host(), label, [&, i, label] {
+    runners[i] = start_actor(platform, first_host, "phase:" + phase.name, label, [&, i, label] {
       PhaseEntry& self = scenario.phases[i];
       for (size_t dep : self.after)
-        runners[dep]->join();
-      if (sg4::Engine::get_clock() < self.start_s)
-        sg4::this_actor::sleep_until(self.start_s);
+        runners[dep].join();
+      sleep_until(self.start_s);
       PhaseResult& out = result.phases[i];
-      out.start_s      = sg4::Engine::get_clock();
-      PhaseRuntime runtime{platform, Rng::stream(scenario.seed, "phase." + self.name), label};
+      out.start_s      = now();
+      XBT_VERB("phase '%s' starts", self.name.c_str());
+      running += 1;
+      PhaseRuntime runtime{platform, *scenario.faults, Rng::stream(scenario.seed, "phase." + self.name), label,
+                           [&running] { return running > 1; }};
       self.model->run(runtime);
-      out.end_s = sg4::Engine::get_clock();
+      running -= 1;
+      out.end_s = now();
+      XBT_VERB("phase '%s' ends", self.name.c_str());
     });
   }
-  engine->run();
+  engine.run();
 
-  result.simulated_time_s = sg4::Engine::get_clock();
+  result.simulated_time_s = now();
   for (size_t i = 0; i < scenario.phases.size(); ++i) {
     result.phases[i].metrics = scenario.phases[i].model->metrics();
     result.phases[i].tables  = scenario.phases[i].model->tables();
+  }
+  for (Service* s : scenario.services->all()) {
+    s->finish(result.simulated_time_s);
+    result.services.push_back({s->name(), s->kind(), s->totals(), s->table(*scenario.platform)});
   }
   return result;
 }

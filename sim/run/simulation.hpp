@@ -1,5 +1,6 @@
-// Runs a loaded scenario under SimGrid: builds the platform, starts every phase when its
-// dependencies are done and its start time is reached, and collects the results.
+// Runs a loaded scenario under SimGrid: builds the platform, starts the services, starts every
+// phase when its dependencies are done and its start time is reached, and collects the results
+// of the phases and of the services.
 #pragma once
 #include "sim/scenario/scenario.hpp"
 
@@ -17,17 +18,26 @@ struct PhaseResult {
   std::vector<OutputTable> tables;
 };
 
+struct ServiceResult {
+  std::string name;
+  std::string kind;
+  Metrics totals;
+  CsvWriter table;  // service_<name>.csv
+};
+
 struct SimulationResult {
   double simulated_time_s = 0;
   std::vector<PhaseResult> phases;
+  std::vector<ServiceResult> services;
 };
 
 struct SimulationOptions {
-  bool progress = false;  // a progress line on stderr for runs longer than a second
+  bool progress = false;                 // a progress line on stderr for runs longer than a second
+  std::vector<std::string> log_settings;  // --log=CATEGORY:LEVEL
 };
 
-// A phase that fails ends the process with exit status 1 (see actors.hpp). Call at most once
-// per process (SimGrid allows one engine).
+// A phase that fails ends the process with exit status 1 (see sim/sg/actors.hpp). Call at most
+// once per process (SimGrid allows one engine).
 SimulationResult simulate(Scenario& scenario, const SimulationOptions& options);
 
 }  // namespace llsim

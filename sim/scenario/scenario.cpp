@@ -17,6 +17,12 @@ const ParamTable& scenario_params()
       ParamSpec::text("name", "scenario name (default: the file name); names the output directory").may_be_absent(),
       ParamSpec::integer("seed", "seed of every random draw").defaults("1").at_least(0),
       ParamSpec::section("platform", "host groups and the network joining them"),
+      ParamSpec::list("faults", "host fault models, one entry per group: {group, impl: none | exponential | "
+                                "weibull | trace, ...}")
+          .defaults("[]"),
+      ParamSpec::mapping("services", "shared services by name: {kind: storage | forwarding | metadata | "
+                                     "memory_pool, servers, ...}")
+          .defaults("{}"),
       ParamSpec::list("phases", "the phases to simulate"),
   };
   return t;
@@ -55,6 +61,10 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
   s.tree["name"] = s.name;
   s.seed         = static_cast<uint64_t>(top.integer("seed"));
   s.platform     = std::make_unique<PlatformSpec>(parse_platform(top.section("platform", platform_params())));
+  s.faults       = std::make_unique<HostFaults>(*s.platform, s.seed);
+  s.faults->load(top.raw("faults"));
+  s.services = std::make_unique<ServiceDirectory>(*s.platform, s.seed);
+  s.services->load(top.raw("services"));
 
   const YamlRef phases = top.raw("phases");
   if (!phases.node().IsSequence() || phases.node().size() == 0)
@@ -75,7 +85,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
       p.fail("name", "two phases are named '" + phase.name + "'");
     after_names.push_back(p.text_list("after"));
     phase.start_s = p.quantity("start");
-    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed});
+    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services});
     s.phases.push_back(std::move(phase));
   }
   for (size_t i = 0; i < s.phases.size(); ++i)

@@ -1,15 +1,20 @@
-// A loaded, fully checked scenario: the platform spec, the phases with their models built, and
-// the YAML tree with every default filled in (for resolved.yaml).
+// A loaded, fully checked scenario: the platform spec, the host faults, the services and the
+// phases with their models built, and the YAML tree with every default filled in (for
+// resolved.yaml).
 //
 //   name: demo          # default: the file name without .yaml
 //   seed: 1             # the one seed of every random draw
 //   platform: {...}     # see platform_spec.hpp
+//   faults: [...]       # host fault models by group, see sim/svc/host_faults.hpp
+//   services: {...}     # shared servers by name, see sim/svc/service.hpp
 //   phases:
 //     - {name: stage, kind: transfer, after: [..], start: 10s, ...}
 #pragma once
 #include "sim/core/yaml_ref.hpp"
+#include "sim/phase/phase.hpp"
 #include "sim/platform/platform_spec.hpp"
-#include "sim/run/phase.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/host_faults.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -33,6 +38,8 @@ struct Scenario {
   uint64_t seed = 1;
   YAML::Node tree;  // with defaults and overrides applied
   std::unique_ptr<PlatformSpec> platform;
+  std::unique_ptr<HostFaults> faults;
+  std::unique_ptr<ServiceDirectory> services;
   std::vector<PhaseEntry> phases;
 };
 

@@ -1,15 +1,40 @@
-// The SimGrid engine with llsim's fixed configuration.
+// The SimGrid engine with llsim's fixed configuration (one per process, as SimGrid allows):
+// - the network model of the platform (platform.network.model: cm02 by default, or lv08);
+//   cross-traffic (ACKs sharing the reverse direction) is off, so a flow only loads the links it
+//   crosses in its own direction;
+// - small actor stacks and no guard pages, so 100k+ actors fit (DESIGN.md);
+// - SimGrid's own logging only for warnings and errors, and the user's --log settings.
 #pragma once
-#include <simgrid/s4u/Engine.hpp>
+#include "sim/platform/platform_spec.hpp"
 
 #include <memory>
+#include <string>
+#include <vector>
+
+namespace simgrid::s4u {
+class Engine;
+}
 
 namespace llsim {
 
-// - network model CM02 without TCP factors or cross-traffic: a flow gets its max-min fair share
-//   of every link it crosses, so analytic bounds (bytes / tightest bandwidth) hold exactly;
-// - small actor stacks and no guard pages, so 100k+ actors fit (DESIGN.md);
-// - SimGrid's own logging only for warnings and errors.
-std::unique_ptr<simgrid::s4u::Engine> make_engine();
+struct EngineOptions {
+  NetworkModel network = NetworkModel::Cm02;
+  // Logging settings in llsim's form "llsim.svc.storage:debug" (see log_setting.hpp).
+  std::vector<std::string> log_settings;
+};
+
+class Engine {
+ public:
+  explicit Engine(const EngineOptions& options);
+  ~Engine();
+  Engine(const Engine&)            = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Runs until every actor that is not a daemon (service threads are daemons) has ended.
+  void run();
+
+ private:
+  std::unique_ptr<simgrid::s4u::Engine> engine_;
+};
 
 }  // namespace llsim

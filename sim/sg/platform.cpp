@@ -3,6 +3,10 @@
 #include "sim/core/random.hpp"
 #include "sim/platform/topology.hpp"
 
+#include <simgrid/s4u.hpp>
+
+#include <map>
+
 namespace sg4 = simgrid::s4u;
 
 namespace llsim {
@@ -20,30 +24,26 @@ struct BuiltGroup {
 
 Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
 {
+  hosts_.reserve(spec.host_count());
+  disks_.resize(spec.host_count());
   sg4::NetZone* root = spec.topology ? sg4::create_full_zone("platform") : sg4::create_star_zone("platform");
   std::map<std::string, BuiltGroup> built;
   for (const auto& group : spec.groups) {
     Rng rng            = Rng::stream(seed, "platform.speed." + group.name);
     sg4::NetZone* zone = sg4::create_star_zone(group.name);
     zone->set_parent(root);
-    auto& hosts = hosts_[group.name];
-    hosts.reserve(static_cast<size_t>(group.count));
     for (int64_t i = 0; i < group.count; ++i) {
       const std::string name = group.name + "-" + std::to_string(i);
-      sg4::Host* host        = zone->create_host(name, group.speed->sample(rng))->set_core_count(static_cast<int>(group.cores));
+      sg4::Host* host = zone->create_host(name, group.speed->sample(rng))->set_core_count(static_cast<int>(group.cores));
       sg4::LinkInRoute nic(zone->create_split_duplex_link(name + "-nic", group.nic_Bps)->set_latency(group.nic_latency_s)->seal(),
                            sg4::LinkInRoute::Direction::UP);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {nic}, true);
-      if (group.disks) {
-        auto& disks = disks_[host];
+      if (group.disks)
         for (int64_t d = 0; d < group.disks->count; ++d)
-          disks.push_back({host->create_disk(name + "-disk" + std::to_string(d), group.disks->read_Bps,
-                                             group.disks->write_Bps)
-                               ->seal(),
-                           group.disks->capacity_B});
-      }
+          disks_[hosts_.size()].push_back(
+              host->create_disk(name + "-disk" + std::to_string(d), group.disks->read_Bps, group.disks->write_Bps)->seal());
       host->seal();
-      hosts.push_back(host);
+      hosts_.push_back(host);
     }
     NetPoint* gateway = zone->create_router(group.name + "-gw");
     zone->seal();
@@ -75,11 +75,14 @@ Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
   root->seal();
 }
 
-const std::vector<HostDisk>& Platform::disks(const sg4::Host* host) const
+double Platform::speed(HostId h) const
 {
-  static const std::vector<HostDisk> none;
-  const auto it = disks_.find(host);
-  return it == disks_.end() ? none : it->second;
+  return hosts_[h]->get_speed();
+}
+
+const std::string& Platform::name(HostId h) const
+{
+  return hosts_[h]->get_name();
 }
 
 }  // namespace llsim

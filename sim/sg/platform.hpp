@@ -2,22 +2,20 @@
 // with a full-duplex NIC (split-duplex link) to the group's centre. Groups are joined either by
 // a shared backbone link (a star of groups: every flow between two groups crosses it once, so
 // its bandwidth is the aggregate capacity between groups) or by the explicit topology's links.
+// Hosts are addressed by HostId (platform_spec.hpp); disks by (host, index).
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 
-#include <simgrid/s4u.hpp>
-
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
-namespace llsim {
+namespace simgrid::s4u {
+class Host;
+class Disk;
+}  // namespace simgrid::s4u
 
-struct HostDisk {
-  simgrid::s4u::Disk* disk;
-  double capacity_B;
-};
+namespace llsim {
 
 class Platform {
  public:
@@ -25,14 +23,15 @@ class Platform {
   Platform(const PlatformSpec& spec, uint64_t seed);
 
   const PlatformSpec& spec() const { return spec_; }
-  const std::vector<simgrid::s4u::Host*>& hosts(const std::string& group) const { return hosts_.at(group); }
-  const std::vector<HostDisk>& disks(const simgrid::s4u::Host* host) const;
-  simgrid::s4u::Host* first_host() const { return hosts_.at(spec_.groups.front().name).front(); }
+  simgrid::s4u::Host* host(HostId h) const { return hosts_[h]; }
+  const std::vector<simgrid::s4u::Disk*>& disks(HostId h) const { return disks_[h]; }
+  double speed(HostId h) const;  // flop/s of one core
+  const std::string& name(HostId h) const;
 
  private:
   const PlatformSpec& spec_;
-  std::map<std::string, std::vector<simgrid::s4u::Host*>> hosts_;
-  std::map<const simgrid::s4u::Host*, std::vector<HostDisk>> disks_;
+  std::vector<simgrid::s4u::Host*> hosts_;
+  std::vector<std::vector<simgrid::s4u::Disk*>> disks_;
 };
 
 }  // namespace llsim

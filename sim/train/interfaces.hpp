@@ -1,14 +1,14 @@
 // Contracts of the training phase's pluggable models (one registry each, chosen with `impl:`).
-// All are pure decision logic without SimGrid; the train phase measures checkpoint costs through
-// the simulated I/O path and hands them over.
+// All are pure decision logic without SimGrid; the training runtime carries out what they
+// decide through the services (sim/train/training_run.hpp).
 #pragma once
-#include "sim/core/random.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/train/io_plan.hpp"
 #include "sim/train/parallelism.hpp"
 
-#include <limits>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace llsim {
 
@@ -23,7 +23,8 @@ class CheckpointLayout {
 };
 
 // CheckpointPolicy: compute time between two checkpoints, given the blocking cost C of one
-// checkpoint (as measured), the job's mean time between failures M, and the iteration time.
+// checkpoint (the mean blocking time measured so far; 0 before the first checkpoint), the job's
+// mean time between failures M, and the iteration time.
 class CheckpointPolicy {
  public:
   struct Context {};
@@ -33,14 +34,27 @@ class CheckpointPolicy {
   virtual double interval_s(double cost_s, double job_mtbf_s, double iteration_s) const = 0;
 };
 
-// Measured costs a checkpoint mode combines (seconds; 0 when not measured).
-struct CheckpointCosts {
-  double pfs_write_s   = 0;  // the whole checkpoint through the forwarding and storage tiers
-  double pfs_read_s    = 0;
-  double local_write_s = 0;  // every node writes its part to its own disk (multilevel)
-  double local_read_s  = 0;
-  double partner_s     = 0;  // copy to a partner node's disk (multilevel partner/xor)
-  int64_t nodes        = 1;  // compute nodes (coordinated protocol cost)
+// The checkpoint I/O operations, each run through the services or charged its measured cost
+// (sim/train/training_environment.hpp).
+enum class IoKind {
+  PfsWrite,     // the whole checkpoint through the forwarding and storage services
+  PfsRead,      // reading it back
+  LocalWrite,   // every writer to its own node's disks (node-local storage service)
+  LocalRead,
+  PartnerCopy,  // every writer to its partner node's disks (a share of its bytes)
+};
+const char* io_kind_name(IoKind kind);
+
+// One step of a checkpoint or of a recovery: an I/O operation, or a fixed pause (a snapshot to
+// host memory, a quiesce protocol).
+struct CheckpointStep {
+  bool is_io     = true;
+  IoKind io      = IoKind::PfsWrite;
+  double share   = 1;  // PartnerCopy: share of each writer's bytes that goes to its partner
+  double pause_s = 0;
+
+  static CheckpointStep write(IoKind io, double share = 1) { return {true, io, share, 0}; }
+  static CheckpointStep pause(double seconds) { return {false, IoKind::PfsWrite, 1, seconds}; }
 };
 
 // CheckpointMode: how a checkpoint stops training and when it becomes durable where.
@@ -56,29 +70,33 @@ class CheckpointMode {
   virtual ~CheckpointMode() = default;
 
   virtual bool needs_local_level() const { return false; }
-  // Training stops this long for checkpoint number `index` (1-based).
-  virtual double blocking_s(const CheckpointCosts& c, int64_t index) const = 0;
-  // After the blocking part, writing to the parallel file system goes on this long in the
-  // background (0: done when blocking ends); -1: this checkpoint never reaches it.
-  virtual double background_s(const CheckpointCosts& c, int64_t index) const = 0;
-  // Whether the checkpoint is restorable from a node-local level after one node fails, and at
-  // what read cost; otherwise the newest checkpoint on the parallel file system is used.
-  virtual bool local_survives_node_failure() const { return false; }
-  virtual double local_recovery_s(const CheckpointCosts&) const { return 0; }
+  // What checkpoint number `index` (1-based) does while training waits, in order (after waiting
+  // for the previous background write to the parallel file system, if one is still going on).
+  virtual std::vector<CheckpointStep> blocking(int64_t index) const = 0;
+  // Whether it then writes to the parallel file system in the background while training goes on.
+  virtual bool background_pfs(int64_t) const { return false; }
+  // Whether it reaches the parallel file system at all (in its blocking steps or the background).
+  virtual bool reaches_pfs(int64_t) const { return true; }
+  // Restoring the newest node-local checkpoint: its steps, and whether that is possible after
+  // the writers in `lost` (indices into the plan's writers, out of `writers`) lost their
+  // node-local copies to failures.
+  virtual std::vector<CheckpointStep> local_recovery() const { return {}; }
+  virtual bool local_recoverable(const std::set<size_t>& /*lost*/, size_t /*writers*/) const { return false; }
   // Bytes written per checkpoint outside the parallel file system (node-local levels).
   virtual double local_bytes(double /*checkpoint_B*/, int64_t) const { return 0; }
 };
 
 // FileStatePolicy: the files a job writes between checkpoints (logs, data-loader state, indices).
+// Every written byte is either appended or overwrites existing bytes.
 struct FileWorkload {
   int64_t count       = 0;
   double size_B       = 0;  // per file
   double write_Bps    = 0;  // bytes written per second of training, all files together
-  double append_share = 0;  // of the written bytes, appended
-  double overwrite_share = 0;
+  double append_share = 1;  // of the written bytes, appended; the rest overwrites
   double read_only_share = 0;  // of the files, never written
   double block_B      = 4096;
   double total_B() const { return static_cast<double>(count) * size_B; }
+  double overwrite_share() const { return 1 - append_share; }
 };
 
 class FileStatePolicy {
@@ -93,26 +111,6 @@ class FileStatePolicy {
   virtual bool inconsistent_on_rollback() const { return false; }
   // Bytes kept besides checkpoints (versions) for `written_B` written.
   virtual double kept_bytes(const FileWorkload&, double) const { return 0; }
-};
-
-// FailureModel: when the job's nodes fail. Failures of the whole job, in time order.
-struct Failure {
-  double time_s = std::numeric_limits<double>::infinity();
-  int64_t node  = -1;
-};
-
-class FailureModel {
- public:
-  struct Context {
-    int64_t nodes;
-  };
-  static constexpr const char* kInterfaceName = "failure model";
-  static constexpr const char* kSelector      = "impl";
-  virtual ~FailureModel() = default;
-  // The first failure strictly after `after` (seconds from the phase start).
-  virtual Failure next_failure(double after, Rng& rng) = 0;
-  // Mean time between failures of the whole job (infinite: none).
-  virtual double job_mtbf_s() const = 0;
 };
 
 }  // namespace llsim

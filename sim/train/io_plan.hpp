@@ -1,5 +1,7 @@
-// What a checkpoint write (or read) moves: which nodes, how many bytes, through which forwarding
-// node to which OST. Produced by a CheckpointLayout, executed by the I/O path simulator.
+// What a checkpoint write (or read) moves: which nodes, how many bytes, to which targets (OSTs)
+// of the storage service. Produced by a CheckpointLayout, carried out by the training runtime
+// through the forwarding and storage services (checkpoint_io.hpp). Which forwarding node a
+// writer goes through is the forwarding service's mapping, not the layout's.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,14 +10,13 @@
 namespace llsim {
 
 struct IoPiece {
-  size_t ost;         // index over all OSTs (storage hosts' disks, host-major)
-  size_t forwarding;  // forwarding node index
+  size_t target;   // of the storage service
   double bytes;
-  int64_t creates;    // files created (opened, on read) at the metadata server before this piece
+  int64_t files;   // files created (opened, on read) before this piece's bytes move
 };
 
 struct IoWriter {
-  int64_t node;          // compute node index
+  int64_t node;          // index of the compute node in its group
   double bytes;
   double rate_cap_Bps;   // its I/O processes' combined client-side limit
   std::vector<IoPiece> pieces;
@@ -27,16 +28,12 @@ struct IoPlan {
   int64_t files() const;
 };
 
-// The I/O system a layout plans for.
+// The storage a layout plans for.
 struct IoSystem {
-  int64_t nodes        = 0;
-  size_t forwarding    = 0;
-  size_t osts          = 0;
-  int64_t ratio        = 512;    // compute nodes per forwarding node under static mapping
-  bool balanced_mapping = false;  // forwarding-node reallocation: writers spread over all of them
-  double process_Bps   = 0;      // what one I/O process can drive
-  // The forwarding node serving `node` (static: node / ratio; balanced: writer order mod count).
-  size_t home_forwarding(int64_t node, size_t writer_index) const;
+  int64_t nodes      = 0;
+  size_t targets     = 0;
+  double stripe_B    = 1048576;  // the storage service's stripe unit
+  double process_Bps = 0;        // what one I/O process can drive
 };
 
 }  // namespace llsim

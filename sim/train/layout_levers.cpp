@@ -5,6 +5,12 @@
 
 namespace llsim {
 
+namespace {
+
+constexpr double kPiecesPerTarget = 2;
+
+}  // namespace
+
 IoPlan plan_checkpoint(const LayoutLevers& levers, const ModelState& model, const Parallelism& parallelism,
                        const IoSystem& io)
 {
@@ -19,23 +25,23 @@ IoPlan plan_checkpoint(const LayoutLevers& levers, const ModelState& model, cons
       writers.emplace_back(rank, shard);
   }
 
-  const int64_t files          = levers.io_procs;
-  const auto all_osts          = static_cast<int64_t>(io.osts);
-  const int64_t stripes        = !levers.split ? 1 : levers.stripe_count > 0 ? std::min(levers.stripe_count, all_osts) : all_osts;
-  const double wanted          = std::ceil(2.0 * static_cast<double>(io.osts) / static_cast<double>(writers.size()));
-  const int64_t pieces         = std::clamp<int64_t>(static_cast<int64_t>(wanted), 1, files * stripes);
-  size_t next_ost = 0, next_forwarding = 0;
+  const auto targets         = static_cast<int64_t>(io.targets);
+  const int64_t files        = levers.io_procs;
+  const int64_t stripes      = !levers.split ? 1 : levers.stripe_count > 0 ? std::min(levers.stripe_count, targets) : targets;
+  const double piece_B       = model.total_B() / (kPiecesPerTarget * static_cast<double>(targets));
+  size_t next_target         = 0;
   IoPlan plan;
   plan.writers.reserve(writers.size());
-  for (size_t w = 0; w < writers.size(); ++w) {
-    IoWriter writer{writers[w].first, writers[w].second,
-                    static_cast<double>(levers.io_procs) * io.process_Bps, {}};
-    const size_t home = io.home_forwarding(writer.node, w);
+  for (const auto& [node, bytes] : writers) {
+    IoWriter writer{node, bytes, static_cast<double>(files) * io.process_Bps, {}};
+    const double file_B       = bytes / static_cast<double>(files);
+    const auto touched        = static_cast<int64_t>(std::min<double>(static_cast<double>(stripes), std::ceil(file_B / io.stripe_B)));
+    const int64_t slots       = files * std::max<int64_t>(1, touched);
+    const auto wanted         = static_cast<int64_t>(std::llround(bytes / piece_B));
+    const int64_t pieces      = std::clamp<int64_t>(wanted, 1, slots);
     for (int64_t k = 0; k < pieces; ++k) {
-      // Creates: the writer's files, spread over its first pieces.
       const int64_t creates = files / pieces + (k < files % pieces ? 1 : 0);
-      const size_t fwd      = levers.split ? next_forwarding++ % io.forwarding : home;
-      writer.pieces.push_back({next_ost++ % io.osts, fwd, writer.bytes / static_cast<double>(pieces), creates});
+      writer.pieces.push_back({next_target++ % io.targets, bytes / static_cast<double>(pieces), creates});
     }
     plan.writers.push_back(std::move(writer));
   }

@@ -12,8 +12,10 @@ const char* const kPlatform = R"(
 platform:
   groups:
     src: {count: 2, nic: {bandwidth: 1GBps}}
-    dst: {count: 1, nic: {bandwidth: 1GBps}}
+    dst: {count: 1, nic: {bandwidth: 1GBps}, disks: {read: 1GBps, write: 1GBps, capacity: 1TB}}
   backbone: {bandwidth: 10GBps}
+services:
+  fs: {kind: storage, servers: dst}
 )";
 
 std::string scenario_file(const std::string& name, const std::string& phases)
@@ -26,8 +28,8 @@ std::string scenario_file(const std::string& name, const std::string& phases)
 TEST_CASE("scenario: phases, defaults and dependencies", "[scenario]")
 {
   const auto file = scenario_file("ok.yaml", R"(
-  - {name: a, kind: transfer, from: src, to: dst, bytes: 1GB}
-  - {name: b, kind: transfer, from: src, to: dst, bytes: 1GB, after: [a], start: 5s}
+  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}
+  - {name: b, kind: transfer, from: src, to: fs, bytes: 1GB, after: [a], start: 5s}
 )");
   const Scenario s = load_scenario(file, {});
   REQUIRE(s.phases.size() == 2);
@@ -39,7 +41,7 @@ TEST_CASE("scenario: phases, defaults and dependencies", "[scenario]")
 
 TEST_CASE("scenario: --set addresses phases by name and --seed overrides", "[scenario]")
 {
-  const auto file = scenario_file("set.yaml", "  - {name: a, kind: transfer, from: src, to: dst, bytes: 1GB}\n");
+  const auto file = scenario_file("set.yaml", "  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}\n");
   LoadOptions options;
   options.overrides = {"phases.a.streams=3", "platform.groups.dst.count=4"};
   options.seed      = 42;
@@ -56,9 +58,9 @@ TEST_CASE("scenario: --set addresses phases by name and --seed overrides", "[sce
 TEST_CASE("scenario: a cycle in after is named", "[scenario]")
 {
   const auto file = scenario_file("cycle.yaml", R"(
-  - {name: a, kind: transfer, from: src, to: dst, bytes: 1GB, after: [c]}
-  - {name: b, kind: transfer, from: src, to: dst, bytes: 1GB, after: [a]}
-  - {name: c, kind: transfer, from: src, to: dst, bytes: 1GB, after: [b]}
+  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB, after: [c]}
+  - {name: b, kind: transfer, from: src, to: fs, bytes: 1GB, after: [a]}
+  - {name: c, kind: transfer, from: src, to: fs, bytes: 1GB, after: [b]}
 )");
   CHECK_THROWS_WITH(load_scenario(file, {}), Catch::Contains("form a cycle") && Catch::Contains("a -> b -> c -> a"));
 }
@@ -66,16 +68,16 @@ TEST_CASE("scenario: a cycle in after is named", "[scenario]")
 TEST_CASE("scenario: bad phase references", "[scenario]")
 {
   CHECK_THROWS_WITH(load_scenario(scenario_file("unknown_after.yaml",
-                                                "  - {name: a, kind: transfer, from: src, to: dst, bytes: 1GB, after: [x]}\n"),
+                                                "  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB, after: [x]}\n"),
                                   {}),
                     Catch::Contains("phases[0].after: no phase named 'x'"));
   CHECK_THROWS_WITH(load_scenario(scenario_file("dup.yaml", R"(
-  - {name: a, kind: transfer, from: src, to: dst, bytes: 1GB}
-  - {name: a, kind: transfer, from: src, to: dst, bytes: 1GB}
+  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}
+  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}
 )"),
                                   {}),
                     Catch::Contains("two phases are named 'a'"));
-  CHECK_THROWS_WITH(load_scenario(scenario_file("group.yaml", "  - {name: a, kind: transfer, from: scr, to: dst, bytes: 1GB}\n"),
+  CHECK_THROWS_WITH(load_scenario(scenario_file("group.yaml", "  - {name: a, kind: transfer, from: scr, to: fs, bytes: 1GB}\n"),
                                   {}),
                     Catch::Contains("phases[0].from: no platform group named 'scr': did you mean 'src'?"));
 }

@@ -1,0 +1,60 @@
+// Contract of a phase kind (registry "phase kind", selected by `kind:`).
+// - The constructor reads and checks every parameter (no SimGrid objects exist yet) and keeps no
+//   Params; it may look up platform groups and the services it uses in the context.
+// - run() executes inside a SimGrid actor when the phase starts (after its `after:` phases and
+//   not before its `start:` time) and returns when the phase is done. It may start actors
+//   (sim/sg/actors.hpp) and must wait for them. It throws SimulationError when the simulated
+//   system cannot go on.
+// - metrics() and tables() are read after the simulation: fixed metric names per kind, SI units.
+#pragma once
+#include "sim/core/csv.hpp"
+#include "sim/core/metrics.hpp"
+#include "sim/core/random.hpp"
+#include "sim/platform/platform_spec.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+class HostFaults;
+class Platform;
+class ServiceDirectory;
+
+struct OutputTable {
+  std::string suffix;  // "" -> <phase>.csv, "x" -> <phase>_x.csv
+  CsvWriter table;
+};
+
+struct PhaseLoadContext {
+  const PlatformSpec& platform;
+  std::string phase_name;
+  uint64_t seed;  // the scenario's, for inputs generated at load time (Rng::stream)
+  ServiceDirectory& services;
+};
+
+struct PhaseRuntime {
+  const Platform& platform;
+  HostFaults& faults;
+  Rng rng;            // this phase's own stream of the scenario seed
+  std::string label;  // "phase 'name'": give it to start_actor (sim/sg/actors.hpp)
+  // Whether a phase other than this one is running now (to decide whether its I/O contends).
+  std::function<bool()> others_running;
+};
+
+class Phase {
+ public:
+  using Context = PhaseLoadContext;
+  static constexpr const char* kInterfaceName = "phase kind";
+  static constexpr const char* kSelector      = "kind";
+
+  virtual ~Phase() = default;
+  virtual void run(PhaseRuntime& runtime) = 0;
+  virtual Metrics metrics() const = 0;
+  virtual std::vector<OutputTable> tables() const = 0;
+};
+
+}  // namespace llsim

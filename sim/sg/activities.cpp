@@ -1,0 +1,129 @@
+#include "sim/sg/activities.hpp"
+
+#include "sim/sg/clock.hpp"
+#include "sim/sg/platform.hpp"
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace sg4 = simgrid::s4u;
+
+namespace llsim {
+
+namespace {
+
+// Waits for `a` until `deadline`; false (after cancelling it) if the deadline came first.
+bool wait_or_cancel(const sg4::ActivityPtr& a, double deadline, double* remaining = nullptr)
+{
+  if (std::isinf(deadline)) {
+    a->wait();
+    return true;
+  }
+  try {
+    a->wait_until(deadline);
+    return true;
+  } catch (const simgrid::TimeoutException&) {
+    if (remaining != nullptr)
+      *remaining = a->get_remaining();  // before cancel(), which forgets it
+    a->cancel();
+    return false;
+  }
+}
+
+bool sleep_before(double until, double deadline)
+{
+  if (until > deadline) {
+    sleep_until(deadline);
+    return false;
+  }
+  sleep_until(until);
+  return true;
+}
+
+}  // namespace
+
+bool transfer(const Platform& platform, HostId from, HostId to, double bytes, double deadline, double min_duration)
+{
+  const double start = now();
+  if (from != to && bytes >= 1 &&
+      !wait_or_cancel(sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)),
+                      deadline))
+    return false;
+  return sleep_before(start + min_duration, deadline);
+}
+
+bool relay(const Platform& platform, HostId from, HostId via, HostId to, double bytes, double min_first_hop,
+           double deadline, const std::function<void()>& first_hop_done)
+{
+  const double start      = now();
+  const double first_free = start + min_first_hop;
+  std::vector<sg4::CommPtr> hops;
+  std::vector<int> which;  // 0: first hop, 1: second hop
+  if (bytes >= 1 && from != via) {
+    hops.push_back(sg4::Comm::sendto_async(platform.host(from), platform.host(via), static_cast<uint64_t>(bytes)));
+    which.push_back(0);
+  }
+  if (bytes >= 1 && via != to) {
+    hops.push_back(sg4::Comm::sendto_async(platform.host(via), platform.host(to), static_cast<uint64_t>(bytes)));
+    which.push_back(1);
+  }
+  bool first_running = !which.empty() && which.front() == 0;
+  bool first_told    = false;
+  while (true) {
+    if (!first_running && !first_told && now() >= first_free) {
+      first_told = true;
+      first_hop_done();
+    }
+    if (hops.empty() && first_told)
+      return true;
+    // The next thing to wait for: a hop, or the end of the first hop's minimum duration.
+    const double wake = (!first_running && !first_told) ? std::min(first_free, deadline) : deadline;
+    if (hops.empty()) {
+      if (!sleep_before(wake, deadline))
+        return false;
+      continue;
+    }
+    const double timeout = std::isinf(wake) ? -1 : std::max(0.0, wake - now());
+    // (A zero timeout is answered by a test: SimGrid 3.32's timed waits are unreliable at 0.)
+    const ssize_t done = timeout == 0 ? sg4::Comm::test_any(hops) : sg4::Comm::wait_any_for(hops, timeout);
+    if (done < 0) {
+      if (now() >= deadline) {
+        for (auto& h : hops)
+          h->cancel();
+        return false;
+      }
+      continue;
+    }
+    if (which[static_cast<size_t>(done)] == 0)
+      first_running = false;
+    hops.erase(hops.begin() + done);
+    which.erase(which.begin() + done);
+  }
+}
+
+bool pause(double duration, double deadline)
+{
+  return sleep_before(now() + duration, deadline);
+}
+
+bool disk_io(const Platform& platform, HostId host, size_t disk, IoOp op, double bytes, double deadline)
+{
+  if (bytes < 1)
+    return true;
+  sg4::Disk* d = platform.disks(host)[disk];
+  const auto b = static_cast<sg_size_t>(bytes);
+  return wait_or_cancel(op == IoOp::Write ? d->write_async(b) : d->read_async(b), deadline);
+}
+
+bool compute(double flops, double deadline, double* remaining)
+{
+  if (flops <= 0)
+    return true;
+  return wait_or_cancel(sg4::this_actor::exec_async(flops), deadline, remaining);
+}
+
+}  // namespace llsim

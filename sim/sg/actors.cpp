@@ -1,0 +1,57 @@
+#include "sim/sg/actors.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/sg/platform.hpp"
+
+#include <simgrid/s4u/Actor.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace llsim {
+
+struct Actor::Impl {
+  simgrid::s4u::ActorPtr actor;
+};
+
+void Actor::join()
+{
+  if (impl_)
+    impl_->actor->join();
+}
+
+namespace {
+
+Actor create(const Platform& platform, HostId host, const std::string& name, const std::string& label,
+             std::function<void()> body, bool daemon)
+{
+  auto impl   = std::make_shared<Actor::Impl>();
+  impl->actor = simgrid::s4u::Actor::create(name, platform.host(host), [label, body = std::move(body)] {
+    try {
+      body();
+    } catch (const SimulationError& e) {
+      std::fprintf(stderr, "llsim: simulation failed: %s: %s\n", label.c_str(), e.what());
+      std::fflush(nullptr);
+      std::_Exit(kExitSimulationFailure);
+    }
+  });
+  if (daemon)
+    impl->actor->daemonize();
+  return Actor(impl);
+}
+
+}  // namespace
+
+Actor start_actor(const Platform& platform, HostId host, const std::string& name, const std::string& label,
+                  std::function<void()> body)
+{
+  return create(platform, host, name, label, std::move(body), false);
+}
+
+Actor start_daemon(const Platform& platform, HostId host, const std::string& name, const std::string& label,
+                   std::function<void()> body)
+{
+  return create(platform, host, name, label, std::move(body), true);
+}
+
+}  // namespace llsim

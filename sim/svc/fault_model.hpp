@@ -1,0 +1,42 @@
+// Contract of a host fault model (registry "fault model", chosen with `impl:` in an entry of the
+// scenario's top-level `faults:` list, one entry per group):
+//
+//   faults:
+//     - {group: compute, impl: exponential, mtbf: 5y, downtime: 1h}
+//
+// Pure logic: the outages of each host of the group, in absolute simulated time. A host that is
+// down serves nothing and computes nothing; every phase and service on it sees the failure
+// (sim/svc/host_faults.hpp).
+#pragma once
+#include "sim/core/random.hpp"
+#include "sim/platform/platform_spec.hpp"
+
+#include <limits>
+
+namespace llsim {
+
+struct Outage {
+  double down_s = std::numeric_limits<double>::infinity();  // +inf: no (further) outage
+  double up_s   = std::numeric_limits<double>::infinity();
+};
+
+class FaultModel {
+ public:
+  struct Context {
+    const PlatformSpec& platform;
+    const GroupSpec& group;
+  };
+  static constexpr const char* kInterfaceName = "fault model";
+  static constexpr const char* kSelector      = "impl";
+
+  virtual ~FaultModel() = default;
+  // Outage number k (0-based) of host `index` of the group; `previous_up` is when outage k-1
+  // ended (0 for k = 0). `rng` is that host's own stream for outage k, so one host's outages do
+  // not depend on any other host or on what the simulation does.
+  virtual Outage outage(size_t index, size_t k, double previous_up, Rng& rng) const = 0;
+  // Mean time from a host's return to its next failure (+inf: never fails): the MTBF that
+  // checkpoint policies use.
+  virtual double mtbf_s(size_t index) const = 0;
+};
+
+}  // namespace llsim

@@ -1,0 +1,57 @@
+// A client writing (or reading) one file of a storage service sequentially, in requests of
+// `chunk` bytes, keeping `in_flight` of them outstanding (write-behind / read-ahead, like a
+// Lustre client's RPCs in flight). A chunk is split over the targets its stripes touch; it is
+// done when all its parts are. Driven by the service's completions: it needs no actor.
+//
+// When a part fails because the client went down, the stream stops issuing and, once nothing
+// is outstanding, reports the failure; resume() then resends what did not complete (a client
+// that restarts its copy). Other failures (a full disk) are reported the same way.
+#pragma once
+#include "sim/svc/storage.hpp"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace llsim {
+
+class FileStream : public std::enable_shared_from_this<FileStream> {
+ public:
+  struct Setup {
+    IoOp op       = IoOp::Write;
+    HostId client = 0;
+    FileId file   = 0;
+    double bytes  = 0;
+    double chunk_B   = 64e6;
+    size_t in_flight = 1;
+    std::function<void(double bytes)> moved;     // bytes of a completed part
+    std::function<void(const IoOutcome&)> over;  // the stream finished, or stopped on a failure
+  };
+
+  static std::shared_ptr<FileStream> create(StorageService& storage, Setup setup);
+  void start();   // issues the first requests
+  void resume();  // after a reported failure: resends what did not complete
+  bool finished() const { return done_parts_ == parts_.size() && next_chunk_ == chunks_; }
+
+ private:
+  struct Part {
+    size_t chunk, target;
+    double bytes;
+    bool done = false;
+  };
+  FileStream(StorageService& storage, Setup setup);
+  void issue();                // while below in_flight and chunks remain
+  void send(size_t part);
+  void completed(size_t part, const IoOutcome& o);
+
+  StorageService& storage_;
+  Setup s_;
+  size_t chunks_;
+  size_t next_chunk_ = 0;
+  std::vector<Part> parts_;               // of the chunks issued so far
+  std::vector<size_t> chunk_left_;        // parts not done, per issued chunk
+  size_t chunks_outstanding_ = 0, parts_outstanding_ = 0, done_parts_ = 0;
+  IoOutcome failure_;                     // the first failure since the last resume
+};
+
+}  // namespace llsim

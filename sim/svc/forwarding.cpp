@@ -1,0 +1,171 @@
+#include "sim/svc/forwarding.hpp"
+
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/host_faults.hpp"
+
+#include <algorithm>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_svc);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_forwarding, llsim_svc, "the forwarding service");
+
+namespace llsim {
+
+const ParamTable& ForwardingService::params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("backend", "the storage service behind the forwarding nodes"),
+      ParamSpec::text("mapping", "static (client i of its group to forwarding node i / ratio) or balanced "
+                                 "(a job's I/O clients dealt evenly over all forwarding nodes)")
+          .defaults("static"),
+      ParamSpec::integer("ratio", "compute nodes per forwarding node under the static mapping").defaults("512").at_least(1),
+  };
+  return t;
+}
+
+ForwardingService::ForwardingService(const Params& p, const Context& c)
+    : Service(p, c), backend_(c.directory.get<StorageService>(p, "backend")), ratio_(p.integer("ratio"))
+{
+  const std::string mapping = p.text("mapping");
+  if (mapping != "static" && mapping != "balanced")
+    p.fail("mapping", "expected static or balanced, got '" + mapping + "'");
+  balanced_ = mapping == "balanced";
+}
+
+ForwardingService::~ForwardingService() = default;
+
+void ForwardingService::start(const ServiceRuntime& runtime)
+{
+  platform_ = &runtime.platform;
+  faults_   = &runtime.faults;
+  for (int64_t f = 0; f < servers().count; ++f) {
+    pools_.push_back(std::make_unique<ServerPool>(runtime.platform, runtime.faults, servers().host(f), threads(),
+                                                  "service '" + name() + "'", stats(static_cast<size_t>(f))));
+    pools_.back()->start();
+  }
+}
+
+size_t ForwardingService::forwarder_for(int64_t index, size_t rank) const
+{
+  const auto count = static_cast<size_t>(servers().count);
+  if (balanced_)
+    return rank % count;
+  return std::min(static_cast<size_t>(index / ratio_), count - 1);
+}
+
+void ForwardingService::submit(const ForwardedIo& io, IoCallback done)
+{
+  ServerPool::Request r;  // no on_down: a forwarding node that is down is waited for
+  if (io.op == IoOp::Write)
+    r.serve = [this, io, done] { serve_write(io, done); };
+  else
+    r.serve = [this, io, done] { serve_read(io, done); };
+  pools_[io.forwarder]->submit(std::move(r));
+}
+
+void ForwardingService::retry(const ForwardedIo& io, const IoCallback& done, bool write)
+{
+  if (faults_->is_down(io.client, now())) {
+    done({IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
+    return;
+  }
+  // The forwarding node or the storage server went down: start over once they are back. A
+  // forwarding node that is down holds the request in its queue; a storage server that is down
+  // holds this thread, as a client RPC blocked on it would.
+  if (!faults_->is_down(host(io.forwarder), now()))
+    sleep_until(faults_->up_at(backend_.host_of_target(io.target), now()));
+  if (write)
+    submit(io, done);
+  else
+    relay_back(io, done);
+}
+
+void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& done)
+{
+  ServerPool& pool      = *pools_[io.forwarder];
+  const HostId fwd      = host(io.forwarder);
+  const HostId server   = backend_.host_of_target(io.target);
+  const size_t srv      = backend_.server_of_target(io.target);
+  const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
+                                    faults_->next_failure(server, now())});
+  if (!backend_.reserve_buffer(srv, io.bytes, deadline)) {
+    retry(io, done, true);
+    return;
+  }
+  XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(io.client).c_str(), platform_->name(fwd).c_str(),
+            platform_->name(server).c_str(), io.bytes);
+  const auto sent = io.sent ? io.sent : [] {};
+  if (!relay(*platform_, io.client, fwd, server, io.bytes, io.min_first_hop, deadline, sent)) {
+    backend_.release_buffer(srv, io.bytes);
+    retry(io, done, true);
+    return;
+  }
+  pool.stats().add(now(), io.bytes, 1);
+  TargetIo t;
+  t.op        = IoOp::Write;
+  t.client    = io.client;
+  t.target    = io.target;
+  t.bytes     = io.bytes;
+  t.file      = io.file;
+  t.forwarded = true;
+  backend_.submit(t, done);
+}
+
+void ForwardingService::serve_read(const ForwardedIo& io, const IoCallback& done)
+{
+  TargetIo t;
+  t.op        = IoOp::Read;
+  t.client    = io.client;
+  t.target    = io.target;
+  t.bytes     = io.bytes;
+  t.file      = io.file;
+  t.forwarded = true;
+  backend_.submit(t, [this, io, done](const IoOutcome& o) {
+    if (!o.ok()) {
+      done(o);
+      return;
+    }
+    ServerPool::Request r;
+    r.serve = [this, io, done] { relay_back(io, done); };
+    pools_[io.forwarder]->submit(std::move(r));
+  });
+}
+
+void ForwardingService::relay_back(const ForwardedIo& io, const IoCallback& done)
+{
+  ServerPool& pool      = *pools_[io.forwarder];
+  const HostId server   = backend_.host_of_target(io.target);
+  const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
+                                    faults_->next_failure(server, now())});
+  if (!relay(*platform_, server, host(io.forwarder), io.client, io.bytes, io.min_first_hop, deadline, [] {})) {
+    retry(io, done, false);
+    return;
+  }
+  pool.stats().add(now(), io.bytes, 1);
+  done({});
+}
+
+void ForwardingService::submit_metadata(size_t forwarder, MetaOp op, const std::string& path, int64_t count,
+                                        IoCallback done)
+{
+  MetadataService* mds = backend_.metadata();
+  if (mds == nullptr) {
+    done({});
+    return;
+  }
+  ServerPool::Request r;
+  r.serve = [this, forwarder, op, path, count, done, mds] {
+    ServerPool& pool = *pools_[forwarder];
+    // The forwarding node is the file system's client: it retries until the metadata server and
+    // itself are up.
+    const HostId mds_host = mds->servers().host(static_cast<int64_t>(mds->server_of(path)));
+    while (!mds->call(host(forwarder), op, path, count, pool.deadline(), true))
+      sleep_until(std::max(faults_->up_at(host(forwarder), now()), faults_->up_at(mds_host, now())));
+    done({});
+  };
+  pools_[forwarder]->submit(std::move(r));
+}
+
+}  // namespace llsim

@@ -1,0 +1,207 @@
+#include "sim/svc/memory_pool.hpp"
+
+#include "sim/core/registry.hpp"
+#include "sim/sg/activities.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/host_faults.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_svc);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_memory_pool, llsim_svc, "the memory pool service");
+
+namespace llsim {
+
+const ParamTable& MemoryPool::params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("capacity", Dimension::Size, "bytes of blocks one server holds").positive(),
+      ParamSpec::section("eviction", "which block goes when a server is full {impl: lru | none}").defaults("{impl: lru}"),
+  };
+  return t;
+}
+
+MemoryPool::MemoryPool(const Params& p, const Context& c) : Service(p, c), capacity_B_(p.quantity("capacity"))
+{
+  servers_.resize(static_cast<size_t>(servers().count));
+  for (auto& s : servers_)
+    s.policy = Registry<EvictionPolicy>::create(p.raw("eviction"), {});
+}
+
+MemoryPool::~MemoryPool() = default;
+
+void MemoryPool::start(const ServiceRuntime& runtime)
+{
+  platform_ = &runtime.platform;
+  faults_   = &runtime.faults;
+  for (size_t s = 0; s < servers_.size(); ++s) {
+    servers_[s].pool = std::make_unique<ServerPool>(runtime.platform, runtime.faults,
+                                                    servers().host(static_cast<int64_t>(s)), threads(),
+                                                    "service '" + name() + "'", stats(s));
+    servers_[s].pool->start();
+  }
+}
+
+Metrics MemoryPool::totals() const
+{
+  Metrics m = Service::totals();
+  double stored = 0;
+  for (const auto& s : servers_)
+    stored += s.stored_B;
+  m.push_back({"hits", hits_});
+  m.push_back({"misses", misses_});
+  m.push_back({"evictions", evictions_});
+  m.push_back({"rejected_puts", rejected_});
+  m.push_back({"lost_blocks", lost_});
+  m.push_back({"stored_bytes", stored});
+  return m;
+}
+
+size_t MemoryPool::server_of(const std::string& key) const
+{
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (char ch : key) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ULL;
+  }
+  return static_cast<size_t>(h % servers_.size());
+}
+
+bool MemoryPool::holds(const std::string& key) const
+{
+  const auto& blocks = servers_[server_of(key)].blocks;
+  const auto it      = blocks.find(key);
+  return it != blocks.end() && it->second.ready;
+}
+
+void MemoryPool::drop(Server& s, const std::string& key)
+{
+  const auto it = s.blocks.find(key);
+  if (it == s.blocks.end())
+    return;
+  s.stored_B -= it->second.bytes;
+  s.policy->removed(key);
+  s.blocks.erase(it);
+}
+
+void MemoryPool::evict(const std::string& key)
+{
+  drop(servers_[server_of(key)], key);
+}
+
+void MemoryPool::forget_if_failed(Server& s, HostId host)
+{
+  if (faults_->next_failure(host, s.checked_at) <= now()) {
+    lost_ += static_cast<double>(s.blocks.size());
+    while (!s.blocks.empty())
+      drop(s, s.blocks.begin()->first);
+  }
+  s.checked_at = now();
+}
+
+bool MemoryPool::make_room(Server& s, double bytes)
+{
+  while (s.stored_B + bytes > capacity_B_) {
+    const std::string victim = s.policy->victim([&s](const std::string& key) {
+      const Block& b = s.blocks.at(key);
+      return b.ready && b.readers == 0;
+    });
+    if (victim.empty())
+      return false;
+    drop(s, victim);
+    evictions_ += 1;
+  }
+  return true;
+}
+
+PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes,
+                                 double deadline)
+{
+  forget_if_failed(s, host);
+  if (s.blocks.count(key) != 0) {
+    s.policy->used(key);
+    s.pool->stats().add(now(), 0, 1);
+    return PoolResult::Stored;
+  }
+  if (bytes > capacity_B_ || !make_room(s, bytes)) {
+    rejected_ += 1;
+    s.pool->stats().add(now(), 0, 1);
+    return PoolResult::Rejected;
+  }
+  s.blocks[key] = Block{bytes};
+  s.stored_B += bytes;
+  s.policy->inserted(key);
+  if (!transfer(*platform_, client, host, bytes, deadline)) {
+    drop(s, key);
+    return PoolResult::Failed;
+  }
+  s.blocks.at(key).ready = true;
+  s.pool->stats().add(now(), bytes, 1);
+  return PoolResult::Stored;
+}
+
+PoolResult MemoryPool::serve_get(Server& s, HostId host, HostId client, const std::string& key, double deadline)
+{
+  forget_if_failed(s, host);
+  const auto it = s.blocks.find(key);
+  if (it == s.blocks.end() || !it->second.ready) {
+    misses_ += 1;
+    s.pool->stats().add(now(), 0, 1);
+    return PoolResult::Miss;
+  }
+  s.policy->used(key);
+  it->second.readers += 1;
+  const double bytes = it->second.bytes;
+  const bool sent    = transfer(*platform_, host, client, bytes, deadline);
+  const auto still   = s.blocks.find(key);  // a failure of the host may have dropped it meanwhile
+  if (still != s.blocks.end())
+    still->second.readers -= 1;
+  if (!sent)
+    return PoolResult::Failed;
+  hits_ += 1;
+  s.pool->stats().add(now(), bytes, 1);
+  return PoolResult::Hit;
+}
+
+PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes, bool is_put, double deadline)
+{
+  struct Pending {
+    bool done         = false;
+    PoolResult result = PoolResult::Failed;
+    WaitPoint over;
+  };
+  const size_t index = server_of(key);
+  Server& s          = servers_[index];
+  const HostId host  = servers().host(static_cast<int64_t>(index));
+  auto pending       = std::make_shared<Pending>();
+  const auto finish  = [pending](PoolResult r) {
+    pending->done   = true;
+    pending->result = r;
+    pending->over.notify_all();
+  };
+  ServerPool::Request r;
+  r.serve = [this, &s, host, client, key, bytes, is_put, deadline, finish] {
+    const double until = std::min({deadline, s.pool->deadline(), faults_->next_failure(client, now())});
+    finish(is_put ? serve_put(s, host, client, key, bytes, until) : serve_get(s, host, client, key, until));
+  };
+  r.on_down = [finish] { finish(PoolResult::Failed); };
+  s.pool->submit(std::move(r));
+  pending->over.wait_until([&pending] { return pending->done; }, deadline);
+  return pending->done ? pending->result : PoolResult::Failed;
+}
+
+PoolResult MemoryPool::put(HostId client, const std::string& key, double bytes, double deadline)
+{
+  return call(client, key, bytes, true, deadline);
+}
+
+PoolResult MemoryPool::get(HostId client, const std::string& key, double deadline)
+{
+  return call(client, key, 0, false, deadline);
+}
+
+}  // namespace llsim

@@ -1,0 +1,99 @@
+#include "sim/svc/server_pool.hpp"
+
+#include "sim/sg/actors.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/host_faults.hpp"
+
+#include <cmath>
+#include <limits>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_svc);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_server_pool, llsim_svc, "service thread pools and host faults");
+
+namespace llsim {
+
+ServerPool::ServerPool(const Platform& platform, HostFaults& faults, HostId host, size_t threads, std::string label,
+                       ServerStats& stats)
+    : platform_(platform), faults_(faults), host_(host), threads_(threads), label_(std::move(label)), stats_(stats)
+{
+}
+
+ServerPool::~ServerPool() = default;
+
+void ServerPool::start()
+{
+  work_ = std::make_unique<WaitPoint>();
+  for (size_t t = 0; t < threads_; ++t)
+    spawn_thread(0);
+  if (faults_.may_fail(host_))
+    start_daemon(platform_, host_, "faults:" + platform_.name(host_), label_, [this] { watch_faults(); });
+}
+
+void ServerPool::spawn_thread(size_t served)
+{
+  start_daemon(platform_, host_, "thread:" + platform_.name(host_), label_, [this, served] { thread_loop(served); });
+}
+
+double ServerPool::deadline() const
+{
+  return faults_.next_failure(host_, now());
+}
+
+void ServerPool::submit(Request r)
+{
+  if (down_ && r.on_down) {
+    XBT_DEBUG("%s is down: request refused", platform_.name(host_).c_str());
+    r.on_down();
+    return;
+  }
+  queue_.push_back(std::move(r));
+  stats_.set_queue(now(), queue_.size());
+  work_->notify_one();
+}
+
+void ServerPool::thread_loop(size_t served)
+{
+  while (true) {
+    work_->wait_until([this] { return !down_ && !queue_.empty(); }, std::numeric_limits<double>::infinity());
+    Request r = std::move(queue_.front());
+    queue_.pop_front();
+    stats_.set_queue(now(), queue_.size());
+    stats_.set_busy(now(), ++busy_);
+    r.serve();
+    stats_.set_busy(now(), --busy_);
+    if (++served == kRequestsPerThread) {
+      spawn_thread(0);
+      return;
+    }
+  }
+}
+
+void ServerPool::watch_faults()
+{
+  while (true) {
+    const Outage o = faults_.outage_at(host_, now());
+    if (std::isinf(o.down_s))
+      return;
+    sleep_until(o.down_s);
+    XBT_DEBUG("%s goes down until %g s", platform_.name(host_).c_str(), o.up_s);
+    down_ = true;
+    std::deque<Request> queued;
+    queued.swap(queue_);
+    for (auto& r : queued)
+      if (!r.on_down)
+        queue_.push_back(std::move(r));
+    stats_.set_queue(now(), queue_.size());
+    for (auto& r : queued)
+      if (r.on_down)
+        r.on_down();
+    sleep_until(o.up_s);
+    XBT_DEBUG("%s is back up", platform_.name(host_).c_str());
+    down_ = false;
+    work_->notify_all();
+  }
+}
+
+}  // namespace llsim

@@ -1,0 +1,45 @@
+// What one server of a service did over the whole run, in time buckets of `period`: bytes moved,
+// operations completed, and the time averages of its queue length and of its busy threads
+// (utilisation = busy threads / threads). Only buckets with activity are kept, so long idle
+// stretches cost nothing.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+namespace llsim {
+
+class ServerStats {
+ public:
+  struct Row {
+    double time_s;  // end of the bucket
+    double bytes, operations, queue, utilisation;
+  };
+
+  ServerStats(double period_s, size_t threads);
+  void add(double now, double bytes, double operations);
+  void set_queue(double now, size_t queued);
+  void set_busy(double now, size_t busy);
+  void finish(double now);  // closes the last bucket
+
+  const std::vector<Row>& rows() const { return rows_; }
+  double bytes() const { return total_bytes_; }
+  double operations() const { return total_operations_; }
+  double busy_seconds() const { return total_busy_s_; }  // thread-seconds
+  size_t peak_queue() const { return peak_queue_; }
+
+ private:
+  void advance(double now);  // integrates queue and busy up to `now`, closing buckets on the way
+  void close_bucket();
+
+  double period_s_;
+  double threads_;
+  size_t bucket_ = 0;  // index of the open bucket
+  double last_s_ = 0;  // integrated up to here
+  size_t queue_ = 0, busy_ = 0;
+  double bytes_ = 0, operations_ = 0, queue_s_ = 0, busy_s_ = 0;  // open bucket
+  std::vector<Row> rows_;
+  double total_bytes_ = 0, total_operations_ = 0, total_busy_s_ = 0;
+  size_t peak_queue_ = 0;
+};
+
+}  // namespace llsim

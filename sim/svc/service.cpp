@@ -1,0 +1,71 @@
+#include "sim/svc/service.hpp"
+
+#include "sim/core/text.hpp"
+
+#include <algorithm>
+
+namespace llsim {
+
+const ParamTable& Service::common_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("servers", "platform group whose hosts are the servers"),
+      ParamSpec::integer("threads", "requests one server serves at once; the others wait in its FIFO queue")
+          .defaults("16")
+          .at_least(1)
+          .at_most(100000),
+      ParamSpec::quantity("sample_period", Dimension::Duration, "time buckets of service_<name>.csv")
+          .defaults("10s")
+          .positive(),
+  };
+  return t;
+}
+
+Service::Service(const Params& p, const Context& c)
+    : name_(c.name), servers_(c.platform.group_param(p, "servers")), threads_(static_cast<size_t>(p.integer("threads")))
+{
+  stats_.assign(static_cast<size_t>(servers_.count), ServerStats(p.quantity("sample_period"), threads_));
+}
+
+void Service::finish(double end_s)
+{
+  end_s_ = end_s;
+  for (auto& s : stats_)
+    s.finish(end_s);
+}
+
+Metrics Service::totals() const
+{
+  double bytes = 0, operations = 0, busy_s = 0;
+  size_t peak  = 0;
+  for (const auto& s : stats_) {
+    bytes += s.bytes();
+    operations += s.operations();
+    busy_s += s.busy_seconds();
+    peak = std::max(peak, s.peak_queue());
+  }
+  const double capacity_s = end_s_ * static_cast<double>(threads_) * static_cast<double>(stats_.size());
+  return {{"bytes", bytes},
+          {"operations", operations},
+          {"utilisation", capacity_s > 0 ? busy_s / capacity_s : 0},
+          {"peak_queue", static_cast<double>(peak)}};
+}
+
+CsvWriter Service::table(const PlatformSpec& platform) const
+{
+  CsvWriter out;
+  out.header = {"time_s", "server", "bytes", "operations", "queue_length", "utilisation"};
+  std::vector<std::pair<double, std::vector<std::string>>> rows;
+  for (size_t s = 0; s < stats_.size(); ++s)
+    for (const auto& r : stats_[s].rows())
+      rows.push_back({r.time_s,
+                      {format_number(r.time_s), platform.host_name(servers_.host(static_cast<int64_t>(s))),
+                       format_number(r.bytes), format_number(r.operations), format_number(r.queue),
+                       format_number(r.utilisation)}});
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (auto& r : rows)
+    out.rows.push_back(std::move(r.second));
+  return out;
+}
+
+}  // namespace llsim

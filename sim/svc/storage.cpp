@@ -1,0 +1,296 @@
+#include "sim/svc/storage.hpp"
+
+#include "sim/core/text.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/host_faults.hpp"
+#include "sim/svc/metadata.hpp"
+
+#include <algorithm>
+#include <limits>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_svc);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_storage, llsim_svc, "the storage service");
+
+namespace llsim {
+
+const ParamTable& StorageService::params()
+{
+  static const ParamTable t = {
+      ParamSpec::integer("stripe_count", "targets a new file is striped over (0: all targets)").defaults("1").at_least(0),
+      ParamSpec::quantity("stripe_size", Dimension::Size, "stripe unit: bytes a file puts on one target before the next")
+          .defaults("1MiB")
+          .positive(),
+      ParamSpec::text("metadata", "metadata service that creates and opens files (absent: none)").may_be_absent(),
+      ParamSpec::quantity("write_buffer", Dimension::Size,
+                          "memory of one server for forwarded writes waiting for a thread (assumption)")
+          .defaults("8GiB")
+          .positive(),
+  };
+  return t;
+}
+
+StorageService::StorageService(const Params& p, const Context& c) : Service(p, c)
+{
+  if (!servers().disks)
+    p.fail("servers", "group '" + servers().name + "' has no 'disks' (a storage service's targets are its disks)");
+  server_count_     = static_cast<size_t>(servers().count);
+  disks_per_server_ = static_cast<size_t>(servers().disks->count);
+  targets_          = server_count_ * disks_per_server_;
+  capacity_B_       = servers().disks->capacity_B;
+  stripe_count_     = p.integer("stripe_count");
+  stripe_B_         = p.quantity("stripe_size");
+  write_buffer_B_   = p.quantity("write_buffer");
+  if (p.has("metadata"))
+    metadata_ = &c.directory.get<MetadataService>(p, "metadata");
+  used_.assign(targets_, 0);
+}
+
+StorageService::~StorageService() = default;
+
+void StorageService::start(const ServiceRuntime& runtime)
+{
+  platform_ = &runtime.platform;
+  faults_   = &runtime.faults;
+  servers_.resize(server_count_);
+  for (size_t s = 0; s < server_count_; ++s) {
+    servers_[s].pool = std::make_unique<ServerPool>(runtime.platform, runtime.faults,
+                                                    servers().host(static_cast<int64_t>(s)), threads(),
+                                                    "service '" + name() + "'", stats(s));
+    servers_[s].buffer_freed = std::make_unique<WaitPoint>();
+    servers_[s].pool->start();
+  }
+  for (size_t t = 0; t < targets_; ++t)
+    disks_.push_back(std::make_unique<DiskQueue>());
+}
+
+Metrics StorageService::totals() const
+{
+  Metrics m = Service::totals();
+  double stored = 0;
+  for (double u : used_)
+    stored += u;
+  m.push_back({"bytes_written", bytes_written_});
+  m.push_back({"bytes_read", bytes_read_});
+  m.push_back({"stored_bytes", stored});
+  return m;
+}
+
+FileId StorageService::new_file(int64_t stripe_count)
+{
+  const int64_t wanted = stripe_count < 0 ? stripe_count_ : stripe_count;
+  const size_t count   = wanted == 0 ? targets_ : std::min(static_cast<size_t>(wanted), targets_);
+  File f;
+  f.layout     = {next_target_, count, 1, targets_, stripe_B_};
+  next_target_ = (next_target_ + count) % targets_;
+  files_.emplace(next_file_, std::move(f));
+  return next_file_++;
+}
+
+FileId StorageService::new_local_file(size_t server)
+{
+  File f;
+  f.layout = {server, disks_per_server_, server_count_, targets_, stripe_B_};
+  files_.emplace(next_file_, std::move(f));
+  return next_file_++;
+}
+
+std::vector<size_t> StorageService::targets_of(size_t server) const
+{
+  std::vector<size_t> out;
+  for (size_t d = 0; d < disks_per_server_; ++d)
+    out.push_back(d * server_count_ + server);
+  return out;
+}
+
+FileId StorageService::new_object()
+{
+  File f;
+  f.layout = {0, 0, 1, targets_, stripe_B_};
+  files_.emplace(next_file_, std::move(f));
+  return next_file_++;
+}
+
+void StorageService::remove(FileId f)
+{
+  const auto it = files_.find(f);
+  if (it == files_.end())
+    return;
+  for (const auto& [target, bytes] : it->second.bytes_on)
+    used_[target] -= bytes;
+  files_.erase(it);
+}
+
+IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
+{
+  if (used_[target] + bytes > capacity_B_) {
+    const HostId host = host_of_target(target);
+    return {IoStatus::NoSpace,
+            "storage '" + name() + "': disk " + std::to_string(disk_of_target(target)) + " of server " +
+                (platform_ ? platform_->name(host) : std::to_string(host)) + " is full: " + format_number(bytes) +
+                " B do not fit (" + format_number(used_[target]) + " B used of " + format_number(capacity_B_) + " B)"};
+  }
+  used_[target] += bytes;
+  files_.at(f).bytes_on[target] += bytes;
+  return {};
+}
+
+void StorageService::give_back(FileId f, size_t target, double bytes)
+{
+  used_[target] -= bytes;
+  const auto it = files_.find(f);
+  if (it != files_.end())
+    it->second.bytes_on[target] -= bytes;
+}
+
+IoOutcome StorageService::account(FileId f, size_t target, double bytes)
+{
+  return take_space(f, target, bytes);
+}
+
+void StorageService::submit(const TargetIo& io, IoCallback done)
+{
+  ServerPool::Request r;
+  r.serve = [this, io, done] { serve(io, done); };
+  if (!io.wait_for_server)
+    r.on_down = [done] { done({IoStatus::ServerDown, "the server is down"}); };
+  servers_[server_of_target(io.target)].pool->submit(std::move(r));
+}
+
+void StorageService::serve(const TargetIo& io, const IoCallback& done)
+{
+  Server& server            = servers_[server_of_target(io.target)];
+  const HostId host         = host_of_target(io.target);
+  const double server_fails = server.pool->deadline();
+  const double deadline =
+      io.forwarded ? server_fails : std::min(server_fails, faults_->next_failure(io.client, now()));
+  const auto interrupted = [&] {
+    const bool server_down = now() >= server_fails;
+    if (server_down && io.wait_for_server) {
+      submit(io, done);  // the server is down now: queued until it is back
+      return;
+    }
+    if (io.forwarded && io.op == IoOp::Write)
+      free_buffer(server, io.bytes);
+    done(server_down ? IoOutcome{IoStatus::ServerDown, "server " + platform_->name(host) + " went down"}
+                     : IoOutcome{IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
+  };
+  XBT_DEBUG("%s %s %g B on disk %zu of %s", io.op == IoOp::Write ? "write" : "read", platform_->name(io.client).c_str(),
+            io.bytes, disk_of_target(io.target), platform_->name(host).c_str());
+  if (io.op == IoOp::Write) {
+    const IoOutcome space = take_space(io.file, io.target, io.bytes);
+    if (!space.ok()) {
+      if (io.forwarded)
+        free_buffer(server, io.bytes);
+      done(space);
+      return;
+    }
+    if (!io.forwarded && !transfer(*platform_, io.client, host, io.bytes, deadline, io.min_duration)) {
+      give_back(io.file, io.target, io.bytes);
+      interrupted();
+      return;
+    }
+    if (io.sent)
+      io.sent();
+    if (!this->disk(io, IoOp::Write, server_fails)) {
+      give_back(io.file, io.target, io.bytes);
+      interrupted();
+      return;
+    }
+    bytes_written_ += io.bytes;
+    if (io.forwarded)
+      free_buffer(server, io.bytes);
+  } else {
+    if (!this->disk(io, IoOp::Read, server_fails) ||
+        (!io.forwarded && !transfer(*platform_, host, io.client, io.bytes, deadline, io.min_duration))) {
+      interrupted();
+      return;
+    }
+    bytes_read_ += io.bytes;
+  }
+  server.pool->stats().add(now(), io.bytes, 1);
+  done({});
+}
+
+bool StorageService::disk(const TargetIo& io, IoOp op, double deadline)
+{
+  DiskQueue& queue = *disks_[io.target];
+  if (!queue.acquire(deadline))
+    return false;
+  const bool done = disk_io(*platform_, host_of_target(io.target), disk_of_target(io.target), op, io.bytes, deadline);
+  queue.release();
+  return done;
+}
+
+void StorageService::free_buffer(Server& server, double bytes)
+{
+  server.buffered_B -= bytes;
+  server.buffer_freed->notify_all();
+}
+
+void StorageService::release_buffer(size_t server, double bytes)
+{
+  free_buffer(servers_[server], bytes);
+}
+
+bool StorageService::reserve_buffer(size_t server, double bytes, double deadline)
+{
+  Server& s       = servers_[server];
+  const bool room = s.buffer_freed->wait_until(
+      [&] { return s.buffered_B <= 0 || s.buffered_B + bytes <= write_buffer_B_; }, deadline);
+  if (room)
+    s.buffered_B += bytes;
+  return room;
+}
+
+IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline)
+{
+  struct Pending {
+    size_t left = 0;
+    IoOutcome outcome;
+    WaitPoint over;
+  };
+  auto pending = std::make_shared<Pending>();
+  const auto parts = stripe_parts(layout(f), offset, bytes);
+  pending->left    = parts.size();
+  for (const auto& [target, part_B] : parts) {
+    TargetIo io;
+    io.op     = op;
+    io.client = client;
+    io.target = target;
+    io.bytes  = part_B;
+    io.file   = f;
+    submit(io, [pending](const IoOutcome& o) {
+      if (!o.ok() && pending->outcome.ok())
+        pending->outcome = o;
+      if (--pending->left == 0)
+        pending->over.notify_all();
+    });
+  }
+  if (!pending->over.wait_until([&] { return pending->left == 0; }, deadline))
+    return {IoStatus::TimedOut, "the deadline passed"};
+  return pending->outcome;
+}
+
+IoOutcome StorageService::write(HostId client, FileId f, double offset, double bytes, double deadline)
+{
+  return file_io(IoOp::Write, client, f, offset, bytes, deadline);
+}
+
+IoOutcome StorageService::read(HostId client, FileId f, double offset, double bytes, double deadline)
+{
+  return file_io(IoOp::Read, client, f, offset, bytes, deadline);
+}
+
+bool StorageService::create(HostId client, const std::string& path, int64_t stripe_count, double deadline, FileId* file)
+{
+  if (metadata_ && !metadata_->call(client, MetaOp::Create, path, 1, deadline, true))
+    return false;
+  *file = new_file(stripe_count);
+  return true;
+}
+
+}  // namespace llsim

@@ -1,0 +1,151 @@
+// Service kind `storage`: a parallel file system's data servers (OSS-like), or node-local disks
+// when its servers are the compute nodes themselves.
+//
+//   pfs: {kind: storage, servers: oss, threads: 16, stripe_count: 1, stripe_size: 1MiB,
+//         metadata: mds, write_buffer: 8GiB}
+//
+// - Every disk of every server is a target (an OST). Targets are numbered across servers first
+//   (target t is disk t / servers of server t mod servers), so consecutive targets sit on
+//   different servers, as Lustre's round-robin allocator spreads a file's stripes.
+// - A file is striped over `stripe_count` targets (0: all) in `stripe_size` units; new files
+//   start where the previous one ended (round-robin allocation).
+// - Each server has a pool of `threads` requests in service, with a FIFO queue in front
+//   (server_pool.hpp). A request is one target's part of a read or write. Served by a thread, a
+//   write pulls its bytes from the client over the network, then writes them to the disk; a read
+//   reads the disk, then sends the bytes to the client. A disk serves one request at a time, in
+//   arrival order (disk_queue.hpp). When a forwarding service stands in front
+//   (forwarding.hpp), the forwarder moves the bytes and the server thread only does the disk part;
+//   forwarded writes wait in the server's `write_buffer` (memory) for a thread.
+// - Creates and opens go to its `metadata` service, when it has one.
+// - Capacity is enforced per target: a write that does not fit fails, naming the server, the
+//   disk and the bytes.
+#pragma once
+#include "sim/sg/activities.hpp"
+#include "sim/svc/disk_queue.hpp"
+#include "sim/svc/server_pool.hpp"
+#include "sim/svc/service.hpp"
+#include "sim/svc/stripe_layout.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace llsim {
+
+class MetadataService;
+class WaitPoint;
+
+using FileId = size_t;
+
+enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut };
+
+struct IoOutcome {
+  IoStatus status = IoStatus::Done;
+  std::string message;  // what went wrong, for an error message
+  bool ok() const { return status == IoStatus::Done; }
+};
+
+// Completion of an asynchronous request. It runs in a service thread: it must not block, and
+// may submit further requests.
+using IoCallback = std::function<void(const IoOutcome&)>;
+
+// One target's part of a read or write.
+struct TargetIo {
+  IoOp op       = IoOp::Write;
+  HostId client = 0;  // where the bytes come from (write) or go to (read)
+  size_t target = 0;
+  double bytes  = 0;
+  FileId file   = 0;
+  double min_duration   = 0;     // the client cannot move the bytes faster than this
+  bool wait_for_server  = true;  // a server that is down is waited for (else the request fails)
+  bool forwarded        = false; // a forwarder moves the bytes; the server only does the disk
+  std::function<void()> sent;    // writes: the client's bytes have left it (optional; must not block)
+};
+
+class StorageService : public Service {
+ public:
+  static constexpr const char* kKind = "storage";
+  static const ParamTable& params();
+
+  StorageService(const Params& p, const Context& c);
+  ~StorageService() override;
+  const char* kind() const override { return kKind; }
+  void start(const ServiceRuntime& runtime) override;
+  Metrics totals() const override;
+
+  size_t targets() const { return targets_; }
+  size_t server_of_target(size_t t) const { return t % server_count_; }
+  size_t disk_of_target(size_t t) const { return t / server_count_; }
+  HostId host_of_target(size_t t) const { return servers().host(static_cast<int64_t>(server_of_target(t))); }
+  std::vector<size_t> targets_of(size_t server) const;  // its disks
+  double target_capacity() const { return capacity_B_; }
+  double stripe_size() const { return stripe_B_; }
+  MetadataService* metadata() const { return metadata_; }
+
+  // Files (bookkeeping only, no simulated time). A new file is striped over `stripe_count`
+  // targets (0: all; -1: the service's default) by the round-robin allocator; a local file lies
+  // on the disks of one server (node-local storage).
+  FileId new_file(int64_t stripe_count = -1);
+  FileId new_local_file(size_t server);
+  // A handle for bytes written target by target (submit with explicit targets), e.g. a whole
+  // checkpoint: no striping of its own, capacity is counted per target it is written to.
+  FileId new_object();
+  void remove(FileId f);  // frees its bytes
+  const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
+  double used(size_t target) const { return used_[target]; }
+  // Takes capacity for bytes written without simulating the I/O (a checkpoint charged at its
+  // measured cost); NoSpace when they do not fit.
+  IoOutcome account(FileId f, size_t target, double bytes);
+
+  // Asynchronous request; `done` runs in a service thread when it is over.
+  void submit(const TargetIo& io, IoCallback done);
+
+  // Blocking calls for actors, file level: the parts on different targets run in parallel.
+  IoOutcome write(HostId client, FileId f, double offset, double bytes, double deadline);
+  IoOutcome read(HostId client, FileId f, double offset, double bytes, double deadline);
+  // Creates a file: the metadata RPC (when the service has a metadata service; false if it
+  // failed or the deadline passed), then new_file().
+  bool create(HostId client, const std::string& path, int64_t stripe_count, double deadline, FileId* file);
+
+  // For a forwarder (blocking, from its thread): room in the target server's write buffer for
+  // `bytes`, taken until the forwarded write is on disk. False if `deadline` passes first.
+  bool reserve_buffer(size_t server, double bytes, double deadline);
+  void release_buffer(size_t server, double bytes);  // a reservation that was not used
+
+ private:
+  struct File {
+    StripeLayout layout;
+    std::unordered_map<size_t, double> bytes_on;  // per target
+  };
+  struct Server {
+    std::unique_ptr<ServerPool> pool;
+    double buffered_B = 0;
+    std::unique_ptr<WaitPoint> buffer_freed;
+  };
+  void serve(const TargetIo& io, const IoCallback& done);
+  IoOutcome take_space(FileId f, size_t target, double bytes);
+  void give_back(FileId f, size_t target, double bytes);
+  void free_buffer(Server& server, double bytes);
+  bool disk(const TargetIo& io, IoOp op, double deadline);  // the disk part, in its turn
+  IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
+
+  size_t server_count_, disks_per_server_, targets_;
+  double capacity_B_;
+  int64_t stripe_count_;
+  double stripe_B_;
+  double write_buffer_B_;
+  MetadataService* metadata_ = nullptr;
+  const Platform* platform_  = nullptr;
+  HostFaults* faults_        = nullptr;
+  std::vector<Server> servers_;
+  std::vector<double> used_;  // per target
+  std::vector<std::unique_ptr<DiskQueue>> disks_;  // per target
+  std::unordered_map<FileId, File> files_;
+  FileId next_file_   = 0;
+  size_t next_target_ = 0;  // round-robin allocator
+  double bytes_written_ = 0, bytes_read_ = 0;
+};
+
+}  // namespace llsim

@@ -1,0 +1,272 @@
+#include "sim/train/sim_training_environment.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/progress_board.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_train);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_train_environment, llsim_train, "training time, failures and I/O replay");
+
+namespace llsim {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+bool is_write(IoKind kind)
+{
+  return kind == IoKind::PfsWrite || kind == IoKind::LocalWrite || kind == IoKind::PartnerCopy;
+}
+
+}  // namespace
+
+struct SimTrainingEnvironment::Operation {
+  IoKind kind;
+  double share, scale, start;
+  bool replayed, others_at_start;
+  FileId object = 0;
+  std::shared_ptr<CheckpointIo> io;  // replayed
+  double end = 0;                    // charged
+  bool settled = false;
+};
+
+SimTrainingEnvironment::SimTrainingEnvironment(const IoRoute& route, const IoPlan& plan, HostFaults& faults,
+                                               IoReplay replay, std::function<bool()> others_running, int64_t keep)
+    : route_(route)
+    , plan_(plan)
+    , failures_(faults, route.nodes.first_host, static_cast<size_t>(route.nodes.count))
+    , replay_(replay)
+    , others_running_(std::move(others_running))
+    , keep_(static_cast<size_t>(keep))
+    , writer_of_node_(static_cast<size_t>(route.nodes.count), -1)
+{
+  for (size_t w = 0; w < plan.writers.size(); ++w)
+    writer_of_node_[static_cast<size_t>(plan.writers[w].node)] = static_cast<int64_t>(w);
+  const auto next  = failures_.next(llsim::now());
+  next_failure_s_  = next.first;
+  next_failed_host_ = next.second;
+}
+
+SimTrainingEnvironment::~SimTrainingEnvironment() = default;
+
+double SimTrainingEnvironment::now() const
+{
+  return llsim::now();
+}
+
+void SimTrainingEnvironment::failed()
+{
+  failed_writer_   = writer_of_node_[next_failed_host_ - route_.nodes.first_host];
+  XBT_DEBUG("node %u fails at %g s", next_failed_host_ - route_.nodes.first_host, next_failure_s_);
+  const auto next  = failures_.next(std::nextafter(next_failure_s_, kInf));
+  next_failure_s_  = next.first;
+  next_failed_host_ = next.second;
+}
+
+bool SimTrainingEnvironment::advance_until(double until)
+{
+  if (next_failure_s_ < until) {
+    sleep_until(next_failure_s_);
+    failed();
+    return false;
+  }
+  sleep_until(until);
+  return true;
+}
+
+StorageService& SimTrainingEnvironment::storage_of(IoKind kind) const
+{
+  return kind == IoKind::PfsWrite || kind == IoKind::PfsRead ? route_.pfs : *route_.local;
+}
+
+bool SimTrainingEnvironment::replay(IoKind kind, double share) const
+{
+  const bool measured = std::any_of(measured_.begin(), measured_.end(), [&](const auto& m) {
+    return m.first.first == static_cast<int>(kind) && m.first.second == share;
+  });
+  switch (replay_) {
+    case IoReplay::Always:
+      return true;
+    case IoReplay::Once:
+      return !measured;
+    case IoReplay::Auto:
+      return !measured || others_running_();
+  }
+  return true;
+}
+
+std::vector<std::pair<size_t, double>> SimTrainingEnvironment::bytes_per_target(IoKind kind, double share,
+                                                                                 double scale) const
+{
+  std::map<size_t, double> per_target;
+  const size_t writers = plan_.writers.size();
+  for (size_t w = 0; w < writers; ++w) {
+    const IoWriter& writer = plan_.writers[w];
+    if (kind == IoKind::PfsWrite) {
+      for (const auto& p : writer.pieces)
+        per_target[p.target] += p.bytes * scale;
+      continue;
+    }
+    const int64_t holder = kind == IoKind::PartnerCopy ? plan_.writers[(w + 1) % writers].node : writer.node;
+    const auto targets   = route_.local->targets_of(static_cast<size_t>(holder));
+    const double bytes   = writer.bytes * scale * (kind == IoKind::PartnerCopy ? share : 1);
+    for (size_t t : targets)
+      per_target[t] += bytes / static_cast<double>(targets.size());
+  }
+  return {per_target.begin(), per_target.end()};
+}
+
+std::unique_ptr<SimTrainingEnvironment::Operation> SimTrainingEnvironment::begin(IoKind kind, double share,
+                                                                                 double scale)
+{
+  auto op             = std::make_unique<Operation>();
+  op->kind            = kind;
+  op->share           = share;
+  op->scale           = scale;
+  op->start           = llsim::now();
+  op->replayed        = replay(kind, share);
+  op->others_at_start = others_running_();
+  if (is_write(kind))
+    op->object = storage_of(kind).new_object();
+  checkpoint_ += kind == IoKind::PfsWrite ? 1 : 0;
+  if (op->replayed) {
+    replays_ += 1;
+    op->io = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_);
+    return op;
+  }
+  double cost = 0;
+  for (const auto& m : measured_)
+    if (m.first.first == static_cast<int>(kind) && m.first.second == share)
+      cost = m.second;
+  op->end = op->start + cost * scale;
+  if (is_write(kind))
+    for (const auto& [target, bytes] : bytes_per_target(kind, share, scale)) {
+      const IoOutcome taken = storage_of(kind).account(op->object, target, bytes);
+      if (!taken.ok())
+        throw SimulationError(taken.message);
+    }
+  return op;
+}
+
+bool SimTrainingEnvironment::finish(Operation& op, double deadline)
+{
+  if (op.replayed) {
+    if (!op.io->wait(deadline)) {
+      op.io->cancel();
+      if (is_write(op.kind))
+        storage_of(op.kind).remove(op.object);
+      failed();
+      return false;
+    }
+    if (!op.io->failure().ok())
+      throw SimulationError(op.io->failure().message);
+  } else if (op.end > deadline) {
+    sleep_until(deadline);
+    if (is_write(op.kind))
+      storage_of(op.kind).remove(op.object);
+    failed();
+    return false;
+  } else {
+    sleep_until(op.end);
+  }
+  const double end      = op.replayed ? op.io->end_s() : op.end;
+  const double duration = end - op.start;
+  if (op.replayed) {
+    const bool first = std::none_of(measured_.begin(), measured_.end(), [&](const auto& m) {
+      return m.first.first == static_cast<int>(op.kind) && m.first.second == op.share;
+    });
+    const bool alone = !op.others_at_start && !others_running_();
+    if (first && (alone || replay_ == IoReplay::Once))
+      measured_.push_back({{static_cast<int>(op.kind), op.share}, duration / op.scale});
+  }
+  IoTotals& t = totals_[static_cast<size_t>(op.kind)];
+  t.seconds += duration;
+  t.count += 1;
+  if (is_write(op.kind))
+    keep_newest(op.kind, op.object);
+  op.settled = true;
+  return true;
+}
+
+void SimTrainingEnvironment::keep_newest(IoKind kind, FileId object)
+{
+  std::deque<FileId>& kept = kind == IoKind::PfsWrite ? pfs_objects_ : local_objects_;
+  const size_t keep        = kind == IoKind::PfsWrite ? keep_ : (route_.local ? 2 : 1);
+  kept.push_back(object);
+  while (kept.size() > keep) {
+    storage_of(kind).remove(kept.front());
+    kept.pop_front();
+  }
+}
+
+bool SimTrainingEnvironment::io(IoKind kind, double share, double scale)
+{
+  auto op = begin(kind, share, scale);
+  return finish(*op, next_failure_s_);
+}
+
+void SimTrainingEnvironment::start_background(double scale)
+{
+  background_ = begin(IoKind::PfsWrite, 1, scale);
+}
+
+double SimTrainingEnvironment::background_end()
+{
+  if (!background_)
+    return -kInf;
+  if (!background_->settled) {
+    const bool over = background_->replayed ? background_->io->finished() : background_->end <= llsim::now();
+    if (!over)
+      return background_->replayed ? kInf : background_->end;
+    finish(*background_, kInf);  // already over: only books it
+  }
+  return background_->replayed ? background_->io->end_s() : background_->end;
+}
+
+bool SimTrainingEnvironment::wait_background()
+{
+  if (!background_ || background_->settled)
+    return true;
+  if (!finish(*background_, next_failure_s_)) {
+    background_.reset();
+    return false;
+  }
+  return true;
+}
+
+void SimTrainingEnvironment::drop_background()
+{
+  if (!background_)
+    return;
+  if (!background_->settled) {
+    if (background_->replayed)
+      background_->io->cancel();
+    storage_of(IoKind::PfsWrite).remove(background_->object);
+  }
+  background_.reset();
+}
+
+double SimTrainingEnvironment::measured_s(IoKind kind)
+{
+  for (const auto& m : measured_)
+    if (m.first.first == static_cast<int>(kind))
+      return m.second;
+  // Never measured (e.g. no restart ever got past its delay): measure it now, failures aside.
+  auto op = begin(kind, 1, 1);
+  op->io  = op->io ? op->io : CheckpointIo::start(route_, plan_, kind, 1, 1, op->object, checkpoint_);
+  op->io->wait(kInf);
+  return op->io->end_s() - op->start;
+}
+
+void SimTrainingEnvironment::report(int64_t failures, int64_t restarts)
+{
+  ProgressBoard::set(route_.name, "failures", static_cast<double>(failures));
+  ProgressBoard::set(route_.name, "restarts", static_cast<double>(restarts));
+}
+
+}  // namespace llsim

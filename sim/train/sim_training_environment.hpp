@@ -1,0 +1,85 @@
+// The training run's environment inside the simulation: simulated time is SimGrid's, the job's
+// failures are its nodes' outages (a job fails when one of its nodes does), and checkpoint I/O
+// either runs through the services (checkpoint_io.hpp) or is charged the cost measured for the
+// same operation:
+//   io_replay: always   every operation runs through the services
+//              once     each kind of operation runs once; later ones are charged its cost
+//              auto     an operation runs through the services whenever another phase is running
+//                       (so they contend for the same servers) or its cost was never measured
+//                       alone; otherwise it is charged the cost measured alone
+// A charged operation takes the same simulated time but touches no server (it does not appear
+// in the services' CSVs); its bytes still take capacity. Costs scale with the bytes moved.
+// The newest `keep` checkpoints stay on the parallel file system (older ones are removed);
+// node-local levels keep the newest one.
+#pragma once
+#include "sim/svc/host_faults.hpp"
+#include "sim/train/checkpoint_io.hpp"
+#include "sim/train/training_environment.hpp"
+
+#include <array>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+enum class IoReplay { Auto, Always, Once };
+
+struct IoTotals {
+  double seconds = 0;
+  int64_t count  = 0;
+  double mean_s() const { return count > 0 ? seconds / static_cast<double>(count) : NAN; }
+};
+
+class SimTrainingEnvironment : public TrainingEnvironment {
+ public:
+  SimTrainingEnvironment(const IoRoute& route, const IoPlan& plan, HostFaults& faults, IoReplay replay,
+                         std::function<bool()> others_running, int64_t keep);
+  ~SimTrainingEnvironment() override;
+
+  double now() const override;
+  bool advance_until(double until) override;
+  bool io(IoKind kind, double share, double scale) override;
+  void start_background(double scale) override;
+  double background_end() override;
+  bool wait_background() override;
+  void drop_background() override;
+  int64_t failed_writer() const override { return failed_writer_; }
+  int64_t replays() const override { return replays_; }
+  double measured_s(IoKind kind) override;
+  void report(int64_t failures, int64_t restarts) override;
+
+  double job_mtbf_s() const { return failures_.mtbf_s(); }
+  const IoTotals& totals(IoKind kind) const { return totals_[static_cast<size_t>(kind)]; }
+
+ private:
+  struct Operation;  // one I/O operation in progress
+  std::unique_ptr<Operation> begin(IoKind kind, double share, double scale);
+  bool finish(Operation& op, double deadline);  // false: the job failed first
+  void failed();                                // consumes the failure now due
+  void keep_newest(IoKind kind, FileId object);
+  bool replay(IoKind kind, double share) const;
+  StorageService& storage_of(IoKind kind) const;
+  std::vector<std::pair<size_t, double>> bytes_per_target(IoKind kind, double share, double scale) const;
+
+  const IoRoute& route_;
+  const IoPlan& plan_;
+  GroupFailures failures_;
+  IoReplay replay_;
+  std::function<bool()> others_running_;
+  size_t keep_;
+  double next_failure_s_;
+  HostId next_failed_host_ = 0;
+  int64_t failed_writer_   = -1;
+  std::vector<int64_t> writer_of_node_;
+  int64_t replays_ = 0;
+  int64_t checkpoint_ = 0;
+  std::vector<std::pair<std::pair<int, double>, double>> measured_;  // (kind, share) -> cost for scale 1
+  std::array<IoTotals, 5> totals_{};
+  std::deque<FileId> pfs_objects_, local_objects_;
+  std::unique_ptr<Operation> background_;
+};
+
+}  // namespace llsim

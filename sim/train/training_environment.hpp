@@ -1,0 +1,43 @@
+// What the training run needs from the world around it: simulated time, the job's failures, and
+// checkpoint I/O. The simulation implements it with SimGrid and the services
+// (sim_training_environment.hpp); unit tests implement it with fixed costs, so the run's
+// decisions can be checked by hand.
+#pragma once
+#include "sim/train/interfaces.hpp"
+
+#include <cstdint>
+
+namespace llsim {
+
+class TrainingEnvironment {
+ public:
+  virtual ~TrainingEnvironment() = default;
+
+  virtual double now() const = 0;
+  // Lets time pass until `until` (training computes, or a fixed pause); false when the job
+  // fails first: now() is then the failure's time and failed_writer() names what it destroyed.
+  virtual bool advance_until(double until) = 0;
+  // One checkpoint I/O operation carrying `scale` times the plan's bytes (a PartnerCopy carries
+  // `share` of them), replayed through the services or charged its measured cost; false when
+  // the job fails first.
+  virtual bool io(IoKind kind, double share, double scale) = 0;
+
+  // The parallel-file-system write of a checkpoint, in the background while training goes on.
+  virtual void start_background(double scale) = 0;
+  // When the background write ends (+inf while that is not known yet).
+  virtual double background_end() = 0;
+  virtual bool wait_background() = 0;  // false when the job fails first
+  virtual void drop_background() = 0;  // the job failed: the write dies with it
+
+  // The writer (index into the plan's writers) whose node the last failure took down; -1 when
+  // that node writes no node-local copy.
+  virtual int64_t failed_writer() const = 0;
+  // I/O operations replayed through the services so far.
+  virtual int64_t replays() const = 0;
+  // The measured duration of an I/O kind (its last run), or -1 when it never ran.
+  virtual double measured_s(IoKind kind) = 0;
+  // Counters for the progress line.
+  virtual void report(int64_t failures, int64_t restarts) = 0;
+};
+
+}  // namespace llsim

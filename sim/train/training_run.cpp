@@ -1,0 +1,235 @@
+#include "sim/train/training_run.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace llsim {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// A point training can restart from: progress in iterations and the compute it took.
+struct RestartPoint {
+  double iterations = 0;
+  double compute_s  = 0;
+  bool exists       = false;  // a checkpoint holds it (nothing to read when restarting from scratch)
+};
+
+class Run {
+ public:
+  Run(const TrainingSetup& s, TrainingEnvironment& env, Rng& rng) : s_(s), env_(env), rng_(rng) {}
+
+  TrainingResult run()
+  {
+    start_s_    = env_.now();
+    pfs_.exists = s_.resume;
+    update_interval();
+    if (s_.resume && !env_.io(IoKind::PfsRead, 1, 1))
+      fail();
+    while (done_ < s_.iterations) {
+      const double target = std::min(s_.iterations, checkpointed_at_ + per_checkpoint_);
+      if (!compute_until(target)) {
+        fail();
+        continue;
+      }
+      if (done_ >= s_.iterations)
+        break;
+      if (!checkpoint())
+        fail();
+    }
+    out_.makespan_s = env_.now() - start_s_;
+    out_.useful_s   = line_.compute_s;
+    return out_;
+  }
+
+ private:
+  void update_interval()
+  {
+    out_.mean_blocking_s = out_.checkpoints > 0 ? out_.blocking_s / static_cast<double>(out_.checkpoints) : 0;
+    out_.interval_s      = s_.policy->interval_s(out_.mean_blocking_s, s_.job_mtbf_s, s_.iteration->mean());
+    per_checkpoint_      = std::max(1.0, std::round(out_.interval_s / s_.iteration->mean()));
+  }
+
+  // Computes iterations up to `target`; false if a failure struck first.
+  bool compute_until(double target)
+  {
+    const double begin = env_.now();
+    std::vector<double> ends;  // of each iteration, from `begin`
+    double total = 0;
+    for (double i = done_; i < target; ++i) {
+      total += s_.iteration->sample(rng_);
+      ends.push_back(total);
+    }
+    const bool finished = env_.advance_until(begin + total);
+    const double spent  = env_.now() - begin;
+    const auto completed =
+        finished ? ends.size() : static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), spent) - ends.begin());
+    const double useful = completed > 0 ? ends[completed - 1] : 0;
+    out_.compute_s += spent;
+    line_.compute_s += useful;
+    since_checkpoint_s_ += useful;
+    done_ += static_cast<double>(completed);
+    line_.iterations = done_;
+    return finished;
+  }
+
+  void settle_background()
+  {
+    if (persisting_ && env_.background_end() <= env_.now()) {
+      pfs_        = persist_point_;
+      persisting_ = false;
+      out_.records[persist_record_].durable_s = env_.background_end();
+    }
+  }
+
+  // Runs steps; the first write also carries `extra_B` bytes (file state). False at a failure.
+  bool run_steps(const std::vector<CheckpointStep>& steps, double extra_B)
+  {
+    for (const auto& step : steps) {
+      if (!step.is_io) {
+        if (!env_.advance_until(env_.now() + step.pause_s))
+          return false;
+        continue;
+      }
+      const double step_B = step.share * s_.checkpoint_B;
+      const double scale  = step_B > 0 ? 1 + extra_B / step_B : 1;
+      extra_B             = 0;
+      if (!env_.io(step.io, step.share, scale))
+        return false;
+    }
+    return true;
+  }
+
+  bool checkpoint()
+  {
+    const int64_t index   = out_.checkpoints + 1;
+    const double start    = env_.now();
+    const int64_t replays = env_.replays();
+    if (persisting_ && env_.background_end() > env_.now() && !env_.wait_background())
+      return false;  // waiting for the previous background write
+    settle_background();
+    const double written_B          = s_.files.write_Bps * since_checkpoint_s_;
+    const double file_B             = s_.file_state->saved_bytes(s_.files, written_B);
+    const auto steps                = s_.mode->blocking(index);
+    const bool writes_while_blocked = std::any_of(steps.begin(), steps.end(), [](const auto& st) { return st.is_io; });
+    if (!run_steps(steps, writes_while_blocked ? file_B : 0))
+      return false;
+    const double blocking = env_.now() - start;
+    out_.checkpoints      = index;
+    out_.blocking_s += blocking;
+    out_.file_state_bytes += file_B + s_.file_state->kept_bytes(s_.files, written_B);
+    since_checkpoint_s_ = 0;
+    checkpointed_at_    = done_;
+    if (s_.mode->needs_local_level()) {
+      local_ = line_;
+      local_.exists = true;
+      lost_.clear();
+    }
+    double bytes   = s_.mode->local_bytes(s_.checkpoint_B, index) + file_B;
+    double durable = -1;
+    if (s_.mode->reaches_pfs(index))
+      bytes += s_.checkpoint_B;
+    RestartPoint point = line_;
+    point.exists       = true;
+    if (s_.mode->background_pfs(index)) {
+      env_.start_background(writes_while_blocked ? 1 : 1 + file_B / s_.checkpoint_B);
+      persisting_     = true;
+      persist_point_  = point;
+      persist_record_ = out_.records.size();
+    } else if (s_.mode->reaches_pfs(index)) {
+      pfs_    = point;
+      durable = env_.now();
+    }
+    out_.checkpoint_bytes += bytes;
+    out_.records.push_back({index, start, env_.now(), done_, blocking, bytes, durable, env_.replays() > replays});
+    failures_in_a_row_ = 0;
+    update_interval();
+    settle_background();  // a charged background write may already be over
+    return true;
+  }
+
+  [[noreturn]] void give_up()
+  {
+    const double read_s = env_.measured_s(s_.mode->needs_local_level() ? IoKind::LocalRead : IoKind::PfsRead);
+    throw SimulationError(
+        "training cannot progress: " + std::to_string(out_.failures) + " failures, the last " +
+        std::to_string(s_.give_up_after) + " in a row without a checkpoint or the end of training (job MTBF " +
+        format_number(s_.job_mtbf_s) + " s, restart delay " + format_number(s_.restart_delay_s) +
+        " s, checkpoint read " + format_number(read_s) +
+        " s): raise the nodes' MTBF, shorten the restart, or checkpoint more often (restart.give_up_after sets "
+        "how many failures in a row end the run)");
+  }
+
+  void fail()
+  {
+    while (true) {
+      out_.failures += 1;
+      failures_in_a_row_ += 1;
+      env_.report(out_.failures, out_.restarts);
+      if (failures_in_a_row_ > s_.give_up_after)
+        give_up();
+      settle_background();
+      if (persisting_) {
+        env_.drop_background();  // a write still in progress dies with the job
+        persisting_ = false;
+      }
+      const int64_t writer = env_.failed_writer();
+      if (writer >= 0)
+        lost_.insert(static_cast<size_t>(writer));
+      const bool from_local = s_.mode->needs_local_level() && local_.iterations > pfs_.iterations &&
+                              s_.mode->local_recoverable(lost_, s_.writers);
+      const RestartPoint point = from_local ? local_ : pfs_;
+      if (s_.mode->needs_local_level() && !from_local) {
+        local_ = pfs_;  // the node-local level is unusable: the next one starts afresh
+        lost_.clear();
+      }
+      const bool rolled_back = line_.iterations > point.iterations || since_checkpoint_s_ > 0;
+      if (rolled_back && s_.file_state->inconsistent_on_rollback() && s_.files.write_Bps > 0)
+        out_.inconsistent_rollbacks += 1;
+      line_               = point;
+      done_               = point.iterations;
+      checkpointed_at_    = done_;
+      since_checkpoint_s_ = 0;
+      if (!env_.advance_until(env_.now() + s_.restart_delay_s))
+        continue;  // failed again while restarting
+      const std::vector<CheckpointStep> recovery =
+          !point.exists ? std::vector<CheckpointStep>{}
+          : from_local  ? s_.mode->local_recovery()
+                        : std::vector<CheckpointStep>{CheckpointStep::write(IoKind::PfsRead)};
+      if (!run_steps(recovery, 0))
+        continue;
+      if (from_local)
+        lost_.clear();  // the lost parts were rebuilt from the partners
+      out_.restarts += 1;
+      env_.report(out_.failures, out_.restarts);
+      return;
+    }
+  }
+
+  const TrainingSetup& s_;
+  TrainingEnvironment& env_;
+  Rng& rng_;
+  TrainingResult out_;
+  double start_s_ = 0, done_ = 0, checkpointed_at_ = 0, since_checkpoint_s_ = 0, per_checkpoint_ = 1;
+  RestartPoint line_, local_, pfs_;  // current progress; newest node-local and file-system checkpoints
+  std::set<size_t> lost_;            // writers whose node-local copy of local_ is gone
+  bool persisting_ = false;
+  RestartPoint persist_point_;
+  size_t persist_record_     = 0;
+  int64_t failures_in_a_row_ = 0;
+};
+
+}  // namespace
+
+TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng)
+{
+  return Run(setup, env, iteration_rng).run();
+}
+
+}  // namespace llsim

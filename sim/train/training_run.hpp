@@ -1,0 +1,67 @@
+// The training run as a sequence of iterations, checkpoints, failures and restarts, carried out
+// in a TrainingEnvironment. Pure decision logic: the same environment and random stream give
+// the same run, and tests can compute it by hand.
+//
+// - Training computes iterations (durations drawn from `iteration`). Every `interval` of compute
+//   (rounded to whole iterations, at least one) it takes a checkpoint. The interval comes from
+//   the policy with C the mean blocking time of the checkpoints so far (0 before the first, so
+//   Young and Daly take their first checkpoint after one iteration, which measures C) and M the
+//   job's MTBF; it is recomputed after every checkpoint.
+// - A checkpoint first waits for the previous background write to the parallel file system, if
+//   one is still going on, then runs the mode's blocking steps; the file-state bytes are written
+//   with its first write. Its blocking time is all of that.
+// - With `resume`, the run starts by reading a checkpoint from the parallel file system.
+// - A failure (during compute, checkpoints or restarts alike) loses all compute since the
+//   newest checkpoint that survives it: the node-local one if the mode can rebuild it given the
+//   nodes lost since it was written, else the newest checkpoint on the parallel file system (a
+//   background write in progress is lost). Then `restart_delay` and the recovery I/O.
+// - `give_up_after` failures in a row with no checkpoint and no finish in between: the run
+//   cannot progress, and stops with a SimulationError naming the job MTBF, the restart delay and
+//   the read time.
+#pragma once
+#include "sim/core/distribution.hpp"
+#include "sim/train/training_environment.hpp"
+
+#include <memory>
+#include <vector>
+
+namespace llsim {
+
+struct TrainingSetup {
+  double iterations = 0;  // useful iterations to complete
+  std::shared_ptr<const Distribution> iteration;
+  const CheckpointPolicy* policy   = nullptr;
+  const CheckpointMode* mode       = nullptr;
+  double checkpoint_B              = 0;  // bytes of one checkpoint on the parallel file system
+  const FileStatePolicy* file_state = nullptr;
+  FileWorkload files;
+  double restart_delay_s = 0;
+  bool resume            = false;
+  int64_t give_up_after  = 1000;
+  size_t writers         = 1;  // of the plan (node-local levels)
+  double job_mtbf_s      = 0;
+};
+
+struct CheckpointRecord {
+  int64_t index;
+  double start_s, end_s;  // training stops, resumes
+  double iteration;       // progress it holds
+  double blocking_s;
+  double bytes;           // all levels
+  double durable_s;       // on the parallel file system from then; -1 never (or not known)
+  bool replayed;          // its I/O went through the services
+};
+
+struct TrainingResult {
+  double makespan_s = 0, compute_s = 0, useful_s = 0, blocking_s = 0;
+  int64_t checkpoints = 0, failures = 0, restarts = 0, inconsistent_rollbacks = 0;
+  double checkpoint_bytes = 0, file_state_bytes = 0;
+  double interval_s      = 0;  // the last one the policy gave
+  double mean_blocking_s = 0;  // C
+  std::vector<CheckpointRecord> records;
+  double wasted_s() const { return compute_s - useful_s; }
+};
+
+TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng);
+
+}  // namespace llsim

@@ -1,0 +1,247 @@
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/train/training_run.hpp"
+#include "sim/train/young_daly.hpp"
+#include "world.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+
+using namespace llsim;
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Fixed costs per kind of I/O (a partner copy costs its share of the full copy) and failures at
+// given times, each taking one writer's node-local copy.
+class FakeEnvironment : public TrainingEnvironment {
+ public:
+  std::map<IoKind, double> cost;
+  std::vector<std::pair<double, int64_t>> failures;  // time, writer
+
+  double now() const override { return t_; }
+  bool advance_until(double until) override
+  {
+    if (next_ < failures.size() && failures[next_].first < until) {
+      t_      = failures[next_].first;
+      writer_ = failures[next_].second;
+      ++next_;
+      return false;
+    }
+    t_ = until;
+    return true;
+  }
+  bool io(IoKind kind, double share, double scale) override
+  {
+    return advance_until(t_ + cost.at(kind) * scale * (kind == IoKind::PartnerCopy ? share : 1));
+  }
+  void start_background(double scale) override { background_ = t_ + cost.at(IoKind::PfsWrite) * scale; }
+  double background_end() override { return background_; }
+  bool wait_background() override { return advance_until(background_); }
+  void drop_background() override { background_ = -kInf; }
+  int64_t failed_writer() const override { return writer_; }
+  int64_t replays() const override { return 0; }
+  double measured_s(IoKind kind) override { return cost.count(kind) ? cost.at(kind) : -1; }
+  void report(int64_t, int64_t) override {}
+
+ private:
+  double t_          = 0;
+  size_t next_       = 0;
+  int64_t writer_    = -1;
+  double background_ = -kInf;
+};
+
+struct Run {
+  test::World world;
+  std::unique_ptr<CheckpointPolicy> policy;
+  std::unique_ptr<CheckpointMode> mode;
+  std::unique_ptr<FileStatePolicy> file_state;
+  TrainingSetup setup;
+  FakeEnvironment env;
+
+  Run(const std::string& mode_yaml, const std::string& policy_yaml, double iterations, double node_state_B = 1e9)
+      : world("groups: {c: {count: 4, memory: 64GB, nic: {bandwidth: 1GBps}, disks: {read: 1GBps, write: 1GBps, "
+              "capacity: 1TB}}}\nbackbone: {bandwidth: 1GBps}")
+  {
+    policy     = Registry<CheckpointPolicy>::create(world.yaml(policy_yaml), {});
+    mode       = Registry<CheckpointMode>::create(world.yaml(mode_yaml), {*world.platform, *world.platform->find("c"),
+                                                                          node_state_B});
+    file_state = Registry<FileStatePolicy>::create(world.yaml("{impl: none}"), {});
+    setup.iterations      = iterations;
+    setup.iteration       = make_distribution(world.yaml("10s"), Dimension::Duration);
+    setup.policy          = policy.get();
+    setup.mode            = mode.get();
+    setup.file_state      = file_state.get();
+    setup.restart_delay_s = 30;
+    setup.checkpoint_B    = 1e12;
+    setup.writers         = 4;
+    setup.job_mtbf_s      = 1e9;
+  }
+  TrainingResult go()
+  {
+    Rng rng(1);
+    return run_training(setup, env, rng);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("young and daly intervals", "[training_run]")
+{
+  CHECK(young_interval(100, 10000) == Approx(std::sqrt(2e6)));
+  CHECK(daly_interval(100, 10000) == Approx(std::sqrt(2e6) * (1 + std::sqrt(0.005) / 3 + 0.005 / 9) - 100));
+  CHECK(daly_interval(100, 10000) == Approx(1348.33).epsilon(1e-5));
+  CHECK(daly_interval(300, 100) == 100);  // C >= 2M: T = M
+}
+
+TEST_CASE("training run: blocking checkpoints and a failure, by hand", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+  r.env.cost     = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  r.env.failures = {{455, 0}};
+  const TrainingResult out = r.go();
+  // 0-200 compute, 200-205 C1 (it 20), 205-405, 405-410 C2 (it 40), failure at 455 after 4 more
+  // iterations and 5 s: 45 s lost; restart 455 + 30 + 7 = 492 from it 40; then 20 iterations,
+  // C3 692-697, 20 iterations, C4 897-902, the last 20 iterations end at 1102.
+  CHECK(out.makespan_s == Approx(1102));
+  CHECK(out.checkpoints == 4);
+  CHECK(out.failures == 1);
+  CHECK(out.restarts == 1);
+  CHECK(out.wasted_s() == Approx(45));
+  CHECK(out.useful_s == Approx(1000));
+  CHECK(out.blocking_s == Approx(20));
+  CHECK(out.checkpoint_bytes == Approx(4e12));
+  REQUIRE(out.records.size() == 4);
+  CHECK(out.records[2].end_s == Approx(697));
+  CHECK(out.records[2].iteration == 60);
+}
+
+TEST_CASE("training run: async persist lost to a failure falls back to the previous one", "[training_run]")
+{
+  // A node holds 10 GB; snapshot at 10 GB/s = 1 s blocking; persist 50 s in the background.
+  Run r("{impl: async, snapshot_bandwidth: 10GBps}", "{impl: fixed, interval: 100s}", 50, 10e9);
+  r.env.cost     = {{IoKind::PfsWrite, 50}, {IoKind::PfsRead, 40}};
+  r.env.failures = {{230, 0}};
+  const TrainingResult out = r.go();
+  // C1 100-101 (persisted at 151), C2 201-202 (persist until 252), failure at 230: C2 is lost,
+  // restart from C1 (it 10): 128 s of compute lost, resume at 230 + 30 + 40 = 300; then
+  // checkpoints at 400, 501, 602 (1 s each), done at 703.
+  CHECK(out.makespan_s == Approx(703));
+  CHECK(out.wasted_s() == Approx(128));
+  CHECK(out.checkpoints == 5);
+  CHECK(out.blocking_s == Approx(5));
+  CHECK(out.records[0].durable_s == Approx(151));
+  CHECK(out.records[1].durable_s == -1);
+}
+
+TEST_CASE("training run: the next checkpoint waits for the previous persist, and that counts as blocking",
+          "[training_run]")
+{
+  Run r("{impl: async, snapshot_bandwidth: 10GBps}", "{impl: fixed, interval: 100s}", 30, 10e9);
+  r.env.cost = {{IoKind::PfsWrite, 150}};
+  const TrainingResult out = r.go();
+  // C1 100-101, persist until 251; C2 due at 201 waits until 251, then 251-252; persist until 402.
+  // The last 10 iterations end at 352 (no checkpoint after the end).
+  CHECK(out.makespan_s == Approx(352));
+  CHECK(out.blocking_s == Approx(1 + 50 + 1));
+  REQUIRE(out.records.size() == 2);
+  CHECK(out.records[1].blocking_s == Approx(51));
+  CHECK(out.mean_blocking_s == Approx(26));
+}
+
+TEST_CASE("training run: multilevel restarts from the partner copy, single from the flush", "[training_run]")
+{
+  for (const char* level : {"partner", "single"}) {
+    Run r(std::string("{impl: multilevel, level: ") + level + ", flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
+    r.env.cost = {{IoKind::LocalWrite, 2}, {IoKind::PartnerCopy, 3}, {IoKind::LocalRead, 4},
+                  {IoKind::PfsWrite, 20},  {IoKind::PfsRead, 50}};
+    r.env.failures           = {{505, 0}};
+    const TrainingResult out = r.go();
+    const bool partner       = std::string(level) == "partner";
+    const double block       = partner ? 5 : 2;
+    // Checkpoint k ends at 100k + kb (b = blocking); C3 is flushed, durable 20 s after it ends.
+    CHECK(out.records[2].durable_s == Approx(300 + 3 * block + 20));
+    CHECK(out.records[0].durable_s == -1);
+    // The failure at 505 comes during the iterations after C4 (ended 400 + 4b).
+    const double lost = 505 - (400 + 4 * block);
+    if (partner) {
+      // Restart from C4 (it 40) after 30 s and the partner rebuild (4 + 3 s): 542; then 10
+      // iterations, C5 (5 s), the last 10 iterations.
+      CHECK(out.wasted_s() == Approx(lost));
+      CHECK(out.makespan_s == Approx(542 + 100 + 5 + 100));
+    } else {
+      // The node's local copy is gone: restart from the flushed C3 (it 30), reading 50 s; then
+      // 10 iterations and C4, 10 and C5, the last 10 (C6 due at it 60 is the end).
+      CHECK(out.wasted_s() == Approx(lost + 100));
+      CHECK(out.makespan_s == Approx(505 + 30 + 50 + 3 * 100 + 2 * block));
+    }
+  }
+}
+
+TEST_CASE("training run: which nodes fail decides whether the partner copies survive", "[training_run]")
+{
+  const auto run = [](std::vector<std::pair<double, int64_t>> failures) {
+    Run r("{impl: multilevel, level: partner, flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
+    r.env.cost = {{IoKind::LocalWrite, 2}, {IoKind::PartnerCopy, 3}, {IoKind::LocalRead, 4},
+                  {IoKind::PfsWrite, 20},  {IoKind::PfsRead, 50}};
+    r.env.failures = std::move(failures);
+    return r.go();
+  };
+  // Writer 0 fails at 505, then during the restart (30 s delay) writer 2 or writer 1: writer 1
+  // holds writer 0's partner copy, so C4 (node-local, it 40) is gone and the job restarts from
+  // the flushed C3 (it 30) on the file system; writer 2 does not, so C4 is rebuilt.
+  const TrainingResult apart    = run({{505, 0}, {520, 2}});
+  const TrainingResult partners = run({{505, 0}, {520, 1}});
+  CHECK(apart.failures == 2);
+  CHECK(partners.failures == 2);
+  CHECK(apart.restarts == 1);  // the first restart never got past its delay
+  // apart: restart from C4 at 520 + 30 + 7 = 557; 10 iterations, C5 (5 s), 10 iterations.
+  CHECK(apart.makespan_s == Approx(557 + 100 + 5 + 100));
+  // partners: restart from C3 at 520 + 30 + 50 = 600, then 3 x 100 s of iterations and C4, C5.
+  CHECK(partners.makespan_s == Approx(600 + 300 + 2 * 5));
+  CHECK(partners.wasted_s() == Approx(apart.wasted_s() + 100));
+}
+
+TEST_CASE("training run: Daly's interval uses the mean blocking time measured so far", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: daly}", 2000);
+  r.setup.job_mtbf_s = 1e5;
+  r.env.cost         = {{IoKind::PfsWrite, 10}};
+  const TrainingResult out = r.go();
+  // No cost is known before the first checkpoint (C = 0): it comes after one iteration.
+  REQUIRE(out.records.size() > 2);
+  CHECK(out.records[0].iteration == 1);
+  const double interval = daly_interval(10, 1e5);
+  CHECK(out.records[1].iteration == 1 + std::round(interval / 10));
+  CHECK(out.mean_blocking_s == Approx(10));
+  CHECK(out.interval_s == Approx(interval));
+}
+
+TEST_CASE("training run: a run that cannot progress stops with the reason", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: fixed, interval: 100s}", 100);
+  r.env.cost = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  for (int k = 1; k <= 200; ++k)
+    r.env.failures.push_back({50.0 + 20.0 * k, 0});  // every 20 s: a restart takes 30 s + 7 s
+  r.setup.give_up_after = 100;
+  r.setup.job_mtbf_s    = 20;
+  CHECK_THROWS_WITH(r.go(), Catch::Contains("cannot progress") && Catch::Contains("job MTBF 20 s") &&
+                                Catch::Contains("restart delay 30 s") && Catch::Contains("checkpoint read 7 s"));
+}
+
+TEST_CASE("training run: file-state bytes are written with the checkpoint", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: fixed, interval: 100s}", 20);
+  r.file_state             = Registry<FileStatePolicy>::create(r.world.yaml("{impl: full_copy}"), {});
+  r.setup.file_state       = r.file_state.get();
+  r.setup.files.count      = 10;
+  r.setup.files.size_B     = 1e11;  // 1 TB of files: the checkpoint carries twice its bytes
+  r.env.cost               = {{IoKind::PfsWrite, 5}};
+  const TrainingResult out = r.go();
+  CHECK(out.checkpoints == 1);
+  CHECK(out.file_state_bytes == 1e12);
+  CHECK(out.blocking_s == Approx(10));
+}
