@@ -3,6 +3,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
 
@@ -58,11 +59,15 @@ size_t ForwardingService::forwarder_for(int64_t index, size_t rank) const
 void ForwardingService::submit(const ForwardedIo& io, IoCallback done)
 {
   ServerPool::Request r;  // no on_down: a forwarding node that is down is waited for
-  if (io.op == IoOp::Write)
-    r.serve = [this, io, done] { serve_write(io, done); };
-  else
+  if (io.op == IoOp::Read) {
     r.serve = [this, io, done] { serve_read(io, done); };
-  pools_[io.forwarder]->submit(std::move(r));
+    pools_[io.forwarder]->submit(std::move(r));
+    return;
+  }
+  // A write first gets room at its target (the client's grant), then queues here.
+  r.serve = [this, io, done] { serve_write(io, done); };
+  backend_.take_credit(io.target, io.bytes,
+                       [this, io, r = std::move(r)]() mutable { pools_[io.forwarder]->submit(std::move(r)); });
 }
 
 void ForwardingService::retry(const ForwardedIo& io, const IoCallback& done, bool write)
@@ -87,22 +92,10 @@ void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& don
   ServerPool& pool      = *pools_[io.forwarder];
   const HostId fwd      = host(io.forwarder);
   const HostId server   = backend_.host_of_target(io.target);
-  const size_t srv      = backend_.server_of_target(io.target);
   const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
                                     faults_->next_failure(server, now())});
-  if (!backend_.reserve_buffer(srv, io.bytes, deadline)) {
-    retry(io, done, true);
-    return;
-  }
-  XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(io.client).c_str(), platform_->name(fwd).c_str(),
-            platform_->name(server).c_str(), io.bytes);
-  const auto sent = io.sent ? io.sent : [] {};
-  if (!relay(*platform_, io.client, fwd, server, io.bytes, io.min_first_hop, deadline, sent)) {
-    backend_.release_buffer(srv, io.bytes);
-    retry(io, done, true);
-    return;
-  }
-  pool.stats().add(now(), io.bytes, 1);
+  // The storage server engages one of its threads for the request, then the bytes flow.
+  auto handover = std::make_shared<Handover>();
   TargetIo t;
   t.op        = IoOp::Write;
   t.client    = io.client;
@@ -110,11 +103,37 @@ void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& don
   t.bytes     = io.bytes;
   t.file      = io.file;
   t.forwarded = true;
+  t.handover  = handover;
+  t.credited  = true;
   backend_.submit(t, done);
+  const bool engaged = handover->changed->wait_until([&] { return handover->engaged; }, deadline);
+  if (engaged && handover->over)
+    return;  // refused (a full disk): the storage server has told the client
+  XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(io.client).c_str(), platform_->name(fwd).c_str(),
+            platform_->name(server).c_str(), io.bytes);
+  const auto sent = io.sent ? io.sent : [] {};
+  const bool arrived =
+      engaged && relay(*platform_, io.client, fwd, server, io.bytes, io.min_first_hop, deadline, sent);
+  handover->arrived = arrived;
+  handover->over    = true;
+  handover->changed->notify_all();
+  if (!arrived) {
+    retry(io, done, true);
+    return;
+  }
+  pool.stats().add(now(), io.bytes, 1);
 }
 
 void ForwardingService::serve_read(const ForwardedIo& io, const IoCallback& done)
 {
+  if (io.sent)
+    io.sent();
+  struct Pending {
+    bool over = false;
+    IoOutcome outcome;
+    WaitPoint read;
+  };
+  auto pending = std::make_shared<Pending>();
   TargetIo t;
   t.op        = IoOp::Read;
   t.client    = io.client;
@@ -122,15 +141,22 @@ void ForwardingService::serve_read(const ForwardedIo& io, const IoCallback& done
   t.bytes     = io.bytes;
   t.file      = io.file;
   t.forwarded = true;
-  backend_.submit(t, [this, io, done](const IoOutcome& o) {
-    if (!o.ok()) {
-      done(o);
-      return;
-    }
-    ServerPool::Request r;
-    r.serve = [this, io, done] { relay_back(io, done); };
-    pools_[io.forwarder]->submit(std::move(r));
+  backend_.submit(t, [pending](const IoOutcome& o) {
+    pending->over    = true;
+    pending->outcome = o;
+    pending->read.notify_all();
   });
+  // The thread waits for the storage server's read, as an LWFS thread blocks on its file
+  // system read: what a forwarding node has in flight is bounded by its threads.
+  if (!pending->read.wait_until([&] { return pending->over; }, pools_[io.forwarder]->deadline())) {
+    submit(io, done);  // this forwarding node went down: the read starts over once it is back
+    return;
+  }
+  if (!pending->outcome.ok()) {
+    done(pending->outcome);
+    return;
+  }
+  relay_back(io, done);
 }
 
 void ForwardingService::relay_back(const ForwardedIo& io, const IoCallback& done)
@@ -139,6 +165,8 @@ void ForwardingService::relay_back(const ForwardedIo& io, const IoCallback& done
   const HostId server   = backend_.host_of_target(io.target);
   const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
                                     faults_->next_failure(server, now())});
+  XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(server).c_str(), platform_->name(host(io.forwarder)).c_str(),
+            platform_->name(io.client).c_str(), io.bytes);
   if (!relay(*platform_, server, host(io.forwarder), io.client, io.bytes, io.min_first_hop, deadline, [] {})) {
     retry(io, done, false);
     return;

@@ -37,7 +37,9 @@ struct ForwardedIo {
   double bytes      = 0;
   FileId file       = 0;
   double min_first_hop = 0;    // the client cannot send or receive the bytes faster
-  std::function<void()> sent;  // writes: the client has sent the bytes (optional; must not block)
+  // The request has left the client: a write's bytes are sent, a read is taken into service
+  // (optional; must not block). A client issues its next request then.
+  std::function<void()> sent;
 };
 
 class ForwardingService : public Service {

@@ -1,6 +1,7 @@
 #include "sim/svc/metadata.hpp"
 
 #include "sim/core/registry.hpp"
+#include "sim/platform/message_time.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -80,6 +81,7 @@ struct MetadataService::Call {
   MetaOp op;
   int64_t count;
   bool wait_if_down;
+  double arrives_s;  // when the request reaches the server
   bool done = false, ok = false;
   WaitPoint replied;
 };
@@ -138,7 +140,9 @@ void MetadataService::enqueue(size_t server, const std::shared_ptr<Call>& call)
   };
   ServerPool::Request r;
   r.serve = [this, server, call, reply, &pool] {
-    if (!pause(service_time(server, call->op, call->count), pool.deadline())) {
+    // A request still on its way (the queue was empty) is served from its arrival.
+    const double wait_s = std::max(0.0, call->arrives_s - now());
+    if (!pause(wait_s + service_time(server, call->op, call->count), pool.deadline())) {
       if (call->wait_if_down)
         enqueue(server, call);  // the host is down now: queued until it is back
       else
@@ -163,16 +167,30 @@ bool MetadataService::call(HostId client, MetaOp op, const std::string& path, in
   };
   XBT_DEBUG("%s: %s %s x%ld on %s", platform_->name(client).c_str(), meta_op_name(op), path.c_str(),
             static_cast<long>(count), platform_->name(host).c_str());
-  if (!transfer(*platform_, client, host, rpc_B_, leg_deadline()))
-    return false;
+  // The request is queued at once, tagged with its arrival time: its crossing of the network
+  // and its service are then one pause of the serving thread (one simulation step, not two).
   auto c          = std::make_shared<Call>();
   c->op           = op;
   c->count        = count;
   c->wait_if_down = wait_if_down;
+  c->arrives_s    = now() + leg_s(client, host);
+  if (c->arrives_s > leg_deadline())
+    return false;
   enqueue(server, c);
   if (!c->replied.wait_until([&c] { return c->done; }, deadline) || !c->ok)
     return false;
-  return transfer(*platform_, host, client, rpc_B_, leg_deadline());
+  return pause(leg_s(host, client), leg_deadline());
+}
+
+double MetadataService::leg_s(HostId from, HostId to)
+{
+  // Routes between groups are the same for every pair of their hosts: one computation per pair
+  // of groups.
+  const auto key = std::make_pair(platform_->spec().group_of(from).first_host, platform_->spec().group_of(to).first_host);
+  const auto it  = leg_s_.find(key);
+  if (it != leg_s_.end())
+    return it->second;
+  return leg_s_[key] = message_time(platform_->spec(), from, to, rpc_B_);
 }
 
 }  // namespace llsim

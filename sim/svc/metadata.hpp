@@ -4,9 +4,11 @@
 //         ops: {create: 50k/s, open: 100k/s, stat: 200k/s, ...}, service_time: exponential,
 //         rpc_size: 1KiB, partition: {impl: hashed}}
 //
-// An operation is an RPC: the request crosses the real network from the client to the server
-// that owns the path (the partitioning model decides), waits in that server's FIFO queue, is
-// served by one of its `threads`, and the reply crosses back. A rate is what one server
+// An operation is an RPC: the request crosses the network from the client to the server that
+// owns the path (the partitioning model decides), waits in that server's FIFO queue, is served
+// by one of its `threads`, and the reply crosses back. Each crossing takes the route's latencies
+// plus `rpc_size` at its narrowest bandwidth (sim/platform/message_time.hpp: small messages
+// are not shared with bulk flows). A rate is what one server
 // sustains when all its threads are busy; each thread serves one operation at a time in
 // threads / rate on average (exponentially distributed or constant), so a server is an M/M/c
 // queue under Poisson arrivals with exponential service (M/D/c with constant service).
@@ -17,6 +19,7 @@
 #include "sim/svc/service.hpp"
 
 #include <array>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,6 +58,7 @@ class MetadataService : public Service {
   struct Call;
   void enqueue(size_t server, const std::shared_ptr<Call>& call);
   double service_time(size_t server, MetaOp op, int64_t count);
+  double leg_s(HostId from, HostId to);  // one crossing of the network by a request or a reply
 
   std::array<double, kMetaOps> rates_{};
   bool exponential_;
@@ -65,6 +69,7 @@ class MetadataService : public Service {
   HostFaults* faults_       = nullptr;
   std::vector<Rng> rngs_;  // per server: service times
   std::vector<std::unique_ptr<ServerPool>> pools_;
+  std::map<std::pair<HostId, HostId>, double> leg_s_;  // by the groups' first hosts
 };
 
 }  // namespace llsim

@@ -17,6 +17,9 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_storage, llsim_svc, "the storage servi
 
 namespace llsim {
 
+Handover::Handover() : changed(std::make_unique<WaitPoint>()) {}
+Handover::~Handover() = default;
+
 const ParamTable& StorageService::params()
 {
   static const ParamTable t = {
@@ -25,9 +28,10 @@ const ParamTable& StorageService::params()
           .defaults("1MiB")
           .positive(),
       ParamSpec::text("metadata", "metadata service that creates and opens files (absent: none)").may_be_absent(),
-      ParamSpec::quantity("write_buffer", Dimension::Size,
-                          "memory of one server for forwarded writes waiting for a thread (assumption)")
-          .defaults("8GiB")
+      ParamSpec::quantity("write_cache", Dimension::Size,
+                          "memory of one server holding written bytes until their disk has them; decides how far "
+                          "the network runs ahead of the disks (assumption)")
+          .defaults("32GiB")
           .positive(),
   };
   return t;
@@ -43,7 +47,7 @@ StorageService::StorageService(const Params& p, const Context& c) : Service(p, c
   capacity_B_       = servers().disks->capacity_B;
   stripe_count_     = p.integer("stripe_count");
   stripe_B_         = p.quantity("stripe_size");
-  write_buffer_B_   = p.quantity("write_buffer");
+  write_cache_B_    = p.quantity("write_cache");
   if (p.has("metadata"))
     metadata_ = &c.directory.get<MetadataService>(p, "metadata");
   used_.assign(targets_, 0);
@@ -55,16 +59,19 @@ void StorageService::start(const ServiceRuntime& runtime)
 {
   platform_ = &runtime.platform;
   faults_   = &runtime.faults;
+  const std::string label = "service '" + name() + "'";
   servers_.resize(server_count_);
   for (size_t s = 0; s < server_count_; ++s) {
-    servers_[s].pool = std::make_unique<ServerPool>(runtime.platform, runtime.faults,
-                                                    servers().host(static_cast<int64_t>(s)), threads(),
-                                                    "service '" + name() + "'", stats(s));
-    servers_[s].buffer_freed = std::make_unique<WaitPoint>();
+    const HostId host = servers().host(static_cast<int64_t>(s));
+    servers_[s].pool  = std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s));
     servers_[s].pool->start();
   }
-  for (size_t t = 0; t < targets_; ++t)
-    disks_.push_back(std::make_unique<DiskQueue>());
+  for (size_t t = 0; t < targets_; ++t) {
+    credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_));
+    disks_.push_back(std::make_unique<DiskWorker>(runtime.platform, runtime.faults, host_of_target(t),
+                                                  *servers().disks, label));
+    disks_.back()->start();
+  }
 }
 
 Metrics StorageService::totals() const
@@ -151,99 +158,147 @@ IoOutcome StorageService::account(FileId f, size_t target, double bytes)
   return take_space(f, target, bytes);
 }
 
-void StorageService::submit(const TargetIo& io, IoCallback done)
+void StorageService::take_credit(size_t target, double bytes, std::function<void()> admitted)
 {
-  ServerPool::Request r;
-  r.serve = [this, io, done] { serve(io, done); };
-  if (!io.wait_for_server)
-    r.on_down = [done] { done({IoStatus::ServerDown, "the server is down"}); };
-  servers_[server_of_target(io.target)].pool->submit(std::move(r));
+  credits_[target].take(bytes, std::move(admitted));
 }
 
-void StorageService::serve(const TargetIo& io, const IoCallback& done)
+void StorageService::give_credit(const TargetIo& io)
+{
+  if (io.op == IoOp::Write && io.credited)
+    credits_[io.target].give(io.bytes);
+}
+
+void StorageService::submit(const TargetIo& io, IoCallback done)
+{
+  if (io.op == IoOp::Write && !io.credited) {
+    take_credit(io.target, io.bytes, [this, io, done] {
+      TargetIo credited = io;
+      credited.credited = true;
+      submit(credited, done);
+    });
+    return;
+  }
+  Server& server = servers_[server_of_target(io.target)];
+  if (io.op == IoOp::Read && !faults_->is_down(server.pool->host(), now())) {
+    read_from_disk(io, done);
+    return;
+  }
+  ServerPool::Request r;
+  if (io.op == IoOp::Write)
+    r.serve = [this, io, done] { receive_write(io, done); };
+  else
+    r.serve = [this, io, done] { read_from_disk(io, done); };  // the server was down: it is back
+  if (!io.wait_for_server)
+    r.on_down = [done] { done({IoStatus::ServerDown, "the server is down"}); };
+  server.pool->submit(std::move(r));
+}
+
+void StorageService::interrupted(const TargetIo& io, const IoCallback& done)
+{
+  const HostId host = host_of_target(io.target);
+  if (faults_->is_down(host, now()) && io.wait_for_server) {
+    submit(io, done);  // queued until the server is back, keeping its room in the cache
+    return;
+  }
+  give_credit(io);
+  if (faults_->is_down(host, now()))
+    done({IoStatus::ServerDown, "server " + platform_->name(host) + " went down"});
+  else
+    done({IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
+}
+
+void StorageService::receive_write(const TargetIo& io, const IoCallback& done)
 {
   Server& server            = servers_[server_of_target(io.target)];
   const HostId host         = host_of_target(io.target);
   const double server_fails = server.pool->deadline();
   const double deadline =
       io.forwarded ? server_fails : std::min(server_fails, faults_->next_failure(io.client, now()));
-  const auto interrupted = [&] {
-    const bool server_down = now() >= server_fails;
-    if (server_down && io.wait_for_server) {
-      submit(io, done);  // the server is down now: queued until it is back
-      return;
+  XBT_DEBUG("write %s %g B to disk %zu of %s", platform_->name(io.client).c_str(), io.bytes, disk_of_target(io.target),
+            platform_->name(host).c_str());
+  const IoOutcome space = take_space(io.file, io.target, io.bytes);
+  if (!space.ok()) {
+    if (io.handover) {  // the forwarder is told the bytes are not wanted
+      io.handover->engaged = io.handover->over = true;
+      io.handover->changed->notify_all();
     }
-    if (io.forwarded && io.op == IoOp::Write)
-      free_buffer(server, io.bytes);
-    done(server_down ? IoOutcome{IoStatus::ServerDown, "server " + platform_->name(host) + " went down"}
-                     : IoOutcome{IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
-  };
-  XBT_DEBUG("%s %s %g B on disk %zu of %s", io.op == IoOp::Write ? "write" : "read", platform_->name(io.client).c_str(),
-            io.bytes, disk_of_target(io.target), platform_->name(host).c_str());
-  if (io.op == IoOp::Write) {
-    const IoOutcome space = take_space(io.file, io.target, io.bytes);
-    if (!space.ok()) {
-      if (io.forwarded)
-        free_buffer(server, io.bytes);
-      done(space);
-      return;
-    }
-    if (!io.forwarded && !transfer(*platform_, io.client, host, io.bytes, deadline, io.min_duration)) {
-      give_back(io.file, io.target, io.bytes);
-      interrupted();
-      return;
-    }
-    if (io.sent)
-      io.sent();
-    if (!this->disk(io, IoOp::Write, server_fails)) {
-      give_back(io.file, io.target, io.bytes);
-      interrupted();
-      return;
-    }
-    bytes_written_ += io.bytes;
-    if (io.forwarded)
-      free_buffer(server, io.bytes);
-  } else {
-    if (!this->disk(io, IoOp::Read, server_fails) ||
-        (!io.forwarded && !transfer(*platform_, host, io.client, io.bytes, deadline, io.min_duration))) {
-      interrupted();
-      return;
-    }
-    bytes_read_ += io.bytes;
+    give_credit(io);
+    done(space);
+    return;
   }
+  const bool arrived = io.handover ? receive(*io.handover, server_fails)
+                                   : transfer(*platform_, io.client, host, io.bytes, deadline, io.min_duration);
+  if (!arrived) {
+    give_back(io.file, io.target, io.bytes);
+    if (io.handover)
+      give_credit(io);  // the forwarder starts its request over itself
+    else
+      interrupted(io, done);
+    return;
+  }
+  if (io.sent)
+    io.sent();
+  write_to_disk(io, done);
+}
+
+void StorageService::write_to_disk(const TargetIo& io, const IoCallback& done)
+{
+  Server& server = servers_[server_of_target(io.target)];
+  disks_[io.target]->submit({IoOp::Write, io.bytes, nullptr, [this, io, done, &server](bool ok) {
+                               if (!ok) {
+                                 give_back(io.file, io.target, io.bytes);
+                                 interrupted(io, done);  // the server went down: its cache is lost
+                                 return;
+                               }
+                               give_credit(io);
+                               bytes_written_ += io.bytes;
+                               server.pool->stats().add(now(), io.bytes, 1);
+                               done({});
+                             }});
+}
+
+void StorageService::read_from_disk(const TargetIo& io, const IoCallback& done)
+{
+  disks_[io.target]->submit({IoOp::Read, io.bytes, io.sent, [this, io, done](bool ok) {
+                               if (!ok) {
+                                 interrupted(io, done);
+                                 return;
+                               }
+                               if (io.forwarded) {
+                                 bytes_read_ += io.bytes;
+                                 servers_[server_of_target(io.target)].pool->stats().add(now(), io.bytes, 1);
+                                 done({});
+                                 return;
+                               }
+                               ServerPool::Request r;
+                               r.serve = [this, io, done] { send_read(io, done); };
+                               if (!io.wait_for_server)
+                                 r.on_down = [done] { done({IoStatus::ServerDown, "the server is down"}); };
+                               servers_[server_of_target(io.target)].pool->submit(std::move(r));
+                             }});
+}
+
+void StorageService::send_read(const TargetIo& io, const IoCallback& done)
+{
+  Server& server        = servers_[server_of_target(io.target)];
+  const HostId host     = host_of_target(io.target);
+  const double deadline = std::min(server.pool->deadline(), faults_->next_failure(io.client, now()));
+  if (!transfer(*platform_, host, io.client, io.bytes, deadline, io.min_duration)) {
+    interrupted(io, done);
+    return;
+  }
+  bytes_read_ += io.bytes;
   server.pool->stats().add(now(), io.bytes, 1);
   done({});
 }
 
-bool StorageService::disk(const TargetIo& io, IoOp op, double deadline)
+bool StorageService::receive(Handover& h, double deadline)
 {
-  DiskQueue& queue = *disks_[io.target];
-  if (!queue.acquire(deadline))
-    return false;
-  const bool done = disk_io(*platform_, host_of_target(io.target), disk_of_target(io.target), op, io.bytes, deadline);
-  queue.release();
-  return done;
-}
-
-void StorageService::free_buffer(Server& server, double bytes)
-{
-  server.buffered_B -= bytes;
-  server.buffer_freed->notify_all();
-}
-
-void StorageService::release_buffer(size_t server, double bytes)
-{
-  free_buffer(servers_[server], bytes);
-}
-
-bool StorageService::reserve_buffer(size_t server, double bytes, double deadline)
-{
-  Server& s       = servers_[server];
-  const bool room = s.buffer_freed->wait_until(
-      [&] { return s.buffered_B <= 0 || s.buffered_B + bytes <= write_buffer_B_; }, deadline);
-  if (room)
-    s.buffered_B += bytes;
-  return room;
+  h.engaged = true;
+  h.changed->notify_all();
+  h.changed->wait_until([&h] { return h.over; }, deadline);
+  return h.over && h.arrived;
 }
 
 IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline)

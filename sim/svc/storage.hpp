@@ -1,27 +1,33 @@
 // Service kind `storage`: a parallel file system's data servers (OSS-like), or node-local disks
 // when its servers are the compute nodes themselves.
 //
-//   pfs: {kind: storage, servers: oss, threads: 16, stripe_count: 1, stripe_size: 1MiB,
-//         metadata: mds, write_buffer: 8GiB}
+//   pfs: {kind: storage, servers: oss, threads: 16, stripe_count: 1, stripe_size: 1MiB, metadata: mds,
+//         write_cache: 32GiB}
 //
 // - Every disk of every server is a target (an OST). Targets are numbered across servers first
 //   (target t is disk t / servers of server t mod servers), so consecutive targets sit on
 //   different servers, as Lustre's round-robin allocator spreads a file's stripes.
 // - A file is striped over `stripe_count` targets (0: all) in `stripe_size` units; new files
 //   start where the previous one ended (round-robin allocation).
-// - Each server has a pool of `threads` requests in service, with a FIFO queue in front
-//   (server_pool.hpp). A request is one target's part of a read or write. Served by a thread, a
-//   write pulls its bytes from the client over the network, then writes them to the disk; a read
-//   reads the disk, then sends the bytes to the client. A disk serves one request at a time, in
-//   arrival order (disk_queue.hpp). When a forwarding service stands in front
-//   (forwarding.hpp), the forwarder moves the bytes and the server thread only does the disk part;
-//   forwarded writes wait in the server's `write_buffer` (memory) for a thread.
+// - A request is one target's part of a read or write. A server is a pipeline:
+//   * its network side: a pool of `threads` requests in service, with a FIFO queue in front
+//     (server_pool.hpp). A thread pulls a write's bytes from the client, or sends a read's bytes
+//     to the client;
+//   * its `write_cache` (memory), shared evenly by its disks: written bytes wait there for their
+//     disk. A write first takes room in its disk's share (first come, first served, like a
+//     Lustre client's grant per OST), before it enters the queue; a full share holds the
+//     network back for that disk only;
+//   * its disks: each serves one request at a time in arrival order, on its own
+//     (disk_worker.hpp). A write is done when its disk has written it; a read starts at its disk.
+// - When a forwarding service stands in front (forwarding.hpp) the forwarder moves the bytes: a
+//   forwarded write engages a server thread, whose bulk transfer the forwarder carries out (as a
+//   Lustre OSS thread serves a bulk write RPC); a forwarded read is done when its disk has read it.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - Capacity is enforced per target: a write that does not fit fails, naming the server, the
 //   disk and the bytes.
 #pragma once
 #include "sim/sg/activities.hpp"
-#include "sim/svc/disk_queue.hpp"
+#include "sim/svc/disk_worker.hpp"
 #include "sim/svc/server_pool.hpp"
 #include "sim/svc/service.hpp"
 #include "sim/svc/stripe_layout.hpp"
@@ -38,6 +44,14 @@ class MetadataService;
 class WaitPoint;
 
 using FileId = size_t;
+
+// Between a forwarder and the server thread serving its write (see TargetIo::handover).
+struct Handover {
+  bool engaged = false, over = false, arrived = false;
+  std::unique_ptr<WaitPoint> changed;
+  Handover();
+  ~Handover();
+};
 
 enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut };
 
@@ -61,7 +75,13 @@ struct TargetIo {
   double min_duration   = 0;     // the client cannot move the bytes faster than this
   bool wait_for_server  = true;  // a server that is down is waited for (else the request fails)
   bool forwarded        = false; // a forwarder moves the bytes; the server only does the disk
-  std::function<void()> sent;    // writes: the client's bytes have left it (optional; must not block)
+  // Forwarded writes: the forwarder waits for `engaged` (a server thread serves the request),
+  // moves the bytes, then sets `arrived` (true: they are at the server; false: they never will).
+  std::shared_ptr<struct Handover> handover;
+  bool credited = false;  // writes: room in the target's cache is taken already
+  // The request has left the client: a write's bytes have arrived, a read is taken into service
+  // (optional; must not block). A client issues its next request then.
+  std::function<void()> sent;
 };
 
 class StorageService : public Service {
@@ -101,6 +121,9 @@ class StorageService : public Service {
 
   // Asynchronous request; `done` runs in a service thread when it is over.
   void submit(const TargetIo& io, IoCallback done);
+  // Room for `bytes` in the target's write cache; `admitted` runs when it is there (it must not
+  // block). For forwarders, who take it before they move the bytes (submit with `credited`).
+  void take_credit(size_t target, double bytes, std::function<void()> admitted);
 
   // Blocking calls for actors, file level: the parts on different targets run in parallel.
   IoOutcome write(HostId client, FileId f, double offset, double bytes, double deadline);
@@ -109,10 +132,6 @@ class StorageService : public Service {
   // failed or the deadline passed), then new_file().
   bool create(HostId client, const std::string& path, int64_t stripe_count, double deadline, FileId* file);
 
-  // For a forwarder (blocking, from its thread): room in the target server's write buffer for
-  // `bytes`, taken until the forwarded write is on disk. False if `deadline` passes first.
-  bool reserve_buffer(size_t server, double bytes, double deadline);
-  void release_buffer(size_t server, double bytes);  // a reservation that was not used
 
  private:
   struct File {
@@ -121,27 +140,33 @@ class StorageService : public Service {
   };
   struct Server {
     std::unique_ptr<ServerPool> pool;
-    double buffered_B = 0;
-    std::unique_ptr<WaitPoint> buffer_freed;
   };
-  void serve(const TargetIo& io, const IoCallback& done);
+  void receive_write(const TargetIo& io, const IoCallback& done);  // in a server thread
+  void write_to_disk(const TargetIo& io, const IoCallback& done);
+  void read_from_disk(const TargetIo& io, const IoCallback& done);
+  void send_read(const TargetIo& io, const IoCallback& done);      // in a server thread
+  // A request that met a host going down: started over when the server is back (if it waits
+  // for it), or failed.
+  void interrupted(const TargetIo& io, const IoCallback& done);
+  void give_credit(const TargetIo& io);
   IoOutcome take_space(FileId f, size_t target, double bytes);
   void give_back(FileId f, size_t target, double bytes);
-  void free_buffer(Server& server, double bytes);
-  bool disk(const TargetIo& io, IoOp op, double deadline);  // the disk part, in its turn
+  // A forwarded write: tells the forwarder a thread is engaged, waits for its bytes.
+  bool receive(Handover& h, double deadline);
   IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
 
   size_t server_count_, disks_per_server_, targets_;
   double capacity_B_;
   int64_t stripe_count_;
   double stripe_B_;
-  double write_buffer_B_;
+  double write_cache_B_;
   MetadataService* metadata_ = nullptr;
   const Platform* platform_  = nullptr;
   HostFaults* faults_        = nullptr;
   std::vector<Server> servers_;
   std::vector<double> used_;  // per target
-  std::vector<std::unique_ptr<DiskQueue>> disks_;  // per target
+  std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
+  std::vector<TargetCredit> credits_;               // per target
   std::unordered_map<FileId, File> files_;
   FileId next_file_   = 0;
   size_t next_target_ = 0;  // round-robin allocator

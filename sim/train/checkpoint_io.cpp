@@ -130,14 +130,15 @@ void CheckpointIo::issue(size_t p)
 {
   Piece& piece     = pieces_[p];
   const bool write = is_write(kind_);
-  // Writes: one request leaving the node at a time (write-behind); reads: read-ahead.
-  const auto may_issue = [&] { return write ? piece.sending == 0 : piece.outstanding < route_.read_ahead; };
+  // One request leaving the node at a time: a write's next leaves when its bytes are sent
+  // (write-behind), a read's next when it is taken into service, up to `read_ahead` in flight.
+  const auto may_issue = [&] { return piece.sending == 0 && (write || piece.outstanding < route_.read_ahead); };
   while (!cancelled_ && failure_.ok() && piece.left_B >= 0.5 && may_issue()) {
     const double bytes  = std::min(route_.request_B, std::round(piece.left_B));
     const size_t target = piece.targets[piece.next++ % piece.targets.size()];
     piece.left_B -= bytes;
     piece.outstanding += 1;
-    piece.sending += write ? 1 : 0;
+    piece.sending += 1;
     const double min_s = piece.rate_Bps > 0 ? bytes / piece.rate_Bps : 0;
     auto self          = shared_from_this();
     auto sent_once     = std::make_shared<bool>(false);  // a request retried after a failure reports once
@@ -158,8 +159,7 @@ void CheckpointIo::issue(size_t p)
       io.bytes         = bytes;
       io.file          = object_;
       io.min_first_hop = min_s;
-      if (write)
-        io.sent = sent;
+      io.sent          = sent;
       route_.forwarding->submit(io, done);
     } else {
       TargetIo io;
@@ -169,8 +169,7 @@ void CheckpointIo::issue(size_t p)
       io.bytes        = bytes;
       io.file         = object_;
       io.min_duration = min_s;
-      if (write)
-        io.sent = sent;
+      io.sent         = sent;
       storage().submit(io, done);
     }
   }

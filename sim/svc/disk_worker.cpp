@@ -1,0 +1,69 @@
+#include "sim/svc/disk_worker.hpp"
+
+#include "sim/sg/actors.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/host_faults.hpp"
+
+#include <limits>
+
+namespace llsim {
+
+DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk,
+                       std::string label)
+    : platform_(platform), faults_(faults), host_(host), read_Bps_(disk.read_Bps), write_Bps_(disk.write_Bps),
+      label_(std::move(label))
+{
+}
+
+DiskWorker::~DiskWorker() = default;
+
+void DiskWorker::start()
+{
+  work_ = std::make_unique<WaitPoint>();
+  start_daemon(platform_, host_, "disk:" + platform_.name(host_), label_, [this] { loop(); });
+}
+
+void DiskWorker::submit(Job job)
+{
+  queue_.push_back(std::move(job));
+  work_->notify_one();
+}
+
+void DiskWorker::loop()
+{
+  while (true) {
+    work_->wait_until([this] { return !queue_.empty(); }, std::numeric_limits<double>::infinity());
+    Job job = std::move(queue_.front());
+    queue_.pop_front();
+    if (job.started)
+      job.started();
+    const double busy_s = job.bytes / (job.op == IoOp::Write ? write_Bps_ : read_Bps_);
+    const bool ok = !faults_.is_down(host_, now()) && pause(busy_s, faults_.next_failure(host_, now()));
+    job.over(ok);
+  }
+}
+
+void TargetCredit::take(double bytes, std::function<void()> admitted)
+{
+  if (waiting_.empty() && fits(bytes)) {
+    used_B_ += bytes;
+    admitted();
+    return;
+  }
+  waiting_.emplace_back(bytes, std::move(admitted));
+}
+
+void TargetCredit::give(double bytes)
+{
+  used_B_ -= bytes;
+  while (!waiting_.empty() && fits(waiting_.front().first)) {
+    auto [next, admitted] = std::move(waiting_.front());
+    waiting_.pop_front();
+    used_B_ += next;
+    admitted();
+  }
+}
+
+}  // namespace llsim

@@ -1,0 +1,68 @@
+// One disk (a storage target) serving one request at a time, in arrival order, on its own: a
+// daemon actor drains its FIFO of reads and writes. A large sequential I/O keeps a disk busy,
+// so the next one waits rather than sharing it; and no server thread waits for a disk, so one
+// busy disk never holds back the others of its server. A job that meets its server down fails.
+//
+// With one request at a time a disk shares nothing: a request takes bytes / (read or write
+// bandwidth). The worker sleeps that long rather than running a SimGrid disk activity, whose
+// model revisits every running I/O at every event of the simulation.
+#pragma once
+#include "sim/platform/platform_spec.hpp"
+#include "sim/sg/activities.hpp"
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace llsim {
+
+class HostFaults;
+class Platform;
+class WaitPoint;
+
+class DiskWorker {
+ public:
+  struct Job {
+    IoOp op;
+    double bytes;
+    std::function<void()> started;      // optional; runs in the worker; must not block
+    std::function<void(bool ok)> over;  // runs in the worker; must not block
+  };
+
+  DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk, std::string label);
+  ~DiskWorker();
+  void start();
+  void submit(Job job);
+
+
+ private:
+  void loop();
+
+  const Platform& platform_;
+  HostFaults& faults_;
+  HostId host_;
+  double read_Bps_, write_Bps_;
+  std::string label_;
+  std::deque<Job> queue_;
+  std::unique_ptr<WaitPoint> work_;
+};
+
+// The room a target (one disk) has for written bytes not yet on it: its share of the server's
+// write cache, handed out first come, first served, like a Lustre client's grant per OST. A
+// write waits for room before its bytes move; a write larger than the whole share waits for the
+// share to be empty. No actor waits here: `admitted` runs when the room is there (at once, or
+// when give() frees it).
+class TargetCredit {
+ public:
+  explicit TargetCredit(double capacity_B) : capacity_B_(capacity_B) {}
+  void take(double bytes, std::function<void()> admitted);
+  void give(double bytes);
+
+ private:
+  bool fits(double bytes) const { return used_B_ <= 0 || used_B_ + bytes <= capacity_B_; }
+  double capacity_B_, used_B_ = 0;
+  std::deque<std::pair<double, std::function<void()>>> waiting_;
+};
+
+}  // namespace llsim
