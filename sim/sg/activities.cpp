@@ -110,15 +110,6 @@ bool pause(double duration, double deadline)
   return sleep_before(now() + duration, deadline);
 }
 
-bool disk_io(const Platform& platform, HostId host, size_t disk, IoOp op, double bytes, double deadline)
-{
-  if (bytes < 1)
-    return true;
-  sg4::Disk* d = platform.disks(host)[disk];
-  const auto b = static_cast<sg_size_t>(bytes);
-  return wait_or_cancel(op == IoOp::Write ? d->write_async(b) : d->read_async(b), deadline);
-}
-
 bool compute(double flops, double deadline, double* remaining)
 {
   if (flops <= 0)

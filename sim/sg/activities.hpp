@@ -1,4 +1,4 @@
-// Blocking network, disk and compute activities for actor bodies. Each takes a deadline (an
+// Blocking network and compute activities and pauses for actor bodies. Each takes a deadline (an
 // absolute simulated time; +inf for none): when the deadline comes first the activity is
 // cancelled and the call returns false. Deadlines are how a host failure reaches the work in
 // progress on it (sim/svc/host_faults.hpp).
@@ -23,8 +23,6 @@ bool transfer(const Platform& platform, HostId from, HostId to, double bytes, do
 // has passed (the sender is free for its next request); returns when both hops are done.
 bool relay(const Platform& platform, HostId from, HostId via, HostId to, double bytes, double min_first_hop,
            double deadline, const std::function<void()>& first_hop_done);
-
-bool disk_io(const Platform& platform, HostId host, size_t disk, IoOp op, double bytes, double deadline);
 
 // Sleeps for `duration` (a service time); false if the deadline comes first.
 bool pause(double duration, double deadline);

@@ -14,6 +14,7 @@ Engine::Engine(const EngineOptions& options)
                                    options.network == NetworkModel::Lv08 ? "--cfg=network/model:LV08"
                                                                          : "--cfg=network/model:CM02",
                                    "--cfg=network/crosstraffic:0",
+                                   "--cfg=network/optim:Full",
                                    "--cfg=contexts/stack-size:128",
                                    "--cfg=contexts/guard-size:0"};
   for (const auto& setting : options.log_settings)

@@ -25,7 +25,6 @@ struct BuiltGroup {
 Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
 {
   hosts_.reserve(spec.host_count());
-  disks_.resize(spec.host_count());
   sg4::NetZone* root = spec.topology ? sg4::create_full_zone("platform") : sg4::create_star_zone("platform");
   std::map<std::string, BuiltGroup> built;
   for (const auto& group : spec.groups) {
@@ -38,10 +37,6 @@ Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
       sg4::LinkInRoute nic(zone->create_split_duplex_link(name + "-nic", group.nic_Bps)->set_latency(group.nic_latency_s)->seal(),
                            sg4::LinkInRoute::Direction::UP);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {nic}, true);
-      if (group.disks)
-        for (int64_t d = 0; d < group.disks->count; ++d)
-          disks_[hosts_.size()].push_back(
-              host->create_disk(name + "-disk" + std::to_string(d), group.disks->read_Bps, group.disks->write_Bps)->seal());
       host->seal();
       hosts_.push_back(host);
     }

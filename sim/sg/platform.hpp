@@ -2,7 +2,8 @@
 // with a full-duplex NIC (split-duplex link) to the group's centre. Groups are joined either by
 // a shared backbone link (a star of groups: every flow between two groups crosses it once, so
 // its bandwidth is the aggregate capacity between groups) or by the explicit topology's links.
-// Hosts are addressed by HostId (platform_spec.hpp); disks by (host, index).
+// Hosts are addressed by HostId (platform_spec.hpp). Disks are not SimGrid disks: a storage
+// service's disks serve one request at a time (sim/svc/disk_worker.hpp).
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 
@@ -12,7 +13,6 @@
 
 namespace simgrid::s4u {
 class Host;
-class Disk;
 }  // namespace simgrid::s4u
 
 namespace llsim {
@@ -24,14 +24,12 @@ class Platform {
 
   const PlatformSpec& spec() const { return spec_; }
   simgrid::s4u::Host* host(HostId h) const { return hosts_[h]; }
-  const std::vector<simgrid::s4u::Disk*>& disks(HostId h) const { return disks_[h]; }
   double speed(HostId h) const;  // flop/s of one core
   const std::string& name(HostId h) const;
 
  private:
   const PlatformSpec& spec_;
   std::vector<simgrid::s4u::Host*> hosts_;
-  std::vector<std::vector<simgrid::s4u::Disk*>> disks_;
 };
 
 }  // namespace llsim

@@ -23,15 +23,15 @@ void FileStream::start()
 
 void FileStream::issue()
 {
-  while (failure_.ok() && chunks_outstanding_ < s_.in_flight && next_chunk_ < chunks_) {
+  while (failure_.ok() && chunks_in_flight_ < s_.in_flight && next_chunk_ < chunks_) {
     const size_t chunk  = next_chunk_++;
     const double offset = static_cast<double>(chunk) * s_.chunk_B;
     const double bytes  = std::min(s_.chunk_B, s_.bytes - offset);
-    chunk_left_.push_back(0);
-    chunks_outstanding_ += 1;
-    for (const auto& [target, part_B] : stripe_parts(storage_.layout(s_.file), offset, bytes)) {
+    const auto parts    = stripe_parts(storage_.layout(s_.file), offset, bytes);
+    chunk_unsent_.push_back(parts.size());
+    chunks_in_flight_ += 1;
+    for (const auto& [target, part_B] : parts) {
       parts_.push_back({chunk, target, part_B});
-      chunk_left_[chunk] += 1;
       send(parts_.size() - 1);
     }
   }
@@ -47,7 +47,20 @@ void FileStream::send(size_t part)
   io.file   = s_.file;
   parts_outstanding_ += 1;
   auto self = shared_from_this();
+  io.sent   = [self, part] { self->sent(part); };
   storage_.submit(io, [self, part](const IoOutcome& o) { self->completed(part, o); });
+}
+
+void FileStream::sent(size_t part)
+{
+  Part& p = parts_[part];
+  if (p.sent)
+    return;  // a request started over after a failure reports once
+  p.sent = true;
+  if (--chunk_unsent_[p.chunk] == 0) {
+    chunks_in_flight_ -= 1;
+    issue();
+  }
 }
 
 void FileStream::completed(size_t part, const IoOutcome& o)
@@ -55,12 +68,11 @@ void FileStream::completed(size_t part, const IoOutcome& o)
   parts_outstanding_ -= 1;
   if (o.ok()) {
     Part& p = parts_[part];
-    p.done  = true;
+    sent(part);  // a part done is a part sent (whatever the service reported before)
+    p.done = true;
     done_parts_ += 1;
     if (s_.moved)
       s_.moved(p.bytes);
-    if (--chunk_left_[p.chunk] == 0)
-      chunks_outstanding_ -= 1;
   } else if (failure_.ok()) {
     failure_ = o;
   }
@@ -74,8 +86,13 @@ void FileStream::resume()
 {
   failure_ = {};
   for (size_t p = 0; p < parts_.size(); ++p)
-    if (!parts_[p].done)
+    if (!parts_[p].done) {
+      // It is on its way again: it holds its chunk's slot until it is sent.
+      if (parts_[p].sent && chunk_unsent_[parts_[p].chunk]++ == 0)
+        chunks_in_flight_ += 1;
+      parts_[p].sent = false;
       send(p);
+    }
   issue();
 }
 

@@ -1,7 +1,9 @@
 // A client writing (or reading) one file of a storage service sequentially, in requests of
-// `chunk` bytes, keeping `in_flight` of them outstanding (write-behind / read-ahead, like a
-// Lustre client's RPCs in flight). A chunk is split over the targets its stripes touch; it is
-// done when all its parts are. Driven by the service's completions: it needs no actor.
+// `chunk` bytes, keeping `in_flight` of them on their way (like a Lustre client's RPCs in
+// flight): a chunk's slot frees when its bytes have reached the servers (a write, which the
+// servers' caches then hold for their disks) or when it is taken into service (a read). A chunk
+// is split over the targets its stripes touch. The stream is done when every part is on disk
+// (written) or at the client (read). Driven by the service's completions: it needs no actor.
 //
 // When a part fails because the client went down, the stream stops issuing and, once nothing
 // is outstanding, reports the failure; resume() then resends what did not complete (a client
@@ -37,7 +39,7 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   struct Part {
     size_t chunk, target;
     double bytes;
-    bool done = false;
+    bool sent = false, done = false;
   };
   FileStream(StorageService& storage, Setup setup);
   void issue();                // while below in_flight and chunks remain
@@ -49,8 +51,9 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   size_t chunks_;
   size_t next_chunk_ = 0;
   std::vector<Part> parts_;               // of the chunks issued so far
-  std::vector<size_t> chunk_left_;        // parts not done, per issued chunk
-  size_t chunks_outstanding_ = 0, parts_outstanding_ = 0, done_parts_ = 0;
+  std::vector<size_t> chunk_unsent_;      // parts not sent yet, per issued chunk
+  size_t chunks_in_flight_ = 0, parts_outstanding_ = 0, done_parts_ = 0;
+  void sent(size_t part);
   IoOutcome failure_;                     // the first failure since the last resume
 };
 

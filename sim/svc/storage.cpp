@@ -91,8 +91,10 @@ FileId StorageService::new_file(int64_t stripe_count)
   const int64_t wanted = stripe_count < 0 ? stripe_count_ : stripe_count;
   const size_t count   = wanted == 0 ? targets_ : std::min(static_cast<size_t>(wanted), targets_);
   File f;
-  f.layout     = {next_target_, count, 1, targets_, stripe_B_};
-  next_target_ = (next_target_ + count) % targets_;
+  f.layout = {next_target_, count, 1, targets_, stripe_B_};
+  // The next file starts after this one's stripes; a file over every target shifts the start by
+  // one, so such files do not all begin on the same target.
+  next_target_ = (next_target_ + (count < targets_ ? count : 1)) % targets_;
   files_.emplace(next_file_, std::move(f));
   return next_file_++;
 }

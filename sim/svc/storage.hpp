@@ -7,8 +7,9 @@
 // - Every disk of every server is a target (an OST). Targets are numbered across servers first
 //   (target t is disk t / servers of server t mod servers), so consecutive targets sit on
 //   different servers, as Lustre's round-robin allocator spreads a file's stripes.
-// - A file is striped over `stripe_count` targets (0: all) in `stripe_size` units; new files
-//   start where the previous one ended (round-robin allocation).
+// - A file is striped over `stripe_count` targets (0: all) in `stripe_size` units; a new file
+//   starts where the previous one ended (round-robin allocation), or one target further when
+//   it covers them all.
 // - A request is one target's part of a read or write. A server is a pipeline:
 //   * its network side: a pool of `threads` requests in service, with a FIFO queue in front
 //     (server_pool.hpp). A thread pulls a write's bytes from the client, or sends a read's bytes
