@@ -33,7 +33,9 @@
 // restarts (restarts that got training going again), wasted_s (compute lost), makespan_s,
 // goodput (useful compute / makespan), file_state_bytes, inconsistent_rollbacks, job_mtbf_s,
 // io_replays (I/O operations run through the services rather than charged).
-// CSV: <phase>_checkpoints.csv (per checkpoint).
+// CSVs: <phase>_checkpoints.csv (per checkpoint: start, end, iteration, blocking, bytes, when it
+// became durable on the parallel file system, whether its I/O went through the services),
+// <phase>_failures.csv (per failure of the job: time, node).
 #include "sim/core/distribution.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
@@ -267,7 +269,11 @@ class TrainPhase : public Phase {
     for (const auto& r : result_.records)
       checkpoints.add_numbers({static_cast<double>(r.index), r.start_s, r.end_s, r.iteration, r.blocking_s, r.bytes,
                                r.durable_s, r.replayed ? 1.0 : 0.0});
-    return {{"checkpoints", checkpoints}};
+    CsvWriter failures;
+    failures.header = {"time_s", "node"};
+    for (const auto& [time, node] : env_->failures())
+      failures.add_numbers({time, static_cast<double>(node)});
+    return {{"checkpoints", checkpoints}, {"failures", failures}};
   }
 
  private:

@@ -94,8 +94,15 @@ void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& don
   const HostId server   = backend_.host_of_target(io.target);
   const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
                                     faults_->next_failure(server, now())});
-  // The storage server engages one of its threads for the request, then the bytes flow.
-  auto handover = std::make_shared<Handover>();
+  XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(io.client).c_str(), platform_->name(fwd).c_str(),
+            platform_->name(server).c_str(), io.bytes);
+  const auto sent = io.sent ? io.sent : [] {};
+  if (!relay(*platform_, io.client, fwd, server, io.bytes, io.min_first_hop, deadline, sent)) {
+    backend_.give_credit(io.target, io.bytes);
+    retry(io, done, true);
+    return;
+  }
+  pool.stats().add(now(), io.bytes, 1);
   TargetIo t;
   t.op        = IoOp::Write;
   t.client    = io.client;
@@ -103,25 +110,8 @@ void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& don
   t.bytes     = io.bytes;
   t.file      = io.file;
   t.forwarded = true;
-  t.handover  = handover;
   t.credited  = true;
-  backend_.submit(t, done);
-  const bool engaged = handover->changed->wait_until([&] { return handover->engaged; }, deadline);
-  if (engaged && handover->over)
-    return;  // refused (a full disk): the storage server has told the client
-  XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(io.client).c_str(), platform_->name(fwd).c_str(),
-            platform_->name(server).c_str(), io.bytes);
-  const auto sent = io.sent ? io.sent : [] {};
-  const bool arrived =
-      engaged && relay(*platform_, io.client, fwd, server, io.bytes, io.min_first_hop, deadline, sent);
-  handover->arrived = arrived;
-  handover->over    = true;
-  handover->changed->notify_all();
-  if (!arrived) {
-    retry(io, done, true);
-    return;
-  }
-  pool.stats().add(now(), io.bytes, 1);
+  backend_.write_forwarded(t, done);
 }
 
 void ForwardingService::serve_read(const ForwardedIo& io, const IoCallback& done)

@@ -17,9 +17,6 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_storage, llsim_svc, "the storage servi
 
 namespace llsim {
 
-Handover::Handover() : changed(std::make_unique<WaitPoint>()) {}
-Handover::~Handover() = default;
-
 const ParamTable& StorageService::params()
 {
   static const ParamTable t = {
@@ -165,10 +162,26 @@ void StorageService::take_credit(size_t target, double bytes, std::function<void
   credits_[target].take(bytes, std::move(admitted));
 }
 
+void StorageService::give_credit(size_t target, double bytes)
+{
+  credits_[target].give(bytes);
+}
+
 void StorageService::give_credit(const TargetIo& io)
 {
   if (io.op == IoOp::Write && io.credited)
-    credits_[io.target].give(io.bytes);
+    give_credit(io.target, io.bytes);
+}
+
+void StorageService::write_forwarded(const TargetIo& io, IoCallback done)
+{
+  const IoOutcome space = take_space(io.file, io.target, io.bytes);
+  if (!space.ok()) {
+    give_credit(io);
+    done(space);
+    return;
+  }
+  write_to_disk(io, done);
 }
 
 void StorageService::submit(const TargetIo& io, IoCallback done)
@@ -215,28 +228,18 @@ void StorageService::receive_write(const TargetIo& io, const IoCallback& done)
   Server& server            = servers_[server_of_target(io.target)];
   const HostId host         = host_of_target(io.target);
   const double server_fails = server.pool->deadline();
-  const double deadline =
-      io.forwarded ? server_fails : std::min(server_fails, faults_->next_failure(io.client, now()));
+  const double deadline     = std::min(server_fails, faults_->next_failure(io.client, now()));
   XBT_DEBUG("write %s %g B to disk %zu of %s", platform_->name(io.client).c_str(), io.bytes, disk_of_target(io.target),
             platform_->name(host).c_str());
   const IoOutcome space = take_space(io.file, io.target, io.bytes);
   if (!space.ok()) {
-    if (io.handover) {  // the forwarder is told the bytes are not wanted
-      io.handover->engaged = io.handover->over = true;
-      io.handover->changed->notify_all();
-    }
     give_credit(io);
     done(space);
     return;
   }
-  const bool arrived = io.handover ? receive(*io.handover, server_fails)
-                                   : transfer(*platform_, io.client, host, io.bytes, deadline, io.min_duration);
-  if (!arrived) {
+  if (!transfer(*platform_, io.client, host, io.bytes, deadline, io.min_duration)) {
     give_back(io.file, io.target, io.bytes);
-    if (io.handover)
-      give_credit(io);  // the forwarder starts its request over itself
-    else
-      interrupted(io, done);
+    interrupted(io, done);
     return;
   }
   if (io.sent)
@@ -293,14 +296,6 @@ void StorageService::send_read(const TargetIo& io, const IoCallback& done)
   bytes_read_ += io.bytes;
   server.pool->stats().add(now(), io.bytes, 1);
   done({});
-}
-
-bool StorageService::receive(Handover& h, double deadline)
-{
-  h.engaged = true;
-  h.changed->notify_all();
-  h.changed->wait_until([&h] { return h.over; }, deadline);
-  return h.over && h.arrived;
 }
 
 IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline)

@@ -21,8 +21,8 @@
 //   * its disks: each serves one request at a time in arrival order, on its own
 //     (disk_worker.hpp). A write is done when its disk has written it; a read starts at its disk.
 // - When a forwarding service stands in front (forwarding.hpp) the forwarder moves the bytes: a
-//   forwarded write engages a server thread, whose bulk transfer the forwarder carries out (as a
-//   Lustre OSS thread serves a bulk write RPC); a forwarded read is done when its disk has read it.
+//   forwarded write goes to its disk's queue as soon as its bytes have arrived (write_forwarded),
+//   a forwarded read is done when its disk has read it.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - Capacity is enforced per target: a write that does not fit fails, naming the server, the
 //   disk and the bytes.
@@ -46,14 +46,6 @@ class WaitPoint;
 
 using FileId = size_t;
 
-// Between a forwarder and the server thread serving its write (see TargetIo::handover).
-struct Handover {
-  bool engaged = false, over = false, arrived = false;
-  std::unique_ptr<WaitPoint> changed;
-  Handover();
-  ~Handover();
-};
-
 enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut };
 
 struct IoOutcome {
@@ -76,9 +68,6 @@ struct TargetIo {
   double min_duration   = 0;     // the client cannot move the bytes faster than this
   bool wait_for_server  = true;  // a server that is down is waited for (else the request fails)
   bool forwarded        = false; // a forwarder moves the bytes; the server only does the disk
-  // Forwarded writes: the forwarder waits for `engaged` (a server thread serves the request),
-  // moves the bytes, then sets `arrived` (true: they are at the server; false: they never will).
-  std::shared_ptr<struct Handover> handover;
   bool credited = false;  // writes: room in the target's cache is taken already
   // The request has left the client: a write's bytes have arrived, a read is taken into service
   // (optional; must not block). A client issues its next request then.
@@ -123,8 +112,12 @@ class StorageService : public Service {
   // Asynchronous request; `done` runs in a service thread when it is over.
   void submit(const TargetIo& io, IoCallback done);
   // Room for `bytes` in the target's write cache; `admitted` runs when it is there (it must not
-  // block). For forwarders, who take it before they move the bytes (submit with `credited`).
+  // block). For forwarders, who take it before they move the bytes.
   void take_credit(size_t target, double bytes, std::function<void()> admitted);
+  void give_credit(size_t target, double bytes);  // room taken by a forwarder that gave up
+  // A write whose bytes a forwarder has brought to the server, with room taken: capacity is
+  // checked, then it joins its disk's queue. `done` runs when it is on disk.
+  void write_forwarded(const TargetIo& io, IoCallback done);
 
   // Blocking calls for actors, file level: the parts on different targets run in parallel.
   IoOutcome write(HostId client, FileId f, double offset, double bytes, double deadline);
@@ -149,11 +142,10 @@ class StorageService : public Service {
   // A request that met a host going down: started over when the server is back (if it waits
   // for it), or failed.
   void interrupted(const TargetIo& io, const IoCallback& done);
-  void give_credit(const TargetIo& io);
+  void give_credit(const TargetIo& io);  // a write's room, if it has taken it
   IoOutcome take_space(FileId f, size_t target, double bytes);
   void give_back(FileId f, size_t target, double bytes);
-  // A forwarded write: tells the forwarder a thread is engaged, waits for its bytes.
-  bool receive(Handover& h, double deadline);
+
   IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
 
   size_t server_count_, disks_per_server_, targets_;

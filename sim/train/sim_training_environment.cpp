@@ -61,8 +61,10 @@ double SimTrainingEnvironment::now() const
 
 void SimTrainingEnvironment::failed()
 {
-  failed_writer_   = writer_of_node_[next_failed_host_ - route_.nodes.first_host];
-  XBT_DEBUG("node %u fails at %g s", next_failed_host_ - route_.nodes.first_host, next_failure_s_);
+  const int64_t node = next_failed_host_ - route_.nodes.first_host;
+  failure_log_.emplace_back(next_failure_s_, node);
+  failed_writer_ = writer_of_node_[static_cast<size_t>(node)];
+  XBT_DEBUG("node %ld fails at %g s", static_cast<long>(node), next_failure_s_);
   const auto next  = failures_.next(std::nextafter(next_failure_s_, kInf));
   next_failure_s_  = next.first;
   next_failed_host_ = next.second;

@@ -52,6 +52,8 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   void report(int64_t failures, int64_t restarts) override;
 
   double job_mtbf_s() const { return failures_.mtbf_s(); }
+  // The job's failures so far: (time, node index in the job's group).
+  const std::vector<std::pair<double, int64_t>>& failures() const { return failure_log_; }
   const IoTotals& totals(IoKind kind) const { return totals_[static_cast<size_t>(kind)]; }
 
  private:
@@ -74,6 +76,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   HostId next_failed_host_ = 0;
   int64_t failed_writer_   = -1;
   std::vector<int64_t> writer_of_node_;
+  std::vector<std::pair<double, int64_t>> failure_log_;
   int64_t replays_ = 0;
   int64_t checkpoint_ = 0;
   std::vector<std::pair<std::pair<int, double>, double>> measured_;  // (kind, share) -> cost for scale 1

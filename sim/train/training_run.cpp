@@ -4,6 +4,7 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <limits>
 #include <set>
@@ -157,13 +158,14 @@ class Run {
   [[noreturn]] void give_up()
   {
     const double read_s = env_.measured_s(s_.mode->needs_local_level() ? IoKind::LocalRead : IoKind::PfsRead);
-    throw SimulationError(
-        "training cannot progress: " + std::to_string(out_.failures) + " failures, the last " +
-        std::to_string(s_.give_up_after) + " in a row without a checkpoint or the end of training (job MTBF " +
-        format_number(s_.job_mtbf_s) + " s, restart delay " + format_number(s_.restart_delay_s) +
-        " s, checkpoint read " + format_number(read_s) +
-        " s): raise the nodes' MTBF, shorten the restart, or checkpoint more often (restart.give_up_after sets "
-        "how many failures in a row end the run)");
+    char why[256];
+    std::snprintf(why, sizeof why, "job MTBF %.5g s, restart delay %.5g s, checkpoint read %.5g s", s_.job_mtbf_s,
+                  s_.restart_delay_s, read_s);
+    throw SimulationError("training cannot progress: " + std::to_string(out_.failures) + " failures, the last " +
+                          std::to_string(s_.give_up_after) +
+                          " in a row without a checkpoint or the end of training (" + why +
+                          "): raise the nodes' MTBF, shorten the restart, or checkpoint more often "
+                          "(restart.give_up_after sets how many failures in a row end the run)");
   }
 
   void fail()
@@ -172,7 +174,7 @@ class Run {
       out_.failures += 1;
       failures_in_a_row_ += 1;
       env_.report(out_.failures, out_.restarts);
-      if (failures_in_a_row_ > s_.give_up_after)
+      if (failures_in_a_row_ >= s_.give_up_after)
         give_up();
       settle_background();
       if (persisting_) {
