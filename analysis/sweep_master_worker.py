@@ -18,8 +18,8 @@ SCENARIO = "scenarios/paper/master_worker.yaml"
 SCHEDULERS = ["fcfs", "mct", "minmin", "maxmin", "minmax"]
 POLICIES = {
     "none": "{impl: none}",
-    "local": "{impl: local, interval: 2min, size: 100MB}",
-    "shared": "{impl: shared, interval: 2min, size: 100MB, server: ckpt}",
+    "local": "{impl: local, interval: 2min, size: 100MB, storage: scratch}",
+    "shared": "{impl: shared, interval: 2min, size: 100MB, storage: ckpt}",
 }
 
 

@@ -12,7 +12,8 @@
 //     sample_period: 1s    spacing of the rows of <phase>.csv
 //
 // Each sender creates its files (one metadata RPC each when the storage service has a metadata
-// service), then writes them chunk by chunk (sim/svc/file_stream.hpp). A chunk is cut along
+// service), then writes them chunk by chunk (sim/svc/file_stream.hpp): all driven by the
+// services' completions, so a sender needs no actor. A chunk is cut along
 // the file's stripes; the storage servers' threads pull each part over the network (sender NIC,
 // backbone or topology links, server NIC) and write it to its disk. With negligible latency,
 // enough requests in flight and balanced striping, the makespan approaches
@@ -26,9 +27,9 @@
 #include "sim/core/registry.hpp"
 #include "sim/core/time_series.hpp"
 #include "sim/phase/phase.hpp"
-#include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
+#include "sim/sg/timer.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/file_stream.hpp"
@@ -75,14 +76,29 @@ class TransferPhase : public Phase {
     series_            = std::make_unique<TimeSeries>(std::vector<std::string>{"bytes_written"}, sample_period_s_);
     const double start = now();
     series_->add(0, 0, start);
-    std::vector<Actor> senders;
-    for (int64_t i = 0; i < from_.count; ++i) {
-      const HostId host = from_.host(i);
-      senders.push_back(start_actor(runtime.platform, host, "transfer:" + std::to_string(host), runtime.label,
-                                    [this, host, &runtime] { send(host, runtime.faults); }));
-    }
-    for (auto& s : senders)
-      s.join();
+    WaitPoint settled;
+    size_t finished = 0;
+    const size_t streams = static_cast<size_t>(from_.count) * streams_per_sender_;
+    IoOutcome fatal;
+    // Streams start in rounds across senders, as senders starting together would interleave
+    // their first requests at the servers (one sender's burst first would make every server
+    // thread pull from that sender alone).
+    for (size_t k = 0; k < streams_per_sender_; ++k)
+      for (int64_t i = 0; i < from_.count; ++i) {
+        const HostId host = from_.host(i);
+        storage_.create_async(host, "/" + name_ + "/" + std::to_string(host) + "." + std::to_string(k), -1,
+                              [this, host, &runtime, &settled, &finished, &fatal](FileId file) {
+                                start_stream(host, file, runtime, [&](const IoOutcome& o) {
+                                  if (o.status == IoStatus::NoSpace && fatal.ok())
+                                    fatal = o;
+                                  finished += 1;
+                                  settled.notify_all();
+                                });
+                              });
+      }
+    settled.wait_until([&] { return finished == streams || !fatal.ok(); }, kNoDeadline);
+    if (!fatal.ok())
+      throw SimulationError(fatal.message);
     makespan_s_ = now() - start;
     series_->finish(now());
   }
@@ -103,54 +119,33 @@ class TransferPhase : public Phase {
   }
 
  private:
-  // One sender: create its files, stream them, resend after its own failures.
-  void send(HostId host, HostFaults& faults)
+  // Streams one file. When its sender goes down, it resends what did not complete once the
+  // sender is back up; `over` gets the outcome when it is done (or a full disk stopped it).
+  void start_stream(HostId host, FileId file, PhaseRuntime& runtime, std::function<void(const IoOutcome&)> over)
   {
-    WaitPoint settled;
-    std::vector<std::shared_ptr<FileStream>> streams;
-    size_t stopped = 0;  // streams that finished or stopped on a failure
-    IoOutcome failure;
-    for (size_t k = 0; k < streams_per_sender_; ++k) {
-      FileId file = 0;
-      const std::string path = "/" + name_ + "/" + std::to_string(host) + "." + std::to_string(k);
-      while (!storage_.create(host, path, -1, faults.next_failure(host, now()), &file))
-        sleep_until(faults.up_at(host, now()));  // this sender was down: it creates the file again
-      FileStream::Setup s;
-      s.client    = host;
-      s.file      = file;
-      s.bytes     = bytes_per_sender_ / static_cast<double>(streams_per_sender_);
-      s.chunk_B   = chunk_B_;
-      s.in_flight = in_flight_;
-      s.moved     = [this](double b) {
-        written_B_ += b;
-        series_->add(0, b, now());
-      };
-      s.over = [&](const IoOutcome& o) {
-        if (!o.ok() && failure.ok())
-          failure = o;
-        stopped += 1;
-        settled.notify_all();
-      };
-      streams.push_back(FileStream::create(storage_, std::move(s)));
-      streams.back()->start();
-    }
-    while (true) {
-      settled.wait_until([&] { return stopped == streams.size(); }, kNoDeadline);
-      if (failure.ok())
+    FileStream::Setup s;
+    s.client    = host;
+    s.file      = file;
+    s.bytes     = bytes_per_sender_ / static_cast<double>(streams_per_sender_);
+    s.chunk_B   = chunk_B_;
+    s.in_flight = in_flight_;
+    s.moved     = [this](double b) {
+      written_B_ += b;
+      series_->add(0, b, now());
+    };
+    auto stream = std::make_shared<std::shared_ptr<FileStream>>();
+    s.over      = [this, host, over, stream, &runtime](const IoOutcome& o) {
+      if (o.ok() || o.status == IoStatus::NoSpace) {
+        over(o);
+        stream->reset();  // the stream no longer needs itself
         return;
-      if (failure.status == IoStatus::NoSpace)
-        throw SimulationError(failure.message);
-      XBT_DEBUG("sender %u resends after: %s", host, failure.message.c_str());
+      }
+      XBT_DEBUG("sender %u resends after: %s", host, o.message.c_str());
       retries_ += 1;
-      sleep_until(faults.up_at(host, now()));
-      failure = {};
-      stopped = 0;
-      for (auto& s : streams)
-        if (s->finished())
-          stopped += 1;
-        else
-          s->resume();
-    }
+      runtime.timer.at(runtime.faults.up_at(host, now()), [stream] { (*stream)->resume(); });
+    };
+    *stream = FileStream::create(storage_, std::move(s));
+    (*stream)->start();
   }
 
   std::string name_;

@@ -23,6 +23,7 @@ namespace llsim {
 class HostFaults;
 class Platform;
 class ServiceDirectory;
+class Timer;
 
 struct OutputTable {
   std::string suffix;  // "" -> <phase>.csv, "x" -> <phase>_x.csv
@@ -39,6 +40,7 @@ struct PhaseLoadContext {
 struct PhaseRuntime {
   const Platform& platform;
   HostFaults& faults;
+  Timer& timer;       // callbacks at later times (sim/sg/timer.hpp)
   Rng rng;            // this phase's own stream of the scenario seed
   std::string label;  // "phase 'name'": give it to start_actor (sim/sg/actors.hpp)
   // Whether a phase other than this one is running now (to decide whether its I/O contends).

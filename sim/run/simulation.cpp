@@ -6,6 +6,7 @@
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/progress.hpp"
+#include "sim/sg/timer.hpp"
 
 #include <optional>
 
@@ -24,8 +25,9 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
 
   // Services start before the simulation does (outside any actor, so starting them cannot
   // yield to a phase): their queues and threads exist before any phase submits a request.
+  Timer timer(platform);
   for (Service* s : scenario.services->all())
-    s->start(ServiceRuntime{platform, *scenario.faults});
+    s->start(ServiceRuntime{platform, *scenario.faults, timer});
   const HostId first_host = 0;
 
   SimulationResult result;
@@ -49,7 +51,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
       out.start_s      = now();
       XBT_VERB("phase '%s' starts", self.name.c_str());
       running += 1;
-      PhaseRuntime runtime{platform, *scenario.faults, Rng::stream(scenario.seed, "phase." + self.name), label,
+      PhaseRuntime runtime{platform, *scenario.faults, timer, Rng::stream(scenario.seed, "phase." + self.name), label,
                            [&running] { return running > 1; }};
       self.model->run(runtime);
       running -= 1;

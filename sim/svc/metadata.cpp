@@ -6,6 +6,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
+#include "sim/sg/timer.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/metadata_partition.hpp"
@@ -78,12 +79,12 @@ bool parse_meta_op(const std::string& name, MetaOp* op)
 }
 
 struct MetadataService::Call {
+  HostId client;
   MetaOp op;
   int64_t count;
   bool wait_if_down;
   double arrives_s;  // when the request reaches the server
-  bool done = false, ok = false;
-  WaitPoint replied;
+  std::function<void(bool ok)> done;
 };
 
 MetadataService::MetadataService(const Params& p, const Context& c)
@@ -106,6 +107,7 @@ void MetadataService::start(const ServiceRuntime& runtime)
 {
   platform_ = &runtime.platform;
   faults_   = &runtime.faults;
+  timer_    = &runtime.timer;
   for (int64_t s = 0; s < servers().count; ++s) {
     rngs_.push_back(Rng::keyed(seed_key_, static_cast<uint64_t>(s)));
     pools_.push_back(std::make_unique<ServerPool>(runtime.platform, runtime.faults, servers().host(s), threads(),
@@ -133,53 +135,52 @@ double MetadataService::service_time(size_t server, MetaOp op, int64_t count)
 void MetadataService::enqueue(size_t server, const std::shared_ptr<Call>& call)
 {
   ServerPool& pool = *pools_[server];
-  const auto reply = [call](bool ok) {
-    call->done = true;
-    call->ok   = ok;
-    call->replied.notify_all();
-  };
   ServerPool::Request r;
-  r.serve = [this, server, call, reply, &pool] {
+  r.serve = [this, server, call, &pool] {
     // A request still on its way (the queue was empty) is served from its arrival.
     const double wait_s = std::max(0.0, call->arrives_s - now());
     if (!pause(wait_s + service_time(server, call->op, call->count), pool.deadline())) {
       if (call->wait_if_down)
         enqueue(server, call);  // the host is down now: queued until it is back
       else
-        reply(false);
+        timer_->at(now(), [call] { call->done(false); });
       return;
     }
     pool.stats().add(now(), 0, static_cast<double>(call->count));
-    reply(true);
+    // The reply crosses back to the client.
+    timer_->at(now() + leg_s(pool.host(), call->client), [call] { call->done(true); });
   };
   if (!call->wait_if_down)
-    r.on_down = [reply] { reply(false); };
+    r.on_down = [this, call] { timer_->at(now(), [call] { call->done(false); }); };
   pool.submit(std::move(r));
+}
+
+void MetadataService::call_async(HostId client, MetaOp op, const std::string& path, int64_t count, bool wait_if_down,
+                                 std::function<void(bool ok)> done)
+{
+  const size_t server = server_of(path);
+  const HostId host   = servers().host(static_cast<int64_t>(server));
+  XBT_DEBUG("%s: %s %s x%ld on %s", platform_->name(client).c_str(), meta_op_name(op), path.c_str(),
+            static_cast<long>(count), platform_->name(host).c_str());
+  // The request is queued at once, tagged with its arrival time: its crossing of the network
+  // and its service are then one pause of the serving thread (one simulation step, not two).
+  enqueue(server, std::make_shared<Call>(Call{client, op, count, wait_if_down, now() + leg_s(client, host), std::move(done)}));
 }
 
 bool MetadataService::call(HostId client, MetaOp op, const std::string& path, int64_t count, double deadline,
                            bool wait_if_down)
 {
-  const size_t server = server_of(path);
-  const HostId host   = servers().host(static_cast<int64_t>(server));
-  const auto leg_deadline = [&] {
-    return std::min({deadline, faults_->next_failure(client, now()), faults_->next_failure(host, now())});
+  struct Reply {
+    bool over = false, ok = false;
+    WaitPoint arrived;
   };
-  XBT_DEBUG("%s: %s %s x%ld on %s", platform_->name(client).c_str(), meta_op_name(op), path.c_str(),
-            static_cast<long>(count), platform_->name(host).c_str());
-  // The request is queued at once, tagged with its arrival time: its crossing of the network
-  // and its service are then one pause of the serving thread (one simulation step, not two).
-  auto c          = std::make_shared<Call>();
-  c->op           = op;
-  c->count        = count;
-  c->wait_if_down = wait_if_down;
-  c->arrives_s    = now() + leg_s(client, host);
-  if (c->arrives_s > leg_deadline())
-    return false;
-  enqueue(server, c);
-  if (!c->replied.wait_until([&c] { return c->done; }, deadline) || !c->ok)
-    return false;
-  return pause(leg_s(host, client), leg_deadline());
+  auto reply = std::make_shared<Reply>();
+  call_async(client, op, path, count, wait_if_down, [reply](bool ok) {
+    reply->over = true;
+    reply->ok   = ok;
+    reply->arrived.notify_all();
+  });
+  return reply->arrived.wait_until([&reply] { return reply->over; }, deadline) && reply->ok;
 }
 
 double MetadataService::leg_s(HostId from, HostId to)

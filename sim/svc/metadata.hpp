@@ -19,6 +19,7 @@
 #include "sim/svc/service.hpp"
 
 #include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -47,10 +48,13 @@ class MetadataService : public Service {
   size_t server_of(const std::string& path) const;
   double rate(MetaOp op) const { return rates_[static_cast<size_t>(op)]; }  // per server
 
-  // Blocking RPC made by the calling actor on behalf of `client`, carrying `count` operations
-  // of one kind (served back to back by one thread). With `wait_if_down`, a server that is down
-  // is waited for (a client that retries); otherwise the call fails. False when it failed or
-  // `deadline` (absolute) passed first.
+  // An RPC on behalf of `client`, carrying `count` operations of one kind (served back to back
+  // by one thread). With `wait_if_down`, a server that is down is waited for (a client that
+  // retries); otherwise the call fails. `done(ok)` runs when the reply reaches the client (it
+  // must not block).
+  void call_async(HostId client, MetaOp op, const std::string& path, int64_t count, bool wait_if_down,
+                  std::function<void(bool ok)> done);
+  // The same, blocking the calling actor; false when it failed or `deadline` (absolute) passed.
   bool call(HostId client, MetaOp op, const std::string& path, int64_t count, double deadline,
             bool wait_if_down = false);
 
@@ -67,6 +71,7 @@ class MetadataService : public Service {
   uint64_t seed_key_;
   const Platform* platform_ = nullptr;
   HostFaults* faults_       = nullptr;
+  Timer* timer_             = nullptr;
   std::vector<Rng> rngs_;  // per server: service times
   std::vector<std::unique_ptr<ServerPool>> pools_;
   std::map<std::pair<HostId, HostId>, double> leg_s_;  // by the groups' first hosts

@@ -33,10 +33,12 @@ namespace llsim {
 class HostFaults;
 class Platform;
 class ServiceDirectory;
+class Timer;
 
 struct ServiceRuntime {
   const Platform& platform;
   HostFaults& faults;
+  Timer& timer;  // for replies that cross the network, and clients that retry later
 };
 
 class Service {

@@ -132,6 +132,9 @@ void StorageService::remove(FileId f)
 
 IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
 {
+  const auto file = files_.find(f);
+  if (file == files_.end())
+    return {IoStatus::Removed, "the file was removed"};  // its writer gave up on it
   if (used_[target] + bytes > capacity_B_) {
     const HostId host = host_of_target(target);
     return {IoStatus::NoSpace,
@@ -140,16 +143,17 @@ IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
                 " B do not fit (" + format_number(used_[target]) + " B used of " + format_number(capacity_B_) + " B)"};
   }
   used_[target] += bytes;
-  files_.at(f).bytes_on[target] += bytes;
+  file->second.bytes_on[target] += bytes;
   return {};
 }
 
 void StorageService::give_back(FileId f, size_t target, double bytes)
 {
-  used_[target] -= bytes;
   const auto it = files_.find(f);
-  if (it != files_.end())
-    it->second.bytes_on[target] -= bytes;
+  if (it == files_.end())
+    return;  // removed meanwhile: remove() has freed its bytes
+  used_[target] -= bytes;
+  it->second.bytes_on[target] -= bytes;
 }
 
 IoOutcome StorageService::account(FileId f, size_t target, double bytes)
@@ -335,6 +339,17 @@ IoOutcome StorageService::write(HostId client, FileId f, double offset, double b
 IoOutcome StorageService::read(HostId client, FileId f, double offset, double bytes, double deadline)
 {
   return file_io(IoOp::Read, client, f, offset, bytes, deadline);
+}
+
+void StorageService::create_async(HostId client, const std::string& path, int64_t stripe_count,
+                                  std::function<void(FileId)> done)
+{
+  if (metadata_ == nullptr) {
+    done(new_file(stripe_count));
+    return;
+  }
+  metadata_->call_async(client, MetaOp::Create, path, 1, true,
+                        [this, stripe_count, done](bool) { done(new_file(stripe_count)); });
 }
 
 bool StorageService::create(HostId client, const std::string& path, int64_t stripe_count, double deadline, FileId* file)

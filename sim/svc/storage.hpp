@@ -46,7 +46,7 @@ class WaitPoint;
 
 using FileId = size_t;
 
-enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut };
+enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut, Removed };
 
 struct IoOutcome {
   IoStatus status = IoStatus::Done;
@@ -102,7 +102,7 @@ class StorageService : public Service {
   // A handle for bytes written target by target (submit with explicit targets), e.g. a whole
   // checkpoint: no striping of its own, capacity is counted per target it is written to.
   FileId new_object();
-  void remove(FileId f);  // frees its bytes
+  void remove(FileId f);  // frees its bytes; writes to it still queued are dropped (Removed)
   const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
   double used(size_t target) const { return used_[target]; }
   // Takes capacity for bytes written without simulating the I/O (a checkpoint charged at its
@@ -125,6 +125,9 @@ class StorageService : public Service {
   // Creates a file: the metadata RPC (when the service has a metadata service; false if it
   // failed or the deadline passed), then new_file().
   bool create(HostId client, const std::string& path, int64_t stripe_count, double deadline, FileId* file);
+  // The same without blocking: `done(file)` runs when the file exists (the metadata service is
+  // waited for when it is down).
+  void create_async(HostId client, const std::string& path, int64_t stripe_count, std::function<void(FileId)> done);
 
 
  private:

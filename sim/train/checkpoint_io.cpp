@@ -1,13 +1,11 @@
 #include "sim/train/checkpoint_io.hpp"
 
-#include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/metadata.hpp"
 
 #include <algorithm>
-#include <limits>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_train);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_train_checkpoint_io, llsim_train, "checkpoint I/O through the services");
@@ -109,20 +107,12 @@ void CheckpointIo::open_files()
   }
   // Straight to the file system: each writer node's process makes its own metadata RPCs.
   auto self = shared_from_this();
-  for (size_t first = 0; first < pieces_.size();) {
-    size_t last = first;
-    while (last < pieces_.size() && pieces_[last].client == pieces_[first].client)
-      ++last;
-    start_actor(route_.platform, pieces_[first].client, "open:" + route_.name, "phase '" + route_.name + "'",
-                [self, md, op, first, last] {
-                  for (size_t p = first; p < last; ++p) {
-                    const Piece& piece = self->pieces_[p];
-                    if (piece.files > 0 && !self->cancelled_)
-                      md->call(piece.client, op, piece.path, piece.files, std::numeric_limits<double>::infinity(), true);
-                    self->issue(p);
-                  }
-                });
-    first = last;
+  for (size_t p = 0; p < pieces_.size(); ++p) {
+    if (pieces_[p].files == 0) {
+      issue(p);
+      continue;
+    }
+    md->call_async(pieces_[p].client, op, pieces_[p].path, pieces_[p].files, true, [self, p](bool) { self->issue(p); });
   }
 }
 

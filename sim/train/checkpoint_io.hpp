@@ -8,8 +8,7 @@
 // `read_ahead` requests in flight per piece. Node-local levels write each writer's bytes to its
 // own node's disks, or to its partner's (the next writer's node), through the node-local
 // storage service.
-// Driven by the services' completions: nothing here waits but the caller of wait(). Creates of
-// a direct (unforwarded) write are RPCs made by one short-lived actor per writer.
+// Driven by the services' completions: nothing here waits but the caller of wait().
 #pragma once
 #include "sim/svc/forwarding.hpp"
 #include "sim/svc/storage.hpp"

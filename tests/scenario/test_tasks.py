@@ -29,8 +29,8 @@ check_close(bag("phases.bag.scheduler={impl: fcfs, window: 1, period: 1s}")["mak
 # interval 4 s on 10 s tasks -> 2 checkpoints per task, 7 tasks in a row per worker.
 # local: 100 MB to a 1 GB/s disk = 0.1 s. shared: 100 MB over the 1 GB/s worker NIC (0.1 s), then
 # to the 10 GB/s server disk (0.01 s); the 8 running tasks go to 8 different servers.
-for policy, per_checkpoint in [("{impl: local, interval: 4s, size: 100MB}", 0.1),
-                               ("{impl: shared, interval: 4s, size: 100MB, server: ckpt}", 0.11)]:
+for policy, per_checkpoint in [("{impl: local, interval: 4s, size: 100MB, storage: scratch}", 0.1),
+                               ("{impl: shared, interval: 4s, size: 100MB, storage: ckpt}", 0.11)]:
     p = bag("phases.bag.checkpoint=" + policy)
     check_close(p["makespan_s"] - 70.0, 7 * 2 * per_checkpoint, 0.01, f"checkpoint cost of {policy}")
     check(p["checkpoint_bytes"] == 50 * 2 * 100e6, f"checkpoint bytes of {policy}: {p['checkpoint_bytes']}")
@@ -45,16 +45,16 @@ check(m["reexecutions"] == 1, f"none: re-executions {m['reexecutions']}")
 check_close(m["makespan_s"], 160.0, 1e-6, "none: makespan")
 # local, checkpoint every 20 s of compute (1 MB, 1 ms): progress 40 GFlop saved at 40.002 s; lost
 # 50 - 40.002 s of compute; worker 0 resumes from it at 60 s (reading 1 MB back, 1 ms).
-LOCAL = "phases.bag.checkpoint={impl: local, interval: 20s, size: 1MB}"
+LOCAL = "phases.bag.checkpoint={impl: local, interval: 20s, size: 1MB, storage: scratch}"
 m = bag(LOCAL, scenario="tests/scenarios/tasks_failure_trace.yaml")
 check_close(m["wasted_flops"], (50 - 40.002) * 1e9, 1e-6, "local: wasted work")
 check_close(m["makespan_s"], 60 + 0.001 + 60 + 2 * 0.001, 1e-6, "local: makespan")
 # Worker 0 down until 500 s: task 0 goes to worker 1 at 100 s; local cannot resume there (the
 # checkpoint is on worker 0), shared can.
-LONG = "phases.bag.availability={impl: trace, file: tasks_long_outage.csv}"
+LONG = "faults=[{group: workers, impl: trace, file: tasks_long_outage.csv}]"
 long_local = bag(LOCAL, LONG, scenario="tests/scenarios/tasks_failure_trace.yaml")
 long_none = bag(LONG, scenario="tests/scenarios/tasks_failure_trace.yaml")
-long_shared = bag("phases.bag.checkpoint={impl: shared, interval: 20s, size: 1MB, server: ckpt}", LONG,
+long_shared = bag("phases.bag.checkpoint={impl: shared, interval: 20s, size: 1MB, storage: ckpt}", LONG,
                   scenario="tests/scenarios/tasks_failure_trace.yaml")
 check_close(long_none["wasted_flops"], 50e9, 1e-6, "long outage, none: wasted")
 # Worker 0 computed 50 s minus its two 1 ms checkpoints before failing; all of it is lost.
@@ -67,8 +67,8 @@ check(long_shared["wasted_flops"] <= long_local["wasted_flops"] <= long_none["wa
 # Random failures with a fixed seed (exponential up times, quick returns): shared <= local <= none.
 UNRELIABLE = "tests/scenarios/tasks_unreliable.yaml"
 wasted = {}
-for name, policy in [("none", "{impl: none}"), ("local", "{impl: local, interval: 5min, size: 100MB}"),
-                     ("shared", "{impl: shared, interval: 5min, size: 100MB, server: ckpt}")]:
+for name, policy in [("none", "{impl: none}"), ("local", "{impl: local, interval: 5min, size: 100MB, storage: scratch}"),
+                     ("shared", "{impl: shared, interval: 5min, size: 100MB, storage: ckpt}")]:
     m = bag("phases.bag.checkpoint=" + policy, scenario=UNRELIABLE)
     wasted[name] = m["wasted_flops"]
     check(m["completed"] == 400 and m["reexecutions"] > 0, f"{name}: every task completes despite failures")
