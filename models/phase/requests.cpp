@@ -15,9 +15,10 @@
 //     keys: 1000              distinct paths, files or blocks; request i uses key i mod keys
 //     sample_period: 1s       rows of <phase>.csv
 //
-// Requests arrive whatever the state of the service (open loop): each is issued by its own
-// actor on its client host, which waits for the reply. A request to a host that is down, or
-// whose client goes down, fails. Latency runs from arrival to reply, network included.
+// Requests arrive whatever the state of the service (open loop), each on its client host (a
+// metadata request is issued from the arrival itself; a storage or memory_pool request by an
+// actor of its own on the client host, which waits for the reply). A request to a host that is
+// down, or whose client goes down, fails. Latency runs from arrival to reply, network included.
 //
 // Metrics: requests, completed, failed, mean_latency_s, p50_latency_s, p95_latency_s,
 // p99_latency_s, throughput_ops (completed per second from the first arrival to the last
@@ -121,15 +122,20 @@ class RequestsPhase : public Phase {
     size_t over = 0;
     for (int64_t i = 0; i < count_; ++i) {
       sleep_until(start + arrivals_[static_cast<size_t>(i)]);
-      const HostId client = clients_.host(i % clients_.count);
-      start_actor(runtime.platform, client, "request", runtime.label, [this, i, client, &over, &all_over] {
-        const double arrived = now();
-        const bool ok        = issue(client, i % keys_);
+      const HostId client  = clients_.host(i % clients_.count);
+      const double arrived = now();
+      const auto answered  = [this, arrived, &over, &all_over](bool ok) {
         (ok ? latencies_ : failed_latencies_).push_back(now() - arrived);
         series_->add(ok ? 0 : 1, 1, now());
         over += 1;
         all_over.notify_all();
-      });
+      };
+      if (metadata_) {
+        metadata_->call_async(client, meta_op_, path(i % keys_), 1, false, answered);
+        continue;
+      }
+      start_actor(runtime.platform, client, "request", runtime.label,
+                  [this, i, client, answered] { answered(issue(client, i % keys_)); });
     }
     all_over.wait_until([&] { return over == static_cast<size_t>(count_); }, kNoDeadline);
     span_s_ = now() - start;
@@ -164,13 +170,15 @@ class RequestsPhase : public Phase {
   }
 
  private:
+  // Keys do not depend on the phase: a phase gets the blocks another one put.
+  static std::string path(int64_t key) { return "/key" + std::to_string(key); }
+
+  // A storage or memory_pool request, from an actor on the client host.
   bool issue(HostId client, int64_t key)
   {
-    const std::string path = "/" + name_ + "/" + std::to_string(key);
-    if (metadata_)
-      return metadata_->call(client, meta_op_, path, 1, kNoDeadline);
     if (pool_) {
-      const PoolResult r = write_ ? pool_->put(client, path, bytes_, kNoDeadline) : pool_->get(client, path, kNoDeadline);
+      const PoolResult r =
+          write_ ? pool_->put(client, path(key), bytes_, kNoDeadline) : pool_->get(client, path(key), kNoDeadline);
       hits_ += r == PoolResult::Hit ? 1 : 0;
       misses_ += r == PoolResult::Miss ? 1 : 0;
       return r != PoolResult::Failed && r != PoolResult::Rejected;

@@ -2,6 +2,7 @@
 
 #include "sim/sg/clock.hpp"
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u/ConditionVariable.hpp>
 #include <simgrid/s4u/Mutex.hpp>
 
@@ -34,16 +35,27 @@ bool WaitPoint::wait_until(const std::function<bool()>& ready, double deadline)
 {
   // Locking and unlocking a SimGrid mutex are simcalls, and another actor may run at each:
   // the condition is checked again after the lock is released, and holds when this returns true.
+  // A service daemon is killed at the end of the simulation by an exception out of whichever
+  // simcall it is in: the mutex is locked and unlocked by hand, never by a destructor, which
+  // must not throw.
   while (!ready()) {
     if (!std::isinf(deadline) && now() >= deadline)
       return false;
-    std::unique_lock lock(*impl_->mutex);
-    if (ready())
-      continue;
-    if (std::isinf(deadline))
-      impl_->cv->wait(lock);
-    else
-      impl_->cv->wait_until(lock, deadline);
+    impl_->mutex->lock();
+    if (!ready()) {
+      std::unique_lock lock(*impl_->mutex, std::adopt_lock);
+      try {
+        if (std::isinf(deadline))
+          impl_->cv->wait(lock);
+        else
+          impl_->cv->wait_until(lock, deadline);
+      } catch (const simgrid::ForcefulKillException&) {
+        lock.release();
+        throw;
+      }
+      lock.release();  // still locked: the wait takes the mutex again before it returns
+    }
+    impl_->mutex->unlock();
   }
   return true;
 }

@@ -136,10 +136,9 @@ void MetadataService::enqueue(size_t server, const std::shared_ptr<Call>& call)
 {
   ServerPool& pool = *pools_[server];
   ServerPool::Request r;
-  r.serve = [this, server, call, &pool] {
-    // A request still on its way (the queue was empty) is served from its arrival.
-    const double wait_s = std::max(0.0, call->arrives_s - now());
-    if (!pause(wait_s + service_time(server, call->op, call->count), pool.deadline())) {
+  r.arrives_s = call->arrives_s;
+  r.serve     = [this, server, call, &pool] {
+    if (!pause(service_time(server, call->op, call->count), pool.deadline())) {
       if (call->wait_if_down)
         enqueue(server, call);  // the host is down now: queued until it is back
       else
@@ -162,8 +161,8 @@ void MetadataService::call_async(HostId client, MetaOp op, const std::string& pa
   const HostId host   = servers().host(static_cast<int64_t>(server));
   XBT_DEBUG("%s: %s %s x%ld on %s", platform_->name(client).c_str(), meta_op_name(op), path.c_str(),
             static_cast<long>(count), platform_->name(host).c_str());
-  // The request is queued at once, tagged with its arrival time: its crossing of the network
-  // and its service are then one pause of the serving thread (one simulation step, not two).
+  // The request is queued at once, tagged with its arrival time (the queue takes requests in
+  // arrival order; a thread that takes one still on its way waits for it, not busy).
   enqueue(server, std::make_shared<Call>(Call{client, op, count, wait_if_down, now() + leg_s(client, host), std::move(done)}));
 }
 

@@ -61,6 +61,7 @@ void ServerPool::thread_loop(size_t served)
     Request r = std::move(queue_.front());
     queue_.pop_front();
     stats_.set_queue(now(), queue_.size());
+    sleep_until(r.arrives_s);  // (requests queue in arrival order: the next one is no earlier)
     stats_.set_busy(now(), ++busy_);
     r.serve();
     stats_.set_busy(now(), --busy_);

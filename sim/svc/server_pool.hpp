@@ -32,6 +32,7 @@ class ServerPool {
   struct Request {
     std::function<void()> serve;    // runs in a service thread; may block
     std::function<void()> on_down;  // the host is or went down before serving it (null: wait for it)
+    double arrives_s = 0;           // a request still on its way is taken, then waited for, not served
   };
 
   ServerPool(const Platform& platform, HostFaults& faults, HostId host, size_t threads, std::string label,
