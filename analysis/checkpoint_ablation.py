@@ -24,7 +24,7 @@ CONFIGS = [
 
 
 def run(llsim, out, name, layout):
-    run_dir = os.path.join(out, "runs", name.replace(" ", "_").replace("(", "").replace(")", ""))
+    run_dir = os.path.join(out, "runs", "".join(c if c.isalnum() else "_" for c in name))
     m = run_phase(llsim, SCENARIO, run_dir, "ckpt", [f"phases.ckpt.checkpoint.layout={layout}"], "ablation")
     return {"configuration": name, "write_s": m["checkpoint_write_s"], "read_s": m["checkpoint_read_s"]}
 

@@ -1,5 +1,5 @@
 // Checkpoint mode `multilevel`: SCR-like levels. Every checkpoint is written by each node to its
-// own disk (node-local NVM/SSD; the compute group needs disks); with `level: partner` it is also
+// own disk (node-local NVM/SSD: the train phase's io.local storage service); with `level: partner` it is also
 // copied to a partner node's disk, with `level: xor` a parity share B/(N-1) of an XOR set of N
 // goes to the partner. Every `flush_every`-th checkpoint is then written back to the parallel
 // file system in the background, out of order and pipelined with training (the cache-style
@@ -27,14 +27,11 @@ const ParamTable kMultilevelParams = {
 
 class MultilevelMode : public CheckpointMode {
  public:
-  MultilevelMode(const Params& p, const Context& c)
+  MultilevelMode(const Params& p, const Context&)
       : level_(p.text("level")), flush_every_(p.integer("flush_every")), xor_set_(static_cast<double>(p.integer("xor_set")))
   {
     if (level_ != "single" && level_ != "partner" && level_ != "xor")
       p.fail("level", "expected single, partner or xor, got '" + level_ + "'");
-    if (!c.nodes.disks)
-      p.ref().fail("multilevel checkpoints are written to the nodes' own disks, but group '" + c.nodes.name +
-                   "' has no 'disks'");
   }
   bool needs_local_level() const override { return true; }
   std::vector<CheckpointStep> blocking(int64_t) const override

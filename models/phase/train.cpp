@@ -230,7 +230,7 @@ class TrainPhase : public Phase {
   void run(PhaseRuntime& runtime) override
   {
     route_ = std::make_unique<IoRoute>(
-        IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, request_B_, read_ahead_, name_});
+        IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, request_B_, io_system_.process_Bps, read_ahead_, name_});
     env_ = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running, keep_);
     setup_.job_mtbf_s = env_->job_mtbf_s();
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");

@@ -85,9 +85,11 @@ class Registry {
       ref.fail(std::string("missing '") + I::kSelector + ":' (one of: " + join(names(), ", ") + ")");
     const std::string name = scalar_text(selector, "a model name");
     const auto it          = entries().find(name);
-    if (it == entries().end())
-      selector.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "': " + suggestion(name, names()) +
-                    " (valid: " + join(names(), ", ") + ")");
+    if (it == entries().end()) {
+      // A suggestion names one model; the full list follows it (without one, it is the list).
+      const std::string listed = nearest(name, names()).empty() ? "" : " (valid: " + join(names(), ", ") + ")";
+      selector.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "': " + suggestion(name, names()) + listed);
+    }
     return it->second;
   }
 

@@ -1,9 +1,37 @@
 #include "sim/sg/log_setting.hpp"
 
+#include "sim/core/text.hpp"
+
+#include <xbt/log.h>
+
 #include <algorithm>
 #include <stdexcept>
+#include <vector>
+
+XBT_LOG_EXTERNAL_CATEGORY(root);
 
 namespace llsim {
+
+namespace {
+
+// Every XBT category joins the tree under `root` when the program loads (a static constructor
+// per category), so the tree lists every category that exists. Read only, to name a mistyped one.
+void collect(xbt_log_category_t cat, std::vector<std::string>& names)
+{
+  for (; cat != nullptr; cat = cat->nextSibling) {
+    names.emplace_back(cat->name);
+    collect(cat->firstChild, names);
+  }
+}
+
+std::vector<std::string> category_names()
+{
+  std::vector<std::string> names;
+  collect(&_XBT_LOGV(root), names);
+  return names;
+}
+
+}  // namespace
 
 std::string xbt_log_setting(const std::string& setting)
 {
@@ -22,6 +50,15 @@ std::string xbt_log_setting(const std::string& setting)
                                 "' (expected trace, debug, verbose, info, warning, error or critical)");
   std::string xbt_name = name;
   std::replace(xbt_name.begin(), xbt_name.end(), '.', '_');
+  const std::vector<std::string> names = category_names();
+  if (std::find(names.begin(), names.end(), xbt_name) == names.end()) {
+    std::string close = nearest(xbt_name, names);
+    std::replace(close.begin(), close.end(), '_', '.');
+    throw std::invalid_argument("--log=" + setting + ": no log category '" + name + "'" +
+                                (close.empty() ? std::string(" (llsim's are named after their source files, e.g. "
+                                                             "llsim.svc.storage)")
+                                               : ": did you mean '" + close + "'?"));
+  }
   return xbt_name + ".thresh:" + level;
 }
 

@@ -8,7 +8,8 @@
 namespace llsim {
 
 // The XBT form of a setting. Throws std::invalid_argument, naming what is expected, when the
-// level is not one of trace, debug, verbose, info, warning, error, critical.
+// level is not one of trace, debug, verbose, info, warning, error, critical, or when no such
+// category exists (a mistyped one would otherwise be ignored by XBT).
 std::string xbt_log_setting(const std::string& setting);
 
 }  // namespace llsim

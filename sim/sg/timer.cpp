@@ -21,8 +21,7 @@ struct Timer::Impl {
   const Platform& platform;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
   uint64_t next_order = 0;
-  std::unique_ptr<WaitPoint> changed;
-  bool started = false;
+  WaitPoint changed;
 
   explicit Impl(const Platform& p) : platform(p) {}
 
@@ -32,7 +31,7 @@ struct Timer::Impl {
       const double next = due.empty() ? std::numeric_limits<double>::infinity() : due.top().t;
       const uint64_t seen = next_order;
       // Wake at the next due time, or earlier when something is scheduled.
-      changed->wait_until([this, seen] { return next_order != seen; }, next);
+      changed.wait_until([this, seen] { return next_order != seen; }, next);
       while (!due.empty() && due.top().t <= now()) {
         auto f = std::move(const_cast<Due&>(due.top()).f);
         due.pop();
@@ -42,18 +41,18 @@ struct Timer::Impl {
   }
 };
 
-Timer::Timer(const Platform& platform) : impl_(std::make_unique<Impl>(platform)) {}
+// The daemon starts here, outside any actor: starting it from the first caller would be a
+// simcall, and another actor could call `at` while the first one waits for it.
+Timer::Timer(const Platform& platform) : impl_(std::make_unique<Impl>(platform))
+{
+  start_daemon(platform, 0, "timer", "timer", [impl = impl_.get()] { impl->loop(); });
+}
 Timer::~Timer() = default;
 
 void Timer::at(double t, std::function<void()> f)
 {
-  if (!impl_->started) {
-    impl_->started = true;
-    impl_->changed = std::make_unique<WaitPoint>();
-    start_daemon(impl_->platform, 0, "timer", "timer", [impl = impl_.get()] { impl->loop(); });
-  }
   impl_->due.push({t, impl_->next_order++, std::move(f)});
-  impl_->changed->notify_all();
+  impl_->changed.notify_all();
 }
 
 }  // namespace llsim

@@ -1,4 +1,4 @@
-// Callbacks at given simulated times, run by one daemon actor (created on first use) that
+// Callbacks at given simulated times, run by one daemon actor that
 // sleeps until the next one is due. Lets callback-driven code (service completions) wait
 // without an actor of its own: a reply that crosses the network, a client that retries once
 // its host is back up. Callbacks must not block; they may schedule further callbacks.
@@ -14,6 +14,7 @@ class Platform;
 
 class Timer {
  public:
+  // Must be built before the simulation starts (outside any actor).
   explicit Timer(const Platform& platform);
   ~Timer();
   Timer(const Timer&)            = delete;

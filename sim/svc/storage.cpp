@@ -120,6 +120,19 @@ FileId StorageService::new_object()
   return next_file_++;
 }
 
+double& StorageService::File::on(size_t target)
+{
+  if (bytes_on.empty() || bytes_on.back().first < target) {
+    bytes_on.emplace_back(target, 0.0);
+    return bytes_on.back().second;
+  }
+  auto it = std::lower_bound(bytes_on.begin(), bytes_on.end(), target,
+                             [](const std::pair<size_t, double>& e, size_t t) { return e.first < t; });
+  if (it == bytes_on.end() || it->first != target)
+    it = bytes_on.insert(it, {target, 0.0});
+  return it->second;
+}
+
 void StorageService::remove(FileId f)
 {
   const auto it = files_.find(f);
@@ -143,7 +156,7 @@ IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
                 " B do not fit (" + format_number(used_[target]) + " B used of " + format_number(capacity_B_) + " B)"};
   }
   used_[target] += bytes;
-  file->second.bytes_on[target] += bytes;
+  file->second.on(target) += bytes;
   return {};
 }
 
@@ -153,7 +166,7 @@ void StorageService::give_back(FileId f, size_t target, double bytes)
   if (it == files_.end())
     return;  // removed meanwhile: remove() has freed its bytes
   used_[target] -= bytes;
-  it->second.bytes_on[target] -= bytes;
+  it->second.on(target) -= bytes;
 }
 
 IoOutcome StorageService::account(FileId f, size_t target, double bytes)

@@ -133,7 +133,10 @@ class StorageService : public Service {
  private:
   struct File {
     StripeLayout layout;
-    std::unordered_map<size_t, double> bytes_on;  // per target
+    // Bytes per target, sorted by target: a whole checkpoint object can span thousands of
+    // targets, accounted in target order (appends), and a striped file only a few.
+    std::vector<std::pair<size_t, double>> bytes_on;
+    double& on(size_t target);
   };
   struct Server {
     std::unique_ptr<ServerPool> pool;

@@ -31,11 +31,15 @@ std::shared_ptr<CheckpointIo> CheckpointIo::start(const IoRoute& route, const Io
 {
   std::shared_ptr<CheckpointIo> io(new CheckpointIo(route, kind, object));
   io->build(plan, share, scale, checkpoint);
-  XBT_DEBUG("%s of checkpoint %ld: %zu pieces", io_kind_name(kind), static_cast<long>(checkpoint), io->pieces_.size());
-  if (io->pieces_left_ == 0)
-    io->end_s_ = now();
-  else
+  XBT_DEBUG("%s of checkpoint %ld: %zu pieces, %zu streams", io_kind_name(kind), static_cast<long>(checkpoint),
+            io->pieces_.size(), io->streams_.size());
+  io->unissued_ = io->pieces_.size();
+  if (io->pieces_.empty()) {
+    io->finished_ = true;
+    io->end_s_    = now();
+  } else {
     io->open_files();
+  }
   return io;
 }
 
@@ -54,97 +58,131 @@ StorageService& CheckpointIo::storage() const
 void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t checkpoint)
 {
   const size_t writers = plan.writers.size();
+  streams_of_writer_.assign(writers, {0, 0});
   for (size_t w = 0; w < writers; ++w) {
     const IoWriter& writer = plan.writers[w];
     const HostId node      = route_.nodes.host(writer.node);
+    std::vector<size_t> mine;
     if (on_pfs(kind_)) {
-      const size_t forwarder = route_.forwarding ? route_.forwarding->forwarder_for(writer.node, w) : 0;
       for (size_t k = 0; k < writer.pieces.size(); ++k) {
         const IoPiece& p = writer.pieces[k];
         if (p.bytes * scale < 0.5)
           continue;
-        pieces_.push_back({node, forwarder, {p.target}, p.bytes * scale, 0,
-                           0, 0, writer.rate_cap_Bps / static_cast<double>(writer.pieces.size()),
+        mine.push_back(pieces_.size());
+        pieces_.push_back({{p.target}, p.bytes * scale, 0, false, w,
                            "/" + route_.name + "/checkpoint" + std::to_string(checkpoint) + "/" + std::to_string(w) +
                                "." + std::to_string(k),
                            p.files});
       }
+      const size_t forwarder = route_.forwarding ? route_.forwarding->forwarder_for(writer.node, w) : 0;
+      add_writer(node, forwarder, writer.processes, mine);
       continue;
     }
-    // Node-local levels: the writer's own node, or its partner's for a copy.
+    // Node-local levels: the writer's own node, or its partner's for a copy; no files to create.
     StorageService& local = *route_.local;
     const HostId holder =
         kind_ == IoKind::PartnerCopy ? route_.nodes.host(plan.writers[(w + 1) % writers].node) : node;
-    const double bytes    = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
+    const double bytes = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
     if (bytes < 0.5)
       continue;
-    pieces_.push_back({node, 0, local.targets_of(local.server_index(holder)), bytes, 0, 0, 0, writer.rate_cap_Bps, "", 0});
+    mine.push_back(pieces_.size());
+    pieces_.push_back({local.targets_of(local.server_index(holder)), bytes, 0, true, w, "", 0});
+    add_writer(node, 0, writer.processes, mine);
   }
-  pieces_left_ = pieces_.size();
+}
+
+void CheckpointIo::add_writer(HostId client, size_t forwarder, int64_t processes, const std::vector<size_t>& pieces)
+{
+  if (pieces.empty())
+    return;
+  // A piece stands for files of several processes when the layout merged them: its processes
+  // are one stream then, at their combined bandwidth. With more pieces than processes, each
+  // process is a stream taking pieces i, i + processes, ... in turn.
+  const auto procs    = static_cast<size_t>(std::max<int64_t>(1, processes));
+  const size_t count  = std::min(procs, pieces.size());
+  const double rate   = route_.process_Bps * static_cast<double>(procs) / static_cast<double>(count);
+  streams_of_writer_[pieces_[pieces.front()].writer] = {streams_.size(), streams_.size() + count};
+  for (size_t i = 0; i < count; ++i) {
+    Stream stream{client, forwarder, rate, {}};
+    for (size_t k = i; k < pieces.size(); k += count)
+      stream.pieces.push_back(pieces[k]);
+    streams_.push_back(std::move(stream));
+  }
 }
 
 void CheckpointIo::open_files()
 {
-  const bool write   = is_write(kind_);
-  const MetaOp op    = write ? MetaOp::Create : MetaOp::Open;
+  const MetaOp op     = is_write(kind_) ? MetaOp::Create : MetaOp::Open;
   MetadataService* md = route_.pfs.metadata();
-  if (!on_pfs(kind_) || (md == nullptr && route_.forwarding == nullptr)) {
-    for (size_t p = 0; p < pieces_.size(); ++p)
-      issue(p);
-    return;
-  }
-  if (route_.forwarding) {
-    auto self = shared_from_this();
-    for (size_t p = 0; p < pieces_.size(); ++p) {
-      if (pieces_[p].files == 0) {
-        issue(p);
-        continue;
-      }
-      route_.forwarding->submit_metadata(pieces_[p].forwarder, op, pieces_[p].path, pieces_[p].files,
-                                         [self, p](const IoOutcome&) { self->issue(p); });
-    }
-    return;
-  }
-  // Straight to the file system: each writer node's process makes its own metadata RPCs.
-  auto self = shared_from_this();
+  const bool by_rpc   = on_pfs(kind_) && (md != nullptr || route_.forwarding != nullptr);
+  auto self           = shared_from_this();
   for (size_t p = 0; p < pieces_.size(); ++p) {
-    if (pieces_[p].files == 0) {
-      issue(p);
-      continue;
+    const Piece& piece = pieces_[p];
+    if (!by_rpc || piece.files == 0 || piece.open) {
+      opened(p);
+    } else if (route_.forwarding) {
+      const size_t forwarder = streams_[streams_of_writer_[piece.writer].first].forwarder;
+      route_.forwarding->submit_metadata(forwarder, op, piece.path, piece.files,
+                                         [self, p](const IoOutcome&) { self->opened(p); });
+    } else {
+      // Straight to the file system: the writer node's processes make their own metadata RPCs.
+      const HostId client = streams_[streams_of_writer_[piece.writer].first].client;
+      md->call_async(client, op, piece.path, piece.files, true, [self, p](bool) { self->opened(p); });
     }
-    md->call_async(pieces_[p].client, op, pieces_[p].path, pieces_[p].files, true, [self, p](bool) { self->issue(p); });
   }
 }
 
-void CheckpointIo::issue(size_t p)
+void CheckpointIo::opened(size_t piece)
 {
-  Piece& piece     = pieces_[p];
+  pieces_[piece].open = true;
+  const auto [first, last] = streams_of_writer_[pieces_[piece].writer];
+  for (size_t s = first; s < last; ++s)
+    issue(s);
+}
+
+void CheckpointIo::issue(size_t s)
+{
+  Stream& stream = streams_[s];
   const bool write = is_write(kind_);
   // One request leaving the node at a time: a write's next leaves when its bytes are sent
   // (write-behind), a read's next when it is taken into service, up to `read_ahead` in flight.
-  const auto may_issue = [&] { return piece.sending == 0 && (write || piece.outstanding < route_.read_ahead); };
-  while (!cancelled_ && failure_.ok() && piece.left_B >= 0.5 && may_issue()) {
-    const double bytes  = std::min(route_.request_B, std::round(piece.left_B));
-    const size_t target = piece.targets[piece.next++ % piece.targets.size()];
-    piece.left_B -= bytes;
-    piece.outstanding += 1;
-    piece.sending += 1;
-    const double min_s = piece.rate_Bps > 0 ? bytes / piece.rate_Bps : 0;
+  while (!cancelled_ && failure_.ok() && stream.sending == 0 && (write || stream.outstanding < route_.read_ahead)) {
+    // The next of its pieces with bytes left; a piece not open yet holds the process up (the
+    // process creates its files before it writes them).
+    Piece* piece = nullptr;
+    for (size_t tried = 0; tried < stream.pieces.size() && piece == nullptr; ++tried) {
+      Piece& candidate = pieces_[stream.pieces[stream.next % stream.pieces.size()]];
+      if (candidate.left_B >= 0.5)
+        piece = &candidate;
+      else
+        stream.next += 1;
+    }
+    if (piece == nullptr || !piece->open)
+      return;
+    stream.next += 1;
+    const double bytes  = std::min(route_.request_B, std::round(piece->left_B));
+    const size_t target = piece->targets[piece->next++ % piece->targets.size()];
+    piece->left_B -= bytes;
+    unissued_ -= piece->left_B < 0.5 ? 1 : 0;
+    stream.outstanding += 1;
+    stream.sending += 1;
+    outstanding_ += 1;
+    const double min_s = stream.rate_Bps > 0 ? bytes / stream.rate_Bps : 0;
     auto self          = shared_from_this();
     auto sent_once     = std::make_shared<bool>(false);  // a request retried after a failure reports once
-    const auto sent    = [self, p, sent_once] {
+    const auto sent    = [self, s, sent_once] {
       if (*sent_once)
         return;
       *sent_once = true;
-      self->pieces_[p].sending -= 1;
-      self->issue(p);
+      self->streams_[s].sending -= 1;
+      self->issue(s);
     };
-    const auto done = [self, p](const IoOutcome& o) { self->completed(p, o); };
+    const auto done = [self, s](const IoOutcome& o) { self->completed(s, o); };
     if (on_pfs(kind_) && route_.forwarding) {
       ForwardedIo io;
       io.op            = write ? IoOp::Write : IoOp::Read;
-      io.client        = piece.client;
-      io.forwarder     = piece.forwarder;
+      io.client        = stream.client;
+      io.forwarder     = stream.forwarder;
       io.target        = target;
       io.bytes         = bytes;
       io.file          = object_;
@@ -154,7 +192,7 @@ void CheckpointIo::issue(size_t p)
     } else {
       TargetIo io;
       io.op           = write ? IoOp::Write : IoOp::Read;
-      io.client       = piece.client;
+      io.client       = stream.client;
       io.target       = target;
       io.bytes        = bytes;
       io.file         = object_;
@@ -165,30 +203,33 @@ void CheckpointIo::issue(size_t p)
   }
 }
 
-void CheckpointIo::completed(size_t p, const IoOutcome& o)
+void CheckpointIo::completed(size_t s, const IoOutcome& o)
 {
-  Piece& piece = pieces_[p];
-  piece.outstanding -= 1;
+  streams_[s].outstanding -= 1;
+  outstanding_ -= 1;
+  if (finished_)
+    return;
   if (o.status == IoStatus::NoSpace && failure_.ok())
     failure_ = o;
-  if (!failure_.ok() && pieces_left_ > 0) {
-    pieces_left_ = 0;  // the operation is over: it failed
-    end_s_       = now();
+  if (!failure_.ok()) {
+    finished_ = true;  // the operation is over: it failed
+    end_s_    = now();
     over_->notify_all();
     return;
   }
-  if (cancelled_ || !failure_.ok())
+  if (cancelled_)
     return;
-  issue(p);
-  if (piece.left_B < 0.5 && piece.outstanding == 0 && --pieces_left_ == 0) {
-    end_s_ = now();
+  issue(s);
+  if (outstanding_ == 0 && unissued_ == 0) {
+    finished_ = true;
+    end_s_    = now();
     over_->notify_all();
   }
 }
 
 bool CheckpointIo::wait(double deadline)
 {
-  return over_->wait_until([this] { return pieces_left_ == 0; }, deadline);
+  return over_->wait_until([this] { return finished_; }, deadline);
 }
 
 }  // namespace llsim

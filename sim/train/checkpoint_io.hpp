@@ -1,13 +1,16 @@
-// One checkpoint I/O operation of a training job, carried out through the services: every
-// piece of the plan (io_plan.hpp) is a stream of requests of `request` bytes from its writer's
-// node. A parallel-file-system write first creates the piece's files, then each request goes
-// through the writer's forwarding node to the piece's target (or straight to the storage
-// server without a forwarding service); a writer issues its next request as soon as the
-// previous one has left its node (write-behind), and never moves bytes faster than its rate cap
-// (its I/O processes' bandwidth), shared by its pieces. A read opens the files, then keeps
-// `read_ahead` requests in flight per piece. Node-local levels write each writer's bytes to its
-// own node's disks, or to its partner's (the next writer's node), through the node-local
-// storage service.
+// One checkpoint I/O operation of a training job, carried out through the services. Each
+// writer of the plan (io_plan.hpp) moves its pieces in requests of `request` bytes through its
+// streams: with at least as many pieces as I/O processes, a stream is one process taking its
+// pieces in turn request by request (as striping deals consecutive stripes to consecutive
+// targets); when the layout merged several processes' files into one piece, those processes
+// are one stream at their combined bandwidth. A parallel-file-system write first creates each
+// piece's files, then each request goes through the writer's forwarding node to the piece's
+// target (or straight to the storage server without a forwarding service). A stream has one
+// request leaving its node at a time, at most at its processes' `process_Bps`, and issues its
+// next write as soon as the previous one has left (write-behind); a read keeps `read_ahead`
+// requests in flight per stream.
+// Node-local levels write each writer's bytes to its own node's disks, or to its partner's (the
+// next writer's node), through the node-local storage service.
 // Driven by the services' completions: nothing here waits but the caller of wait().
 #pragma once
 #include "sim/svc/forwarding.hpp"
@@ -31,6 +34,7 @@ struct IoRoute {
   StorageService& pfs;
   StorageService* local;            // node-local levels (multilevel modes)
   double request_B;
+  double process_Bps;               // what one I/O process moves at most
   size_t read_ahead;
   std::string name;                 // of the phase: actor labels and file paths
 };
@@ -43,7 +47,7 @@ class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
                                              double scale, FileId object, int64_t checkpoint);
   ~CheckpointIo();
 
-  bool finished() const { return pieces_left_ == 0; }
+  bool finished() const { return finished_; }
   double end_s() const { return end_s_; }
   // Blocks the calling actor until the operation is over or `deadline`; true when it is over.
   bool wait(double deadline);
@@ -54,29 +58,41 @@ class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
 
  private:
   struct Piece {
-    HostId client;
-    size_t forwarder;
     std::vector<size_t> targets;  // requests go to them in turn
     double left_B;                // not yet issued
-    size_t outstanding = 0;       // issued, not completed
-    size_t sending     = 0;       // writes whose bytes have not left the node yet
-    size_t next        = 0;       // next of `targets`
-    double rate_Bps;
+    size_t next   = 0;            // next of `targets`
+    bool open     = false;        // its files exist (created or opened)
+    size_t writer;                // its streams are the writer's
     std::string path;
     int64_t files;
   };
+  struct Stream {
+    HostId client;
+    size_t forwarder;
+    double rate_Bps;             // at most
+    std::vector<size_t> pieces;  // taken in turn, one request each
+    size_t next        = 0;      // next of `pieces`
+    size_t outstanding = 0;      // issued, not completed
+    size_t sending     = 0;      // writes whose bytes have not left the node yet
+  };
   CheckpointIo(const IoRoute& route, IoKind kind, FileId object);
   void build(const IoPlan& plan, double share, double scale, int64_t checkpoint);
+  void add_writer(HostId client, size_t forwarder, int64_t processes, const std::vector<size_t>& pieces);
   void open_files();  // then the data
-  void issue(size_t piece);
-  void completed(size_t piece, const IoOutcome& o);
+  void opened(size_t piece);
+  void issue(size_t stream);
+  void completed(size_t stream, const IoOutcome& o);
   StorageService& storage() const;
 
   const IoRoute& route_;
   IoKind kind_;
   FileId object_;
   std::vector<Piece> pieces_;
-  size_t pieces_left_ = 0;
+  std::vector<Stream> streams_;
+  std::vector<std::pair<size_t, size_t>> streams_of_writer_;  // [first, last) of streams_
+  size_t outstanding_ = 0;  // requests issued, not completed
+  size_t unissued_    = 0;  // pieces with bytes not issued yet
+  bool finished_      = false;
   bool cancelled_     = false;
   double end_s_       = 0;
   IoOutcome failure_;

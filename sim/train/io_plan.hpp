@@ -18,7 +18,7 @@ struct IoPiece {
 struct IoWriter {
   int64_t node;          // index of the compute node in its group
   double bytes;
-  double rate_cap_Bps;   // its I/O processes' combined client-side limit
+  int64_t processes;     // its I/O processes, each moving at most the system's process_Bps
   std::vector<IoPiece> pieces;
 };
 

@@ -33,7 +33,7 @@ IoPlan plan_checkpoint(const LayoutLevers& levers, const ModelState& model, cons
   IoPlan plan;
   plan.writers.reserve(writers.size());
   for (const auto& [node, bytes] : writers) {
-    IoWriter writer{node, bytes, static_cast<double>(files) * io.process_Bps, {}};
+    IoWriter writer{node, bytes, files, {}};
     const double file_B       = bytes / static_cast<double>(files);
     const auto touched        = static_cast<int64_t>(std::min<double>(static_cast<double>(stripes), std::ceil(file_B / io.stripe_B)));
     const int64_t slots       = files * std::max<int64_t>(1, touched);

@@ -102,25 +102,28 @@ bool SimTrainingEnvironment::replay(IoKind kind, double share) const
   return true;
 }
 
-std::vector<std::pair<size_t, double>> SimTrainingEnvironment::bytes_per_target(IoKind kind, double share,
-                                                                                 double scale) const
+const std::vector<std::pair<size_t, double>>& SimTrainingEnvironment::bytes_per_target(IoKind kind, double share)
 {
+  auto& cached = bytes_per_target_[{static_cast<int>(kind), share}];
+  if (!cached.empty())
+    return cached;
   std::map<size_t, double> per_target;
   const size_t writers = plan_.writers.size();
   for (size_t w = 0; w < writers; ++w) {
     const IoWriter& writer = plan_.writers[w];
     if (kind == IoKind::PfsWrite) {
       for (const auto& p : writer.pieces)
-        per_target[p.target] += p.bytes * scale;
+        per_target[p.target] += p.bytes;
       continue;
     }
     const int64_t holder = kind == IoKind::PartnerCopy ? plan_.writers[(w + 1) % writers].node : writer.node;
     const auto targets   = route_.local->targets_of(static_cast<size_t>(holder));
-    const double bytes   = writer.bytes * scale * (kind == IoKind::PartnerCopy ? share : 1);
+    const double bytes   = writer.bytes * (kind == IoKind::PartnerCopy ? share : 1);
     for (size_t t : targets)
       per_target[t] += bytes / static_cast<double>(targets.size());
   }
-  return {per_target.begin(), per_target.end()};
+  cached.assign(per_target.begin(), per_target.end());
+  return cached;
 }
 
 std::unique_ptr<SimTrainingEnvironment::Operation> SimTrainingEnvironment::begin(IoKind kind, double share,
@@ -147,8 +150,8 @@ std::unique_ptr<SimTrainingEnvironment::Operation> SimTrainingEnvironment::begin
       cost = m.second;
   op->end = op->start + cost * scale;
   if (is_write(kind))
-    for (const auto& [target, bytes] : bytes_per_target(kind, share, scale)) {
-      const IoOutcome taken = storage_of(kind).account(op->object, target, bytes);
+    for (const auto& [target, bytes] : bytes_per_target(kind, share)) {
+      const IoOutcome taken = storage_of(kind).account(op->object, target, bytes * scale);
       if (!taken.ok())
         throw SimulationError(taken.message);
     }

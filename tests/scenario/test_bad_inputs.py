@@ -55,6 +55,10 @@ for args, text in [(["run"], "no scenario file given"),
                    (["run", "scenarios/demo.yaml", "--out"], "--out expects a value"),
                    (["validate", "scenarios/demo.yaml", "--plot"], "unknown option '--plot'"),
                    (["models", "extra"], "takes no arguments"),
+                   (["run", "scenarios/demo.yaml", "--log=llsim.svc.storage:loud"], "unknown level 'loud'"),
+                   (["run", "scenarios/demo.yaml", "--log=llsim.svc.storge:debug"],
+                    "no log category 'llsim.svc.storge': did you mean 'llsim.svc.storage'?"),
+                   (["run", "scenarios/demo.yaml", "--log=llsim"], "expected CATEGORY:LEVEL"),
                    (["simulate"], "unknown command 'simulate'")]:
     _, _, err = run(*args, expect=2)
     check(text in err, f"llsim {' '.join(args)}: lacks {text!r}: {err}")

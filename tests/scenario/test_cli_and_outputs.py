@@ -22,9 +22,11 @@ check(re.match(r"llsim \d+\.\d+\.\d+", out) is not None, f"--version: {out}")
 _, out, _ = run("models")
 check("Interface 'phase kind' (choose with 'kind:')" in out, "models lists the phase kinds")
 check(re.search(r"transfer: bulk data movement", out) is not None, "models lists transfer")
-check(re.search(r"chunk  \(size\)  default: 64MB  range: >= 1\n\s+chunk size", out) is not None,
+check(re.search(r"chunk  \(size\)  default: 64MB  range: >= 1\n\s+bytes of one write request", out) is not None,
       "models gives type, default, range and description of a parameter")
 check("lognormal" in out and "weibull" in out and "empirical" in out, "models lists distributions")
+check("Interface 'service kind' (choose with 'kind:')" in out and "memory_pool:" in out, "models lists the service kinds")
+check("Interface 'fault model' (choose with 'impl:')" in out, "models lists the fault models")
 
 # validate runs nothing and writes nothing.
 _, out, _ = run("validate", "scenarios/demo.yaml")
@@ -42,7 +44,7 @@ def without_wall_time(directory):
 
 
 check(without_wall_time(first) == without_wall_time(second), "summary.json differs between identical runs")
-for name in ["stage.csv", "archive.csv", "restage.csv", "resolved.yaml"]:
+for name in ["stage.csv", "archive.csv", "restage.csv", "service_fs.csv", "service_vault.csv", "resolved.yaml"]:
     with open(os.path.join(first, name), "rb") as a, open(os.path.join(second, name), "rb") as b:
         check(a.read() == b.read(), f"{name} differs between identical runs")
 # The same with random inputs (lognormal speeds and task sizes, exponential failures): every
@@ -61,6 +63,12 @@ check(s["seed"] == 7 and s["scenario"] == "demo", "summary names scenario and se
 check(set(s["phases"]["stage"]) >= {"bytes", "makespan_s", "throughput_Bps"}, "transfer metrics present")
 check(s["phases"]["archive"]["start_s"] >= s["phases"]["stage"]["end_s"], "after: archive starts after stage ends")
 check(s["phases"]["restage"]["start_s"] == 30, "start: restage starts at 30 s")
+# The services section: every service's kind and totals; the bytes the phases moved into fs.
+check(set(s["services"]) == {"fs", "vault"}, f"summary services: {list(s['services'])}")
+fs = s["services"]["fs"]
+check(fs["kind"] == "storage" and fs["bytes_written"] == s["phases"]["stage"]["bytes"] + s["phases"]["restage"]["bytes"],
+      f"fs wrote {fs.get('bytes_written')} B, the phases sent {s['phases']['stage']['bytes']} + {s['phases']['restage']['bytes']}")
+check(0 < fs["utilisation"] <= 1 and fs["operations"] > 0, f"fs totals: {fs}")
 
 # resolved.yaml reruns to the same results.
 rerun = scratch_dir()
@@ -73,11 +81,18 @@ run("run", "scenarios/demo.yaml", "--quiet", "--out", changed, "--set", "phases.
 check(summary(changed)["phases"]["stage"]["bytes"] == 16 * 25e9, "--set phases.stage.bytes")
 
 # Default output directory out/<scenario name>/ and the summary table on stdout.
-shutil.rmtree(os.path.join(ROOT, "out", "transfer-no-disks"), ignore_errors=True)
-_, out, _ = run("run", "tests/scenarios/transfer_no_disks.yaml")
-check(os.path.isfile(os.path.join(ROOT, "out", "transfer-no-disks", "summary.json")), "default output directory")
-check("fetch" in out and "wall time" in out and "peak memory" in out, f"summary table: {out}")
-shutil.rmtree(os.path.join(ROOT, "out", "transfer-no-disks"), ignore_errors=True)
+shutil.rmtree(os.path.join(ROOT, "out", "transfer-bounds"), ignore_errors=True)
+_, out, _ = run("run", "tests/scenarios/transfer_bounds.yaml")
+check(os.path.isfile(os.path.join(ROOT, "out", "transfer-bounds", "summary.json")), "default output directory")
+check("copy" in out and "wall time" in out and "peak memory" in out, f"summary table: {out}")
+check(re.search(r"\nfs +storage +service +bytes=", out) is not None, f"summary table lists the service: {out}")
+shutil.rmtree(os.path.join(ROOT, "out", "transfer-bounds"), ignore_errors=True)
+
+# --log passes a category's threshold to SimGrid: storage debug lines appear on stderr.
+_, _, err = run("run", "scenarios/demo.yaml", "--quiet", "--out", scratch_dir(), "--log=llsim.svc.storage:debug")
+check("[llsim_svc_storage/DEBUG] write" in err, f"--log=llsim.svc.storage:debug printed nothing: {err[-500:]}")
+_, _, err = run("run", "scenarios/demo.yaml", "--quiet", "--out", scratch_dir())
+check("DEBUG" not in err, "debug lines without --log")
 
 # A failure during simulation: exit 1, a message, no output directory.
 failed = os.path.join(scratch_dir(), "out")

@@ -48,7 +48,7 @@ TEST_CASE("layout: pieces of about total / (2 x targets), never more than the fi
   const IoPlan even = plan_checkpoint(LayoutLevers{true, 2, true, 4}, c.model, c.par, c.io);
   REQUIRE(even.writers.size() == 16);
   CHECK(even.writers[0].bytes == Approx(3.75e9 / 4));
-  CHECK(even.writers[0].rate_cap_Bps == 2e9);  // 2 I/O processes
+  CHECK(even.writers[0].processes == 2);
   CHECK(even.total_B() == Approx(1e10));
   CHECK(even.files() == 32);
   for (size_t w = 0; w < 16; ++w)
