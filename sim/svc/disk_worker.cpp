@@ -11,9 +11,9 @@
 namespace llsim {
 
 DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk,
-                       std::string label)
+                       std::string label, ServerStats& stats)
     : platform_(platform), faults_(faults), host_(host), read_Bps_(disk.read_Bps), write_Bps_(disk.write_Bps),
-      label_(std::move(label))
+      label_(std::move(label)), stats_(stats)
 {
 }
 
@@ -28,6 +28,7 @@ void DiskWorker::start()
 void DiskWorker::submit(Job job)
 {
   queue_.push_back(std::move(job));
+  stats_.queue_changed(now(), 1);
   work_->notify_one();
 }
 
@@ -37,10 +38,13 @@ void DiskWorker::loop()
     work_->wait_until([this] { return !queue_.empty(); }, std::numeric_limits<double>::infinity());
     Job job = std::move(queue_.front());
     queue_.pop_front();
+    stats_.queue_changed(now(), -1);
+    stats_.busy_changed(now(), 1);
     if (job.started)
       job.started();
     const double busy_s = job.bytes / (job.op == IoOp::Write ? write_Bps_ : read_Bps_);
     const bool ok = !faults_.is_down(host_, now()) && pause(busy_s, faults_.next_failure(host_, now()));
+    stats_.busy_changed(now(), -1);
     job.over(ok);
   }
 }
@@ -53,6 +57,8 @@ void TargetCredit::take(double bytes, std::function<void()> admitted)
     return;
   }
   waiting_.emplace_back(bytes, std::move(admitted));
+  if (stats_)
+    stats_->queue_changed(now(), 1);
 }
 
 void TargetCredit::give(double bytes)
@@ -62,6 +68,8 @@ void TargetCredit::give(double bytes)
     auto [next, admitted] = std::move(waiting_.front());
     waiting_.pop_front();
     used_B_ += next;
+    if (stats_)
+      stats_->queue_changed(now(), -1);
     admitted();
   }
 }

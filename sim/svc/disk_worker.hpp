@@ -1,5 +1,6 @@
 // One disk (a storage target) serving one request at a time, in arrival order, on its own: a
-// daemon actor drains its FIFO of reads and writes. A large sequential I/O keeps a disk busy,
+// daemon actor drains its FIFO of reads and writes, reporting its queue and whether it is busy
+// to its server's statistics. A large sequential I/O keeps a disk busy,
 // so the next one waits rather than sharing it; and no server thread waits for a disk, so one
 // busy disk never holds back the others of its server. A job that meets its server down fails.
 //
@@ -9,6 +10,7 @@
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/sg/activities.hpp"
+#include "sim/svc/server_stats.hpp"
 
 #include <deque>
 #include <functional>
@@ -30,7 +32,8 @@ class DiskWorker {
     std::function<void(bool ok)> over;  // runs in the worker; must not block
   };
 
-  DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk, std::string label);
+  DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk, std::string label,
+             ServerStats& stats);
   ~DiskWorker();
   void start();
   void submit(Job job);
@@ -44,6 +47,7 @@ class DiskWorker {
   HostId host_;
   double read_Bps_, write_Bps_;
   std::string label_;
+  ServerStats& stats_;
   std::deque<Job> queue_;
   std::unique_ptr<WaitPoint> work_;
 };
@@ -52,16 +56,17 @@ class DiskWorker {
 // write cache, handed out first come, first served, like a Lustre client's grant per OST. A
 // write waits for room before its bytes move; a write larger than the whole share waits for the
 // share to be empty. No actor waits here: `admitted` runs when the room is there (at once, or
-// when give() frees it).
+// when give() frees it). Writes waiting for room count in the server's queue (`stats`, if any).
 class TargetCredit {
  public:
-  explicit TargetCredit(double capacity_B) : capacity_B_(capacity_B) {}
+  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr) : capacity_B_(capacity_B), stats_(stats) {}
   void take(double bytes, std::function<void()> admitted);
   void give(double bytes);
 
  private:
   bool fits(double bytes) const { return used_B_ <= 0 || used_B_ + bytes <= capacity_B_; }
   double capacity_B_, used_B_ = 0;
+  ServerStats* stats_;
   std::deque<std::pair<double, std::function<void()>>> waiting_;
 };
 

@@ -16,8 +16,14 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_server_pool, llsim_svc, "service threa
 namespace llsim {
 
 ServerPool::ServerPool(const Platform& platform, HostFaults& faults, HostId host, size_t threads, std::string label,
-                       ServerStats& stats)
-    : platform_(platform), faults_(faults), host_(host), threads_(threads), label_(std::move(label)), stats_(stats)
+                       ServerStats& stats, bool threads_are_units)
+    : platform_(platform)
+    , faults_(faults)
+    , host_(host)
+    , threads_(threads)
+    , label_(std::move(label))
+    , stats_(stats)
+    , threads_are_units_(threads_are_units)
 {
 }
 
@@ -50,7 +56,7 @@ void ServerPool::submit(Request r)
     return;
   }
   queue_.push_back(std::move(r));
-  stats_.set_queue(now(), queue_.size());
+  stats_.queue_changed(now(), 1);
   work_->notify_one();
 }
 
@@ -60,11 +66,13 @@ void ServerPool::thread_loop(size_t served)
     work_->wait_until([this] { return !down_ && !queue_.empty(); }, std::numeric_limits<double>::infinity());
     Request r = std::move(queue_.front());
     queue_.pop_front();
-    stats_.set_queue(now(), queue_.size());
+    stats_.queue_changed(now(), -1);
     sleep_until(r.arrives_s);  // (requests queue in arrival order: the next one is no earlier)
-    stats_.set_busy(now(), ++busy_);
+    if (threads_are_units_)
+      stats_.busy_changed(now(), 1);
     r.serve();
-    stats_.set_busy(now(), --busy_);
+    if (threads_are_units_)
+      stats_.busy_changed(now(), -1);
     if (++served == kRequestsPerThread) {
       spawn_thread(0);
       return;
@@ -86,7 +94,7 @@ void ServerPool::watch_faults()
     for (auto& r : queued)
       if (!r.on_down)
         queue_.push_back(std::move(r));
-    stats_.set_queue(now(), queue_.size());
+    stats_.queue_changed(now(), static_cast<long>(queue_.size()) - static_cast<long>(queued.size()));
     for (auto& r : queued)
       if (r.on_down)
         r.on_down();

@@ -35,8 +35,10 @@ class ServerPool {
     double arrives_s = 0;           // a request still on its way is taken, then waited for, not served
   };
 
+  // `stats` gets the queue; and the busy threads unless `threads_are_units` is false (a storage
+  // server's units are its disks).
   ServerPool(const Platform& platform, HostFaults& faults, HostId host, size_t threads, std::string label,
-             ServerStats& stats);
+             ServerStats& stats, bool threads_are_units = true);
   ~ServerPool();
   void start();  // inside the simulation: spawns the threads (and a watcher if the host may fail)
   void submit(Request r);
@@ -60,8 +62,8 @@ class ServerPool {
   size_t threads_;
   std::string label_;
   ServerStats& stats_;
+  bool threads_are_units_;
   std::deque<Request> queue_;
-  size_t busy_ = 0;
   bool down_   = false;
   std::unique_ptr<WaitPoint> work_;  // threads wait here for requests
 };

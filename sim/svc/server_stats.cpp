@@ -5,13 +5,13 @@
 
 namespace llsim {
 
-ServerStats::ServerStats(double period_s, size_t threads) : period_s_(period_s), threads_(static_cast<double>(threads)) {}
+ServerStats::ServerStats(double period_s, size_t units) : period_s_(period_s), units_(static_cast<double>(units)) {}
 
 void ServerStats::close_bucket()
 {
   if (bytes_ > 0 || operations_ > 0 || queue_s_ > 0 || busy_s_ > 0)
     rows_.push_back({static_cast<double>(bucket_ + 1) * period_s_, bytes_, operations_, queue_s_ / period_s_,
-                     busy_s_ / (period_s_ * threads_)});
+                     busy_s_ / (period_s_ * units_)});
   bytes_ = operations_ = queue_s_ = busy_s_ = 0;
 }
 
@@ -47,17 +47,17 @@ void ServerStats::add(double now, double bytes, double operations)
   total_operations_ += operations;
 }
 
-void ServerStats::set_queue(double now, size_t queued)
+void ServerStats::queue_changed(double now, long delta)
 {
   advance(now);
-  queue_      = queued;
-  peak_queue_ = std::max(peak_queue_, queued);
+  queue_      = static_cast<size_t>(static_cast<long>(queue_) + delta);
+  peak_queue_ = std::max(peak_queue_, queue_);
 }
 
-void ServerStats::set_busy(double now, size_t busy)
+void ServerStats::busy_changed(double now, long delta)
 {
   advance(now);
-  busy_ = busy;
+  busy_ = static_cast<size_t>(static_cast<long>(busy_) + delta);
 }
 
 void ServerStats::finish(double now)
@@ -67,7 +67,7 @@ void ServerStats::finish(double now)
     // The last, partial bucket: averages over its actual length.
     const double length = now - static_cast<double>(bucket_) * period_s_;
     if (bytes_ > 0 || operations_ > 0 || queue_s_ > 0 || busy_s_ > 0)
-      rows_.push_back({now, bytes_, operations_, queue_s_ / length, busy_s_ / (length * threads_)});
+      rows_.push_back({now, bytes_, operations_, queue_s_ / length, busy_s_ / (length * units_)});
     bytes_ = operations_ = queue_s_ = busy_s_ = 0;
   }
 }

@@ -1,7 +1,8 @@
 // What one server of a service did over the whole run, in time buckets of `period`: bytes moved,
-// operations completed, and the time averages of its queue length and of its busy threads
-// (utilisation = busy threads / threads). Only buckets with activity are kept, so long idle
-// stretches cost nothing.
+// operations completed, and the time averages of its queue length and of its busy units
+// (utilisation = busy units / units; the units are its threads, or its disks for a storage
+// server). Several parts of a server may queue requests: each reports its own changes. Only
+// buckets with activity are kept, so long idle stretches cost nothing.
 #pragma once
 #include <cstddef>
 #include <vector>
@@ -15,16 +16,17 @@ class ServerStats {
     double bytes, operations, queue, utilisation;
   };
 
-  ServerStats(double period_s, size_t threads);
+  ServerStats(double period_s, size_t units);
   void add(double now, double bytes, double operations);
-  void set_queue(double now, size_t queued);
-  void set_busy(double now, size_t busy);
+  void queue_changed(double now, long delta);  // requests waiting
+  void busy_changed(double now, long delta);   // units at work
   void finish(double now);  // closes the last bucket
 
   const std::vector<Row>& rows() const { return rows_; }
   double bytes() const { return total_bytes_; }
   double operations() const { return total_operations_; }
-  double busy_seconds() const { return total_busy_s_; }  // thread-seconds
+  double busy_seconds() const { return total_busy_s_; }  // unit-seconds
+  double units() const { return units_; }
   size_t peak_queue() const { return peak_queue_; }
 
  private:
@@ -32,7 +34,7 @@ class ServerStats {
   void close_bucket();
 
   double period_s_;
-  double threads_;
+  double units_;
   size_t bucket_ = 0;  // index of the open bucket
   double last_s_ = 0;  // integrated up to here
   size_t queue_ = 0, busy_ = 0;

@@ -22,9 +22,17 @@ const ParamTable& Service::common_params()
 }
 
 Service::Service(const Params& p, const Context& c)
-    : name_(c.name), servers_(c.platform.group_param(p, "servers")), threads_(static_cast<size_t>(p.integer("threads")))
+    : name_(c.name)
+    , servers_(c.platform.group_param(p, "servers"))
+    , threads_(static_cast<size_t>(p.integer("threads")))
+    , sample_period_s_(p.quantity("sample_period"))
 {
-  stats_.assign(static_cast<size_t>(servers_.count), ServerStats(p.quantity("sample_period"), threads_));
+  utilisation_of(threads_);
+}
+
+void Service::utilisation_of(size_t units_per_server)
+{
+  stats_.assign(static_cast<size_t>(servers_.count), ServerStats(sample_period_s_, units_per_server));
 }
 
 void Service::finish(double end_s)
@@ -36,19 +44,20 @@ void Service::finish(double end_s)
 
 Metrics Service::totals() const
 {
-  double bytes = 0, operations = 0, busy_s = 0;
+  double bytes = 0, operations = 0, busy_s = 0, capacity_s = 0;
   size_t peak  = 0;
   for (const auto& s : stats_) {
     bytes += s.bytes();
     operations += s.operations();
     busy_s += s.busy_seconds();
+    capacity_s += end_s_ * s.units();
     peak = std::max(peak, s.peak_queue());
   }
-  const double capacity_s = end_s_ * static_cast<double>(threads_) * static_cast<double>(stats_.size());
   return {{"bytes", bytes},
           {"operations", operations},
           {"utilisation", capacity_s > 0 ? busy_s / capacity_s : 0},
-          {"peak_queue", static_cast<double>(peak)}};
+          {"peak_queue", static_cast<double>(peak)},
+          {"sample_period_s", sample_period_s_}};
 }
 
 CsvWriter Service::table(const PlatformSpec& platform) const

@@ -15,7 +15,9 @@
 //   and may look up the services it builds on in the directory.
 // - start() runs inside the simulation before any phase.
 // - After the run, every service writes service_<name>.csv (per server and time bucket: bytes,
-//   operations, queue length, utilisation) and its totals in summary.json.
+//   operations, queue length, utilisation) and its totals in summary.json. Utilisation is the
+//   share of a server's threads at work, or of its disks for a storage service (its threads
+//   only move bytes over the network; its disks are what saturates).
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
@@ -74,6 +76,7 @@ class Service {
 
  protected:
   ServerStats& stats(size_t server) { return stats_[server]; }
+  void utilisation_of(size_t units_per_server);  // units other than the threads (constructor only)
   double end_s_ = 0;
 
  private:
@@ -81,6 +84,7 @@ class Service {
   const GroupSpec& servers_;
   size_t threads_;
   std::vector<ServerStats> stats_;
+  double sample_period_s_;
 };
 
 }  // namespace llsim

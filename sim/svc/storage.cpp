@@ -40,6 +40,7 @@ StorageService::StorageService(const Params& p, const Context& c) : Service(p, c
     p.fail("servers", "group '" + servers().name + "' has no 'disks' (a storage service's targets are its disks)");
   server_count_     = static_cast<size_t>(servers().count);
   disks_per_server_ = static_cast<size_t>(servers().disks->count);
+  utilisation_of(disks_per_server_);
   targets_          = server_count_ * disks_per_server_;
   capacity_B_       = servers().disks->capacity_B;
   stripe_count_     = p.integer("stripe_count");
@@ -60,13 +61,15 @@ void StorageService::start(const ServiceRuntime& runtime)
   servers_.resize(server_count_);
   for (size_t s = 0; s < server_count_; ++s) {
     const HostId host = servers().host(static_cast<int64_t>(s));
-    servers_[s].pool  = std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s));
+    servers_[s].pool  = std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s),
+                                                    false);
     servers_[s].pool->start();
   }
   for (size_t t = 0; t < targets_; ++t) {
-    credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_));
+    ServerStats& server_stats = stats(server_of_target(t));
+    credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_), &server_stats);
     disks_.push_back(std::make_unique<DiskWorker>(runtime.platform, runtime.faults, host_of_target(t),
-                                                  *servers().disks, label));
+                                                  *servers().disks, label, server_stats));
     disks_.back()->start();
   }
 }

@@ -104,7 +104,7 @@ check(not os.path.exists(failed), "a failed run left outputs behind")
 # Plots: --plot writes PNGs; plot.py without matplotlib says so and fails.
 plotted = scratch_dir()
 run("run", "scenarios/demo.yaml", "--quiet", "--plot", "--out", plotted)
-for name in ["timeline.png", "stage.png", "archive.png"]:
+for name in ["timeline.png", "stage.png", "archive.png", "service_fs.png", "service_vault.png"]:
     path = os.path.join(plotted, "plots", name)
     check(os.path.isfile(path) and os.path.getsize(path) > 1000, f"plot {name} missing")
 proc = subprocess.run(["/usr/bin/python3", "-S", os.path.join(ROOT, "analysis", "plot.py"), plotted],

@@ -61,6 +61,13 @@ for k in [1, 4]:
     expected = 2500 / (16 * k) * (route_latency + 64e6 / window_bound)
     check_close(makespan, expected, 0.03, f"{k} request(s) in flight: latency and TCP window bound")
 
+# network.model: lv08 gives a flow 97% of a link's bandwidth (Velho and Legrand's TCP
+# correction); cm02, the default, all of it (the "sender NICs" case above).
+out = scratch_dir()
+run("run", SCENARIO, "--quiet", "--out", out, "--set", "platform.network.model=lv08",
+    "--set", "platform.groups.senders.nic.bandwidth=1GBps")
+check_close(summary(out)["phases"]["copy"]["makespan_s"], TOTAL_BYTES / (0.97 * 8e9), 0.02, "lv08: 97% of the sender NICs")
+
 # A small write cache (one chunk per disk) holds the network back in the same way.
 out = scratch_dir()
 run("run", SCENARIO, "--quiet", "--out", out, "--set", "services.fs.write_cache=256MB")
