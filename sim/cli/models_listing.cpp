@@ -4,6 +4,8 @@
 #include "sim/core/registry.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/svc/host_faults.hpp"
+#include "sim/svc/service.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -44,6 +46,10 @@ std::string models_listing()
   list_params(out, group_params(), "  ");
   out << "\nEvery phase (besides its kind's own keys):\n";
   list_params(out, phase_common_params(), "  ");
+  out << "\nEvery service, services.<name> (besides its kind's own keys):\n";
+  list_params(out, Service::common_params(), "  ");
+  out << "\nEvery entry of faults (besides its fault model's own keys):\n";
+  list_params(out, HostFaults::entry_params(), "  ");
 
   auto interfaces = RegistryCatalog::interfaces();
   std::sort(interfaces.begin(), interfaces.end(), [](const auto& a, const auto& b) { return a.name < b.name; });

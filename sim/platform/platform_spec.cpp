@@ -46,8 +46,9 @@ const ParamTable& backbone_params()
 const ParamTable& network_params()
 {
   static const ParamTable t = {
-      ParamSpec::text("model", "cm02 (max-min sharing, latencies as given; the default, so bandwidth bounds "
-                               "hold) or lv08 (TCP corrections: 97% bandwidth, 13.01x latency)")
+      ParamSpec::text("model", "cm02 (max-min sharing, latencies as given, one flow at most 4 MiB / (2 x "
+                               "route latency); the default: bytes / narrowest link holds on low-latency routes) or "
+                               "lv08 (TCP corrections: 97% bandwidth, 13.01x latency)")
           .defaults("cm02"),
   };
   return t;

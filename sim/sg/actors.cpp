@@ -25,8 +25,13 @@ namespace {
 Actor create(const Platform& platform, HostId host, const std::string& name, const std::string& label,
              std::function<void()> body, bool daemon)
 {
-  auto impl   = std::make_shared<Actor::Impl>();
-  impl->actor = simgrid::s4u::Actor::create(name, platform.host(host), [label, body = std::move(body)] {
+  auto impl = std::make_shared<Actor::Impl>();
+  // A daemon makes itself one: created from another actor, it may run (and even end) before
+  // its creator gets control back, and daemonizing an actor that has ended corrupts SimGrid
+  // 3.32's list of daemons.
+  impl->actor = simgrid::s4u::Actor::create(name, platform.host(host), [label, daemon, body = std::move(body)] {
+    if (daemon)
+      simgrid::s4u::Actor::self()->daemonize();
     try {
       body();
     } catch (const SimulationError& e) {
@@ -35,8 +40,6 @@ Actor create(const Platform& platform, HostId host, const std::string& name, con
       std::_Exit(kExitSimulationFailure);
     }
   });
-  if (daemon)
-    impl->actor->daemonize();
   return Actor(impl);
 }
 

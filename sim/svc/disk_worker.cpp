@@ -22,11 +22,14 @@ DiskWorker::~DiskWorker() = default;
 void DiskWorker::start()
 {
   work_ = std::make_unique<WaitPoint>();
-  start_daemon(platform_, host_, "disk:" + platform_.name(host_), label_, [this] { loop(); });
 }
 
 void DiskWorker::submit(Job job)
 {
+  if (!started_) {
+    started_ = true;  // first use: a disk nobody uses costs no actor
+    start_daemon(platform_, host_, "disk:" + platform_.name(host_), label_, [this] { loop(); });
+  }
   queue_.push_back(std::move(job));
   stats_.queue_changed(now(), 1);
   work_->notify_one();

@@ -35,8 +35,8 @@ class DiskWorker {
   DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk, std::string label,
              ServerStats& stats);
   ~DiskWorker();
-  void start();
-  void submit(Job job);
+  void start();            // before the simulation runs
+  void submit(Job job);     // the first one starts the worker's actor
 
 
  private:
@@ -50,6 +50,7 @@ class DiskWorker {
   ServerStats& stats_;
   std::deque<Job> queue_;
   std::unique_ptr<WaitPoint> work_;
+  bool started_ = false;
 };
 
 // The room a target (one disk) has for written bytes not yet on it: its share of the server's

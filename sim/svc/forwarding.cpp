@@ -87,6 +87,23 @@ void ForwardingService::retry(const ForwardedIo& io, const IoCallback& done, boo
     relay_back(io, done);
 }
 
+namespace {
+
+// The storage request a forwarding node makes for a client's request.
+TargetIo to_backend(const ForwardedIo& io)
+{
+  TargetIo t;
+  t.op        = io.op;
+  t.client    = io.client;
+  t.target    = io.target;
+  t.bytes     = io.bytes;
+  t.file      = io.file;
+  t.forwarded = true;
+  return t;
+}
+
+}  // namespace
+
 void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& done)
 {
   ServerPool& pool      = *pools_[io.forwarder];
@@ -103,14 +120,8 @@ void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& don
     return;
   }
   pool.stats().add(now(), io.bytes, 1);
-  TargetIo t;
-  t.op        = IoOp::Write;
-  t.client    = io.client;
-  t.target    = io.target;
-  t.bytes     = io.bytes;
-  t.file      = io.file;
-  t.forwarded = true;
-  t.credited  = true;
+  TargetIo t = to_backend(io);
+  t.credited = true;
   backend_.write_forwarded(t, done);
 }
 
@@ -124,14 +135,7 @@ void ForwardingService::serve_read(const ForwardedIo& io, const IoCallback& done
     WaitPoint read;
   };
   auto pending = std::make_shared<Pending>();
-  TargetIo t;
-  t.op        = IoOp::Read;
-  t.client    = io.client;
-  t.target    = io.target;
-  t.bytes     = io.bytes;
-  t.file      = io.file;
-  t.forwarded = true;
-  backend_.submit(t, [pending](const IoOutcome& o) {
+  backend_.submit(to_backend(io), [pending](const IoOutcome& o) {
     pending->over    = true;
     pending->outcome = o;
     pending->read.notify_all();

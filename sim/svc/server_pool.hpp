@@ -40,7 +40,9 @@ class ServerPool {
   ServerPool(const Platform& platform, HostFaults& faults, HostId host, size_t threads, std::string label,
              ServerStats& stats, bool threads_are_units = true);
   ~ServerPool();
-  void start();  // inside the simulation: spawns the threads (and a watcher if the host may fail)
+  void start();  // before the simulation runs
+  // Queues a request. The first one starts the threads (and a watcher if the host may fail):
+  // a server nobody uses costs no actors.
   void submit(Request r);
 
   HostId host() const { return host_; }
@@ -52,6 +54,7 @@ class ServerPool {
   static constexpr size_t kRequestsPerThread = 1000;
 
  private:
+  void start_threads();
   void thread_loop(size_t served);
   void watch_faults();
   void spawn_thread(size_t served);
@@ -64,7 +67,8 @@ class ServerPool {
   ServerStats& stats_;
   bool threads_are_units_;
   std::deque<Request> queue_;
-  bool down_   = false;
+  bool started_ = false;
+  bool down_    = false;
   std::unique_ptr<WaitPoint> work_;  // threads wait here for requests
 };
 
