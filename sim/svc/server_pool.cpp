@@ -32,16 +32,16 @@ ServerPool::~ServerPool() = default;
 void ServerPool::start()
 {
   work_ = std::make_unique<WaitPoint>();
-}
-
-void ServerPool::start_threads()
-{
-  // From here on requests are taken in; spawning yields to other actors, whose requests then
-  // queue for the threads to come.
-  started_ = true;
-  down_    = faults_.is_down(host_, now());
   for (size_t t = 0; t < threads_; ++t)
     spawn_thread(0);
+}
+
+void ServerPool::start_watching()
+{
+  // Outages matter from the first request on: a server nobody uses follows no outages (4,096
+  // volunteers' idle scratch disks would otherwise wake a watcher at every one of theirs).
+  watching_ = true;
+  down_     = faults_.is_down(host_, now());
   if (faults_.may_fail(host_))
     start_daemon(platform_, host_, "faults:" + platform_.name(host_), label_, [this] { watch_faults(); });
 }
@@ -58,8 +58,8 @@ double ServerPool::deadline() const
 
 void ServerPool::submit(Request r)
 {
-  if (!started_)
-    start_threads();
+  if (!watching_)
+    start_watching();
   if (down_ && r.on_down) {
     XBT_DEBUG("%s is down: request refused", platform_.name(host_).c_str());
     r.on_down();

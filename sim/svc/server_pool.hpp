@@ -40,9 +40,8 @@ class ServerPool {
   ServerPool(const Platform& platform, HostFaults& faults, HostId host, size_t threads, std::string label,
              ServerStats& stats, bool threads_are_units = true);
   ~ServerPool();
-  void start();  // before the simulation runs
-  // Queues a request. The first one starts the threads (and a watcher if the host may fail):
-  // a server nobody uses costs no actors.
+  void start();  // spawns the threads (before or inside the simulation)
+  // Queues a request. The first one starts following the host's outages.
   void submit(Request r);
 
   HostId host() const { return host_; }
@@ -54,7 +53,7 @@ class ServerPool {
   static constexpr size_t kRequestsPerThread = 1000;
 
  private:
-  void start_threads();
+  void start_watching();
   void thread_loop(size_t served);
   void watch_faults();
   void spawn_thread(size_t served);
@@ -67,8 +66,8 @@ class ServerPool {
   ServerStats& stats_;
   bool threads_are_units_;
   std::deque<Request> queue_;
-  bool started_ = false;
-  bool down_    = false;
+  bool watching_ = false;
+  bool down_     = false;
   std::unique_ptr<WaitPoint> work_;  // threads wait here for requests
 };
 

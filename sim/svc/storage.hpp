@@ -90,7 +90,6 @@ class StorageService : public Service {
   size_t disk_of_target(size_t t) const { return t / server_count_; }
   HostId host_of_target(size_t t) const { return servers().host(static_cast<int64_t>(server_of_target(t))); }
   std::vector<size_t> targets_of(size_t server) const;  // its disks
-  double target_capacity() const { return capacity_B_; }
   double stripe_size() const { return stripe_B_; }
   MetadataService* metadata() const { return metadata_; }
 

@@ -12,20 +12,6 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_train_checkpoint_io, llsim_train, "checkpo
 
 namespace llsim {
 
-namespace {
-
-bool is_write(IoKind kind)
-{
-  return kind == IoKind::PfsWrite || kind == IoKind::LocalWrite || kind == IoKind::PartnerCopy;
-}
-
-bool on_pfs(IoKind kind)
-{
-  return kind == IoKind::PfsWrite || kind == IoKind::PfsRead;
-}
-
-}  // namespace
-
 std::shared_ptr<CheckpointIo> CheckpointIo::start(const IoRoute& route, const IoPlan& plan, IoKind kind, double share,
                                                   double scale, FileId object, int64_t checkpoint)
 {

@@ -44,6 +44,14 @@ enum class IoKind {
   PartnerCopy,  // every writer to its partner node's disks (a share of its bytes)
 };
 const char* io_kind_name(IoKind kind);
+inline bool is_write(IoKind kind)
+{
+  return kind == IoKind::PfsWrite || kind == IoKind::LocalWrite || kind == IoKind::PartnerCopy;
+}
+inline bool on_pfs(IoKind kind)
+{
+  return kind == IoKind::PfsWrite || kind == IoKind::PfsRead;
+}
 
 // One step of a checkpoint or of a recovery: an I/O operation, or a fixed pause (a snapshot to
 // host memory, a quiesce protocol).

@@ -18,11 +18,6 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-bool is_write(IoKind kind)
-{
-  return kind == IoKind::PfsWrite || kind == IoKind::LocalWrite || kind == IoKind::PartnerCopy;
-}
-
 }  // namespace
 
 struct SimTrainingEnvironment::Operation {
@@ -83,7 +78,7 @@ bool SimTrainingEnvironment::advance_until(double until)
 
 StorageService& SimTrainingEnvironment::storage_of(IoKind kind) const
 {
-  return kind == IoKind::PfsWrite || kind == IoKind::PfsRead ? route_.pfs : *route_.local;
+  return on_pfs(kind) ? route_.pfs : *route_.local;
 }
 
 bool SimTrainingEnvironment::replay(IoKind kind, double share) const
