@@ -172,6 +172,8 @@ class TrainPhase : public Phase {
       if (&forwarding_->backend() != pfs_)
         io.fail("forwarding", "forwarding service '" + forwarding_->name() + "' stands in front of '" +
                                   forwarding_->backend().name() + "', not of the checkpoint storage '" + pfs_->name() + "'");
+      if (const std::string why = forwarding_->cannot_serve(nodes_.count); !why.empty())
+        io.fail("forwarding", why);
     }
     if (io.has("local")) {
       local_ = &c.services.get<StorageService>(io, "local");

@@ -16,6 +16,13 @@ namespace llsim {
 
 namespace {
 
+// A time this close to now counts as now: SimGrid 3.32 may answer a shorter timed wait without
+// advancing its clock, and a loop waiting for that time would never see it.
+bool reached(double t)
+{
+  return now() >= t - std::max(1e-9, std::abs(t) * 1e-15);
+}
+
 // Waits for `a` until `deadline`; false (after cancelling it) if the deadline came first.
 bool wait_or_cancel(const sg4::ActivityPtr& a, double deadline, double* remaining = nullptr)
 {
@@ -74,7 +81,7 @@ bool relay(const Platform& platform, HostId from, HostId via, HostId to, double 
   bool first_running = !which.empty() && which.front() == 0;
   bool first_told    = false;
   while (true) {
-    if (!first_running && !first_told && now() >= first_free) {
+    if (!first_running && !first_told && reached(first_free)) {
       first_told = true;
       first_hop_done();
     }
@@ -83,15 +90,18 @@ bool relay(const Platform& platform, HostId from, HostId via, HostId to, double 
     // The next thing to wait for: a hop, or the end of the first hop's minimum duration.
     const double wake = (!first_running && !first_told) ? std::min(first_free, deadline) : deadline;
     if (hops.empty()) {
-      if (!sleep_before(wake, deadline))
+      if (reached(deadline))
         return false;
+      sleep_until(wake);
       continue;
     }
-    const double timeout = std::isinf(wake) ? -1 : std::max(0.0, wake - now());
-    // (A zero timeout is answered by a test: SimGrid 3.32's timed waits are unreliable at 0.)
-    const ssize_t done = timeout == 0 ? sg4::Comm::test_any(hops) : sg4::Comm::wait_any_for(hops, timeout);
+    // (A wait that is due now is answered by a test: SimGrid 3.32's timed waits are unreliable
+    // at 0.)
+    const ssize_t done = std::isinf(wake) ? sg4::Comm::wait_any(hops)
+                         : reached(wake)  ? sg4::Comm::test_any(hops)
+                                          : sg4::Comm::wait_any_for(hops, wake - now());
     if (done < 0) {
-      if (now() >= deadline) {
+      if (reached(deadline)) {
         for (auto& h : hops)
           h->cancel();
         return false;

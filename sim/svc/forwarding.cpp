@@ -56,6 +56,15 @@ size_t ForwardingService::forwarder_for(int64_t index, size_t rank) const
   return std::min(static_cast<size_t>(index / ratio_), count - 1);
 }
 
+std::string ForwardingService::cannot_serve(int64_t clients) const
+{
+  if (balanced_ || clients <= servers().count * ratio_)
+    return "";
+  return "the static mapping of service '" + name() + "' serves " + std::to_string(servers().count) + " x " +
+         std::to_string(ratio_) + " = " + std::to_string(servers().count * ratio_) + " clients, fewer than the " +
+         std::to_string(clients) + " nodes here: raise its ratio, add forwarding nodes, or use mapping: balanced";
+}
+
 void ForwardingService::submit(const ForwardedIo& io, IoCallback done)
 {
   ServerPool::Request r;  // no on_down: a forwarding node that is down is waited for
@@ -76,11 +85,14 @@ void ForwardingService::retry(const ForwardedIo& io, const IoCallback& done, boo
     done({IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
     return;
   }
-  // The forwarding node or the storage server went down: start over once they are back. A
-  // forwarding node that is down holds the request in its queue; a storage server that is down
-  // holds this thread, as a client RPC blocked on it would.
-  if (!faults_->is_down(host(io.forwarder), now()))
-    sleep_until(faults_->up_at(backend_.host_of_target(io.target), now()));
+  // The forwarding node went down: what it held is lost, and the request starts over in its
+  // queue, which holds it until the node is back. The storage server went down: this thread
+  // waits for it, as a client RPC blocked on it would, and carries on.
+  if (faults_->is_down(host(io.forwarder), now())) {
+    submit(io, done);
+    return;
+  }
+  sleep_until(faults_->up_at(backend_.host_of_target(io.target), now()));
   if (write)
     submit(io, done);
   else

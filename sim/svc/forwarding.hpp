@@ -57,6 +57,9 @@ class ForwardingService : public Service {
   // The forwarding node of the client with index `index` in its group, which is the `rank`-th
   // I/O client of its job (balanced mapping).
   size_t forwarder_for(int64_t index, size_t rank) const;
+  // Why a group of `clients` nodes cannot use this service ("" if it can): under the static
+  // mapping, its forwarding nodes serve `ratio` clients each and no more.
+  std::string cannot_serve(int64_t clients) const;
 
   void submit(const ForwardedIo& io, IoCallback done);
   // `count` metadata operations on `path`, issued by a thread of `forwarder` (holding it).

@@ -263,4 +263,24 @@ few = subprocess.run([LLSIM, "run", SCENARIO, "--quiet", "--out", os.path.join(s
                      capture_output=True, text=True, cwd=ROOT, timeout=120)
 check("10 failures, the last 10 in a row" in few.stderr, f"give_up_after: {few.stderr}")
 
+# Forwarding nodes failing while checkpoints are read back and written: every request starts
+# over once its node is back, and the run ends (seeds 4 and 6 once spun forever at a relay whose
+# deadline had come; a 10 s MTBF had the same effect).
+for seed, mtbf, down in [(4, "5min", "1min"), (6, "5min", "1min"), (1, "10s", "1s")]:
+    out = os.path.join(scratch_dir(), "out")
+    try:
+        proc = subprocess.run([LLSIM, "run", SCENARIO, "--quiet", "--out", out, "--seed", str(seed),
+                               "--set", f"faults=[{{group: fwd, impl: exponential, mtbf: {mtbf}, downtime: {down}}}]",
+                               "--set", "phases.train.iterations=200",
+                               "--set", "phases.train.checkpoint.policy={impl: every_n, iterations: 50}",
+                               "--set", "phases.train.checkpoint.io_replay=always"],
+                              capture_output=True, text=True, cwd=ROOT, timeout=60)
+        check(proc.returncode == 0, f"forwarding faults, seed {seed}: exit {proc.returncode}: {proc.stderr[-500:]}")
+        if proc.returncode == 0:
+            m = summary(out)["phases"]["train"]
+            check(m["checkpoints"] == 3 and m["failures"] == 0,
+                  f"forwarding faults, seed {seed}: {m['checkpoints']} checkpoints, {m['failures']} job failures")
+    except subprocess.TimeoutExpired:
+        check(False, f"forwarding faults, seed {seed}: still running after 60 s")
+
 finish()
