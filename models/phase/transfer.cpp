@@ -10,6 +10,7 @@
 //     chunk: 64MB          bytes of one write request
 //     in_flight: 4         requests a stream keeps outstanding (write-behind)
 //     sample_period: 1s    spacing of the rows of <phase>.csv
+//     give_up_after: 100   failed attempts in a row of one stream before the phase fails
 //
 // Each sender creates its files (one metadata RPC each when the storage service has a metadata
 // service), then writes them chunk by chunk (sim/svc/file_stream.hpp): all driven by the
@@ -18,17 +19,20 @@
 // backbone or topology links, server NIC) and write it to its disk. With negligible latency,
 // enough requests in flight and balanced striping, the makespan approaches
 //   total bytes / min(sum of sender NICs, backbone, sum of server NICs, sum of server disk writes)
-// (tests/scenario/test_transfer_closed_form.py). A sender that goes down (a host fault) resends
-// what did not complete once it is back up.
+// (tests/scenario/test_transfer_closed_form.py). A sender or server that goes down (a host
+// fault) makes the stream resend what did not complete once the sender is back up; a stream that
+// fails give_up_after times in a row without writing a chunk fails the run (exit 1).
 //
 // Metrics: bytes (written), makespan_s, throughput_Bps, retries (sender failures that made it
 // resend). CSV: time_s, bytes_written (cumulative).
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/core/time_series.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
 #include "sim/sg/timer.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
@@ -55,7 +59,14 @@ const ParamTable kTransferParams = {
     ParamSpec::quantity("chunk", Dimension::Size, "bytes of one write request").defaults("64MB").at_least(1),
     ParamSpec::integer("in_flight", "write requests a stream keeps outstanding").defaults("4").at_least(1),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of the phase CSV").defaults("1s").positive(),
+    ParamSpec::integer("give_up_after", "failed attempts in a row of one stream, without a chunk written, after which "
+                                        "the phase fails (servers that fail faster than a chunk moves)")
+        .defaults("100")
+        .at_least(1),
 };
+
+// Requests one sender's streams make, at most: more is a mistake (bytes or chunk mistyped).
+constexpr double kMaxChunksPerSender = 1e9;
 
 class TransferPhase : public Phase {
  public:
@@ -68,7 +79,11 @@ class TransferPhase : public Phase {
       , chunk_B_(p.size("chunk").value)
       , in_flight_(static_cast<size_t>(p.integer("in_flight")))
       , sample_period_s_(p.duration("sample_period").value)
+      , give_up_after_(p.integer("give_up_after"))
   {
+    if (bytes_per_sender_ / chunk_B_ > kMaxChunksPerSender)
+      p.fail("bytes", "bytes / chunk is " + format_number(bytes_per_sender_ / chunk_B_) + " requests per sender; at most " +
+                          format_number(kMaxChunksPerSender) + " (a larger chunk, or fewer bytes?)");
   }
 
   void run(PhaseRuntime& runtime) override
@@ -89,7 +104,7 @@ class TransferPhase : public Phase {
         storage_.create_async(host, "/" + name_ + "/" + std::to_string(host) + "." + std::to_string(k), -1,
                               [this, host, &runtime, &settled, &finished, &fatal](FileId file) {
                                 start_stream(host, file, runtime, [&](const IoOutcome& o) {
-                                  if (o.status == IoStatus::NoSpace && fatal.ok())
+                                  if ((o.status == IoStatus::NoSpace || o.status == IoStatus::TimedOut) && fatal.ok())
                                     fatal = o;
                                   finished += 1;
                                   settled.notify_all();
@@ -119,8 +134,10 @@ class TransferPhase : public Phase {
   }
 
  private:
-  // Streams one file. When its sender goes down, it resends what did not complete once the
-  // sender is back up; `over` gets the outcome when it is done (or a full disk stopped it).
+  // Streams one file. When its sender or a server goes down, it resends what did not complete
+  // once the sender is back up (requests to a server that is still down wait for it); `over`
+  // gets the outcome when it is done, a full disk stopped it, or (TimedOut) give_up_after
+  // attempts in a row failed.
   void start_stream(HostId host, FileId file, PhaseRuntime& runtime, std::function<void(const IoOutcome&)> over)
   {
     FileStream::Setup s;
@@ -129,15 +146,30 @@ class TransferPhase : public Phase {
     s.bytes     = bytes_per_sender_ / static_cast<double>(streams_per_sender_);
     s.chunk_B   = chunk_B_;
     s.in_flight = in_flight_;
-    s.moved     = [this](double b) {
+    s.give_up_after = give_up_after_;
+    auto failed_in_a_row = std::make_shared<int64_t>(0);
+    s.moved = [this, failed_in_a_row](double b) {
+      *failed_in_a_row = 0;
       written_B_ += b;
       series_->add(0, b, now());
     };
     auto stream = std::make_shared<std::shared_ptr<FileStream>>();
-    s.over      = [this, host, over, stream, &runtime](const IoOutcome& o) {
+    s.over      = [this, host, over, stream, failed_in_a_row, &runtime](const IoOutcome& o) {
       if (o.ok() || o.status == IoStatus::NoSpace) {
         over(o);
         stream->reset();  // the stream no longer needs itself
+        return;
+      }
+      if (o.status == IoStatus::TimedOut || ++*failed_in_a_row >= give_up_after_) {
+        const std::string what = o.status == IoStatus::TimedOut
+                                     ? "a write of " + runtime.platform.name(host) + " was interrupted " +
+                                           std::to_string(give_up_after_) + " times in a row by server failures"
+                                     : "a stream of " + runtime.platform.name(host) + " failed " +
+                                           std::to_string(*failed_in_a_row) + " times in a row (last: " + o.message + ")";
+        over({IoStatus::TimedOut, "cannot progress: " + what + " without writing a chunk of " + format_number(chunk_B_) +
+                                      " B; the hosts fail faster than a chunk moves (give_up_after: " +
+                                      std::to_string(give_up_after_) + ")"});
+        stream->reset();
         return;
       }
       XBT_DEBUG("sender %u resends after: %s", host, o.message.c_str());
@@ -156,6 +188,7 @@ class TransferPhase : public Phase {
   double chunk_B_;
   size_t in_flight_;
   double sample_period_s_;
+  int64_t give_up_after_;
   std::unique_ptr<TimeSeries> series_;
   double makespan_s_ = 0, written_B_ = 0, retries_ = 0;
 };

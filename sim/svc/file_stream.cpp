@@ -45,6 +45,7 @@ void FileStream::send(size_t part)
   io.target = parts_[part].target;
   io.bytes  = parts_[part].bytes;
   io.file   = s_.file;
+  io.interruptions_left = s_.give_up_after;
   parts_outstanding_ += 1;
   auto self = shared_from_this();
   io.sent   = [self, part] { self->sent(part); };

@@ -26,6 +26,7 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
     double bytes  = 0;
     double chunk_B   = 64e6;
     size_t in_flight = 1;
+    int64_t give_up_after = -1;  // server failures one request survives (-1: any number)
     std::function<void(double bytes)> moved;     // bytes of a completed part
     std::function<void(const IoOutcome&)> over;  // the stream finished, or stopped on a failure
   };

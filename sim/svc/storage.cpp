@@ -20,8 +20,12 @@ namespace llsim {
 const ParamTable& StorageService::params()
 {
   static const ParamTable t = {
-      ParamSpec::integer("stripe_count", "targets a new file is striped over (0: all targets)").defaults("1").at_least(0),
-      ParamSpec::quantity("stripe_size", Dimension::Size, "stripe unit: bytes a file puts on one target before the next")
+      ParamSpec::integer("stripe_count", "targets a new file is striped over (0: all targets); files of transfer, "
+                                         "tasks and requests (a train checkpoint is placed by its layout)")
+          .defaults("1")
+          .at_least(0),
+      ParamSpec::quantity("stripe_size", Dimension::Size,
+                          "stripe unit: bytes a file puts on one target before the next (as stripe_count)")
           .defaults("1MiB")
           .positive(),
       ParamSpec::text("metadata", "metadata service that creates and opens files (absent: none)").may_be_absent(),
@@ -232,12 +236,18 @@ void StorageService::submit(const TargetIo& io, IoCallback done)
 void StorageService::interrupted(const TargetIo& io, const IoCallback& done)
 {
   const HostId host = host_of_target(io.target);
-  if (faults_->is_down(host, now()) && io.wait_for_server) {
-    submit(io, done);  // queued until the server is back, keeping its room in the cache
+  if (faults_->is_down(host, now()) && io.wait_for_server && io.interruptions_left != 0) {
+    TargetIo again = io;
+    if (again.interruptions_left > 0)
+      again.interruptions_left -= 1;
+    submit(again, done);  // queued until the server is back, keeping its room in the cache
     return;
   }
   give_credit(io);
-  if (faults_->is_down(host, now()))
+  if (faults_->is_down(host, now()) && io.wait_for_server)
+    done({IoStatus::TimedOut, "a request to server " + platform_->name(host) + " was interrupted by its failures " +
+                                  "more times than its client waits for"});
+  else if (faults_->is_down(host, now()))
     done({IoStatus::ServerDown, "server " + platform_->name(host) + " went down"});
   else
     done({IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});

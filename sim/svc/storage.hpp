@@ -67,6 +67,9 @@ struct TargetIo {
   FileId file   = 0;
   double min_duration   = 0;     // the client cannot move the bytes faster than this
   bool wait_for_server  = true;  // a server that is down is waited for (else the request fails)
+  // With wait_for_server: server failures the request survives before it fails (TimedOut);
+  // -1: any number.
+  int64_t interruptions_left = -1;
   bool forwarded        = false; // a forwarder moves the bytes; the server only does the disk
   bool credited = false;  // writes: room in the target's cache is taken already
   // The request has left the client: a write's bytes have arrived, a read is taken into service

@@ -2,7 +2,11 @@
 tightest of (sum of sender NICs, backbone, sum of server NICs, sum of server disk write
 bandwidth), within 2% when latency is negligible and requests are pipelined. One platform per
 bottleneck; the figures below are the test's inputs."""
-from harness import check, check_close, finish, run, scratch_dir, summary
+import os
+import subprocess
+import time
+
+from harness import LLSIM, ROOT, check, check_close, finish, run, scratch_dir, summary
 
 SCENARIO = "tests/scenarios/transfer_bounds.yaml"
 
@@ -80,5 +84,25 @@ out = scratch_dir()
 run("run", "tests/scenarios/transfer_topology.yaml", "--quiet", "--out", out)
 metrics = summary(out)["phases"]["copy"]
 check_close(metrics["makespan_s"], 4 * 10e9 / 3e9, 0.02, "topology: makespan")
+
+# Servers that fail faster than a chunk moves (exponential up times of 1 ms against ~50 ms per
+# chunk): the run stops with exit 1 and says why, rather than retrying for ever; give_up_after
+# sets the count, and occasional failures are survived.
+FAST_FAULTS = "faults=[{group: receivers, impl: exponential, mtbf: 1ms, downtime: 1ms}]"
+for limit in [100, 300]:
+    out = os.path.join(scratch_dir(), "out")
+    started = time.monotonic()
+    proc = subprocess.run([LLSIM, "run", SCENARIO, "--quiet", "--out", out, "--set", FAST_FAULTS,
+                           "--set", f"phases.copy.give_up_after={limit}"],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    check(proc.returncode == 1, f"hopeless transfer: exit {proc.returncode}")
+    check(f"interrupted {limit} times in a row" in proc.stderr and "cannot progress" in proc.stderr,
+          f"hopeless transfer: {proc.stderr}")
+    check(not os.path.exists(out), "hopeless transfer: no output")
+    check(time.monotonic() - started < 60, "the hopeless transfer took over a minute to stop")
+out = scratch_dir()
+run("run", SCENARIO, "--quiet", "--out", out, "--set", "faults=[{group: receivers, impl: exponential, mtbf: 20s, downtime: 1s}]")
+survived = summary(out)["phases"]["copy"]
+check(survived["bytes"] == TOTAL_BYTES, f"failures every 20 s: {survived['bytes']} B written")
 
 finish()
