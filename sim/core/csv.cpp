@@ -41,6 +41,9 @@ CsvTable read_csv_file(const std::string& file)
   size_t line_number = 0;
   while (std::getline(in, line)) {
     ++line_number;
+    if (line.size() > kMaxCsvLineBytes)
+      throw ConfigError(file + ":" + std::to_string(line_number) + ": line longer than " +
+                        std::to_string(kMaxCsvLineBytes) + " bytes (is this a CSV file?)");
     if (trim(line).empty())
       continue;
     std::vector<std::string> fields;
@@ -54,6 +57,9 @@ CsvTable read_csv_file(const std::string& file)
       throw ConfigError(file + ":" + std::to_string(line_number) + ": expected " +
                         std::to_string(table.header.size()) + " fields (" + join(table.header, ",") + "), found " +
                         std::to_string(fields.size()));
+    if (table.rows.size() == kMaxCsvRows)
+      throw ConfigError(file + ":" + std::to_string(line_number) + ": more than " + format_number(kMaxCsvRows) +
+                        " rows; llsim reads at most that many (split the trace)");
     table.rows.push_back(std::move(fields));
     table.line_of_row.push_back(line_number);
   }

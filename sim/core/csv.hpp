@@ -19,7 +19,10 @@ struct CsvTable {
 };
 
 // Comma-separated, first line is the header, blank lines skipped, no quoting.
-// Every row must have as many fields as the header.
+// Every row must have as many fields as the header. At most kMaxCsvRows rows (about 3 GB held
+// as text) of at most kMaxCsvLineBytes each: larger inputs are errors, not exhausted memory.
+inline constexpr size_t kMaxCsvRows      = 10000000;
+inline constexpr size_t kMaxCsvLineBytes = 65536;
 CsvTable read_csv_file(const std::string& file);
 
 // Rows for a CSV output (header line, then one line per row). Cells are text; numbers are

@@ -1,6 +1,7 @@
 #include "sim/core/yaml_ref.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/yaml_checks.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -46,7 +47,7 @@ void YamlRef::fail(const std::string& message) const
   throw ConfigError(location() + ": " + (path_.empty() ? std::string("(top level)") : path_) + ": " + message);
 }
 
-YAML::Node parse_yaml_file(const std::string& file)
+YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source)
 {
   std::error_code error;
   if (!std::filesystem::exists(file, error))
@@ -66,6 +67,9 @@ YAML::Node parse_yaml_file(const std::string& file)
       throw ConfigError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
                         ": (top level): expected a mapping of keys (name, seed, platform, phases)");
     }
+    source.shared = check_yaml_document(root, [&file](const YAML::Mark& m) {
+                      return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+                    }).shared;
     return root;
   } catch (const YAML::ParserException& e) {
     throw ConfigError(file + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +

@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace llsim {
@@ -13,6 +14,9 @@ struct SourceInfo {
   std::string file;
   // Canonical path of an overridden node -> the "--set ..." argument that put it there.
   std::map<std::string, std::string> overrides;
+  // Where the file's aliased mappings and sequences are (yaml_checks.hpp): a --set through one
+  // of them would change every use.
+  std::set<int> shared;
 };
 
 class YamlRef {
@@ -37,9 +41,10 @@ class YamlRef {
   std::shared_ptr<const SourceInfo> source_;
 };
 
-// Parses a YAML file whose top level must be a mapping; syntax errors become ConfigErrors with
-// the file's line and column.
-YAML::Node parse_yaml_file(const std::string& file);
+// Parses a YAML file whose top level must be a mapping and checks it (yaml_checks.hpp); syntax
+// errors become ConfigErrors with the file's line and column. Records its aliased nodes in
+// `source.shared`.
+YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source);
 
 // A scalar's text, or a located error if the node is not a scalar.
 std::string scalar_text(const YamlRef& ref, const char* expected);

@@ -8,13 +8,20 @@
 
 namespace llsim {
 
+namespace {
+
+// A task holds about 1.6 KB while it runs (tasks_100k: 170 MB): five million take about 8 GB.
+constexpr int64_t kMaxTasks = 5000000;
+
+}  // namespace
+
 const ParamTable& task_source_params()
 {
   static const ParamTable t = {
       ParamSpec::text("trace", "CSV of tasks (submit_time,flops,input_bytes,output_bytes[,id]); "
                                "instead of the generator keys")
           .may_be_absent(),
-      ParamSpec::integer("count", "number of generated tasks").at_least(1).may_be_absent(),
+      ParamSpec::integer("count", "number of generated tasks").at_least(1).at_most(kMaxTasks).may_be_absent(),
       ParamSpec::distribution("flops", Dimension::Compute, "work of a task (flop)").positive().may_be_absent(),
       ParamSpec::distribution("input", Dimension::Size, "input sent by the master to the worker").at_least(0).may_be_absent(),
       ParamSpec::distribution("output", Dimension::Size, "output returned to the master").at_least(0).may_be_absent(),
@@ -31,6 +38,9 @@ std::vector<Task> read_task_trace(const std::string& file)
   const size_t submit = table.column("submit_time"), flops = table.column("flops");
   const size_t input = table.column("input_bytes"), output = table.column("output_bytes");
   const bool has_id  = std::find(table.header.begin(), table.header.end(), "id") != table.header.end();
+  if (table.rows.size() > static_cast<size_t>(kMaxTasks))
+    throw ConfigError(file + ":" + std::to_string(table.line_of_row[kMaxTasks]) + ": more than " +
+                      std::to_string(kMaxTasks) + " tasks, llsim's limit (about 8 GB)");
   std::vector<Task> tasks;
   for (size_t r = 0; r < table.rows.size(); ++r) {
     Task t;

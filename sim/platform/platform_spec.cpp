@@ -10,7 +10,8 @@ namespace llsim {
 
 namespace {
 
-constexpr double kMaxHosts = 4e9;  // HostId is 32 bits
+// A million hosts take about 3 GB and 25 s to build in SimGrid before anything runs.
+constexpr double kMaxHosts = 1e6;
 
 const ParamTable& nic_params()
 {
@@ -184,7 +185,8 @@ PlatformSpec parse_platform(const Params& p)
     const std::string name = entry.first.Scalar();
     spec.groups.push_back(parse_group(name, Params(groups.child(name), group_params())));
     if (static_cast<double>(next_host) + static_cast<double>(spec.groups.back().count) > kMaxHosts)
-      groups.child(name).fail("the platform has more than " + format_number(kMaxHosts) + " hosts");
+      groups.child(name).fail("the platform has more than " + format_number(kMaxHosts) +
+                              " hosts, llsim's limit (a million hosts take about 3 GB before anything runs)");
     spec.groups.back().first_host = next_host;
     next_host += static_cast<HostId>(spec.groups.back().count);
   }

@@ -2,8 +2,10 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/core/yaml_checks.hpp"
 
 #include <cctype>
+#include <utility>
 
 namespace llsim {
 
@@ -50,6 +52,15 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
   } catch (const YAML::ParserException& e) {
     throw ConfigError(where + ": the value is not valid YAML: " + e.msg);
   }
+  check_yaml_document(value, [&where](const YAML::Mark&) { return where; });
+  // A mapping or sequence the file uses through aliases is one node: changing it here would
+  // change it everywhere.
+  const auto refuse_if_shared = [&](const YAML::Node& n, const std::string& path) {
+    if (n.IsDefined() && !n.Mark().is_null() && source.shared.count(n.Mark().pos) > 0)
+      throw ConfigError(where + ": '" + (path.empty() ? std::string("(top level)") : path) + "' (" + source.file + ":" +
+                        std::to_string(n.Mark().line + 1) + ") is used through YAML aliases; --set would change every "
+                        "use: write it out where you change it");
+  };
 
   YAML::Node node = root;
   std::string canonical;
@@ -58,6 +69,7 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
     if (segment.empty())
       throw ConfigError(where + ": empty path segment");
     const bool last = i + 1 == segments.size();
+    refuse_if_shared(node, canonical);
     if (node.IsSequence()) {
       std::vector<std::string> names;
       const long index = find_item(node, segment, names);
@@ -65,8 +77,10 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
         throw ConfigError(where + ": '" + canonical + "' has no item named '" + segment + "'" +
                           (names.empty() ? "" : " (" + join(names, ", ") + ")"));
       canonical += "[" + std::to_string(index) + "]";
-      if (last)
+      if (last) {
+        refuse_if_shared(std::as_const(node)[static_cast<size_t>(index)], canonical);  // assigning rebinds it
         node[static_cast<size_t>(index)] = value;
+      }
       else
         node.reset(node[static_cast<size_t>(index)]);
       continue;
@@ -75,6 +89,7 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
       throw ConfigError(where + ": '" + canonical + "' is a single value, it has no key '" + segment + "'");
     canonical += (canonical.empty() ? "" : ".") + segment;
     if (last) {
+      refuse_if_shared(std::as_const(node)[segment], canonical);  // assigning changes the node itself
       node[segment] = value;
     } else {
       YAML::Node next = node[segment];

@@ -11,6 +11,12 @@
 
 namespace llsim {
 
+namespace {
+
+constexpr size_t kMaxPhases = 1000;  // each phase is a few actors and output files
+
+}  // namespace
+
 const ParamTable& scenario_params()
 {
   static const ParamTable t = {
@@ -46,7 +52,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
   source->file = file;
   Scenario s;
   s.file = file;
-  s.tree = parse_yaml_file(file);
+  s.tree = parse_yaml_file(file, *source);
   for (const auto& argument : options.overrides)
     apply_override(s.tree, argument, *source);
   if (options.seed) {
@@ -69,6 +75,8 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
   const YamlRef phases = top.raw("phases");
   if (!phases.node().IsSequence() || phases.node().size() == 0)
     phases.fail("expected a non-empty list of phases, e.g. - {name: stage, kind: transfer, ...}");
+  if (phases.node().size() > kMaxPhases)
+    phases.fail("more than " + std::to_string(kMaxPhases) + " phases, llsim's limit");
   std::map<std::string, size_t> index_of;
   std::vector<std::vector<std::string>> after_names;
   for (size_t i = 0; i < phases.node().size(); ++i) {

@@ -5,6 +5,12 @@
 
 namespace llsim {
 
+namespace {
+
+constexpr size_t kMaxServices = 1000;  // each writes its own CSV and summary block
+
+}  // namespace
+
 ServiceDirectory::ServiceDirectory(const PlatformSpec& platform, uint64_t seed) : platform_(platform), seed_(seed) {}
 
 ServiceDirectory::~ServiceDirectory() = default;
@@ -15,6 +21,8 @@ void ServiceDirectory::load(const YamlRef& services)
     return;
   if (!services.node().IsMap())
     services.fail("expected a mapping of service names to services, e.g. pfs: {kind: storage, servers: oss}");
+  if (services.node().size() > kMaxServices)
+    services.fail("more than " + std::to_string(kMaxServices) + " services, llsim's limit");
   declarations_ = std::make_unique<YamlRef>(services);
   for (const auto& entry : services.node()) {
     const std::string name = entry.first.Scalar();

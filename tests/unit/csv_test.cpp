@@ -32,3 +32,12 @@ TEST_CASE("csv: writer prints numbers exactly", "[csv]")
   w.add_numbers({1.5, 1e21});
   CHECK(w.text() == "t,v\n0,0.1\n1.5,1e+21\n");
 }
+
+TEST_CASE("csv: a line longer than the limit is an error with its number", "[csv]")
+{
+  const std::string long_line(kMaxCsvLineBytes + 1, '7');
+  const auto file = test::write_temp_file("long.csv", "a\n1\n" + long_line + "\n");
+  CHECK_THROWS_WITH(read_csv_file(file), Catch::Contains("long.csv:3: line longer than 65536 bytes"));
+  const std::string at_limit(kMaxCsvLineBytes, '7');
+  CHECK(read_csv_file(test::write_temp_file("limit.csv", "a\n" + at_limit + "\n")).rows.size() == 1);
+}

@@ -1,0 +1,62 @@
+#include "sim/core/errors.hpp"
+#include "sim/core/yaml_checks.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace llsim;
+
+namespace {
+
+std::string at(const YAML::Mark& m)
+{
+  return "f:" + std::to_string(m.line + 1);
+}
+
+YamlShape check(const std::string& text)
+{
+  return check_yaml_document(YAML::Load(text), at);
+}
+
+}  // namespace
+
+TEST_CASE("yaml checks: a key given twice names both lines", "[yaml_checks]")
+{
+  CHECK_THROWS_WITH(check("a: 1\nb:\n  c: 1\n  c: 2\n"), Catch::Contains("f:4: duplicate key 'c' (first at f:3)"));
+  CHECK_THROWS_WITH(check("l: [{x: 1}, {y: 1, y: 2}]"), Catch::Contains("duplicate key 'y'"));
+  CHECK_NOTHROW(check("a: {c: 1}\nb: {c: 1}\n"));  // the same key in two mappings is fine
+}
+
+TEST_CASE("yaml checks: merge keys and non-scalar keys are refused", "[yaml_checks]")
+{
+  CHECK_THROWS_WITH(check("a: &x {k: 1}\nb: {<<: *x}\n"), Catch::Contains("merge keys (<<) are not supported"));
+  CHECK_THROWS_WITH(check("? [1, 2]\n: v\n"), Catch::Contains("expected a plain key, got a sequence"));
+}
+
+TEST_CASE("yaml checks: aliases work and their targets are reported as shared", "[yaml_checks]")
+{
+  const YamlShape shape = check("a: &x {k: 1}\nb: *x\nc: {k: 1}\n");
+  REQUIRE(shape.shared.size() == 1);
+  const YAML::Node root = YAML::Load("a: &x {k: 1}\nb: *x\nc: {k: 1}\n");
+  CHECK(shape.shared.count(root["a"].Mark().pos) == 1);
+  CHECK(shape.shared.count(root["c"].Mark().pos) == 0);
+}
+
+TEST_CASE("yaml checks: expansion and depth are bounded", "[yaml_checks]")
+{
+  // Seven levels of ten aliases each: 10^7 nodes from eight lines.
+  std::string bomb = "a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i < 7; ++i) {
+    const std::string previous = "*a" + std::to_string(i - 1);
+    bomb += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + previous;
+    for (int k = 1; k < 10; ++k)
+      bomb += ", " + previous;
+    bomb += "]\n";
+  }
+  CHECK_THROWS_WITH(check(bomb), Catch::Contains("more than 1000000 YAML nodes"));
+  CHECK_THROWS_WITH(check("a: &p [*p]\n"), Catch::Contains("nested deeper than 64 levels"));
+  std::string deep = "a: ";
+  for (size_t i = 0; i < kMaxYamlDepth - 2; ++i)
+    deep += "[";
+  deep += std::string(kMaxYamlDepth - 2, ']');
+  CHECK_NOTHROW(check(deep));
+}
