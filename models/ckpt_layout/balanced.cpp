@@ -16,9 +16,14 @@ namespace {
 const ParamTable kBalancedParams = {
     ParamSpec::flag("even_data", "every data-parallel replica writes 1/data of its shard").defaults("true"),
     ParamSpec::integer("io_procs", "I/O processes per writing node, one file each").defaults("8").at_least(1).at_most(64),
-    ParamSpec::flag("split", "stripe files over OSTs and spread requests over all forwarding nodes")
+    ParamSpec::flag("split", "stripe each file over OSTs and cut an I/O process's bytes into equal requests (the "
+                             "forwarding mapping stays the machine's). A writer's bytes are simulated as pieces of "
+                             "at least total / (2 x OSTs): a writer smaller than that is one piece on one OST, and "
+                             "split and stripe_count change nothing for it")
         .defaults("true"),
-    ParamSpec::integer("stripe_count", "with split: OSTs per file (0: all)").defaults("0").at_least(0),
+    ParamSpec::integer("stripe_count", "with split: OSTs per file (0: all); see split for small writers")
+        .defaults("0")
+        .at_least(0),
 };
 
 class BalancedLayout : public CheckpointLayout {

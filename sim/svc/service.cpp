@@ -10,13 +10,15 @@ const ParamTable& Service::common_params()
 {
   static const ParamTable t = {
       ParamSpec::text("servers", "platform group whose hosts are the servers"),
-      ParamSpec::integer("threads", "requests one server serves at once; the others wait in its FIFO queue")
+      ParamSpec::integer("threads", "requests one server serves at once; the others wait in its FIFO queue (a "
+                                    "storage server's threads serve its direct clients: I/O that comes through a "
+                                    "forwarding service is paced by the forwarding threads and the disks)")
           .defaults("16")
           .at_least(1)
           .at_most(100000),
       ParamSpec::quantity("sample_period", Dimension::Duration, "time buckets of service_<name>.csv")
           .defaults("10s")
-          .positive(),
+          .at_least(1e-3),
   };
   return t;
 }
