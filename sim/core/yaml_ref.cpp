@@ -26,14 +26,17 @@ YamlRef YamlRef::item(size_t index) const
   return YamlRef(const_node[index], path_ + "[" + std::to_string(index) + "]", source_);
 }
 
+bool path_within(const std::string& path, const std::string& prefix)
+{
+  return path.compare(0, prefix.size(), prefix) == 0 &&
+         (path.size() == prefix.size() || path[prefix.size()] == '.' || path[prefix.size()] == '[');
+}
+
 std::string YamlRef::location() const
 {
-  for (const auto& [path, argument] : source_->overrides) {
-    const bool inside = path_ == path || (path_.compare(0, path.size(), path) == 0 &&
-                                          (path_[path.size()] == '.' || path_[path.size()] == '['));
-    if (inside)
+  for (const auto& [path, argument] : source_->overrides)
+    if (path_within(path_, path))
       return argument;
-  }
   if (node_.IsDefined()) {
     const YAML::Mark mark = node_.Mark();
     if (!mark.is_null())

@@ -10,6 +10,9 @@
 
 namespace llsim {
 
+// True when `path` is `prefix` or lies inside it ("a.b[2].c" is inside "a.b").
+bool path_within(const std::string& path, const std::string& prefix);
+
 struct SourceInfo {
   std::string file;
   // Canonical path of an overridden node -> the "--set ..." argument that put it there.

@@ -54,9 +54,19 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
   }
   check_yaml_document(value, [&where](const YAML::Mark&) { return where; });
   // A mapping or sequence the file uses through aliases is one node: changing it here would
-  // change it everywhere.
+  // change it everywhere. (Nodes an earlier --set put in place are not the file's: their
+  // positions are in another document.)
+  const auto set_earlier = [&source](const std::string& path) {
+    for (const auto& [set_path, argument] : source.overrides)
+      if (path_within(path, set_path))
+        return true;
+    return false;
+  };
+  const auto is_shared = [&](const YAML::Node& n, const std::string& path) {
+    return n.IsDefined() && !n.Mark().is_null() && source.shared.count(n.Mark().pos) > 0 && !set_earlier(path);
+  };
   const auto refuse_if_shared = [&](const YAML::Node& n, const std::string& path) {
-    if (n.IsDefined() && !n.Mark().is_null() && source.shared.count(n.Mark().pos) > 0)
+    if (is_shared(n, path))
       throw ConfigError(where + ": '" + (path.empty() ? std::string("(top level)") : path) + "' (" + source.file + ":" +
                         std::to_string(n.Mark().line + 1) + ") is used through YAML aliases; --set would change every "
                         "use: write it out where you change it");
@@ -89,7 +99,10 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
       throw ConfigError(where + ": '" + canonical + "' is a single value, it has no key '" + segment + "'");
     canonical += (canonical.empty() ? "" : ".") + segment;
     if (last) {
-      refuse_if_shared(std::as_const(node)[segment], canonical);  // assigning changes the node itself
+      // Assigning to an existing node changes the node itself: one that aliases share is
+      // unbound first, so that the key gets a node of its own.
+      if (is_shared(std::as_const(node)[segment], canonical))
+        node.remove(segment);
       node[segment] = value;
     } else {
       YAML::Node next = node[segment];

@@ -7,7 +7,7 @@ import re
 import shutil
 import subprocess
 
-from harness import LLSIM, ROOT, check, finish, run, scratch_dir, summary
+from harness import LLSIM, ROOT, check, check_close, finish, run, scratch_dir, summary
 
 # Help and version.
 _, out, _ = run("--help")
@@ -124,5 +124,20 @@ for quiet in [False, True]:
     check(shown != quiet, f"progress line shown={shown} with quiet={quiet} on a terminal")
 _, _, err = run("run", *LONG_RUN, "--out", scratch_dir())
 check("[llsim]" not in err, "progress line written to a non-terminal stderr")
+
+# Aliases: the shared NIC applies to every group that names it; --set through one use is refused
+# (it would change all three), replacing that use outright is not.
+ALIASES = "tests/scenarios/aliases.yaml"
+out = scratch_dir()
+run("run", ALIASES, "--quiet", "--out", out)
+shared_nic = summary(out)["phases"]["t"]["makespan_s"]
+check_close(shared_nic, 2e9 / 1e9, 0.05, "aliases: the server's shared 1 GB/s NIC bounds 2 GB")
+_, _, err = run("run", ALIASES, "--quiet", "--out", os.path.join(scratch_dir(), "o"),
+                "--set", "platform.groups.s.nic.bandwidth=4GBps", expect=2)
+check("is used through YAML aliases" in err and "aliases.yaml:5" in err, f"--set through an alias: {err}")
+out = scratch_dir()
+run("run", ALIASES, "--quiet", "--out", out, "--set", "platform.groups.s.nic={bandwidth: 4GBps, latency: 1us}")
+own_nic = summary(out)["phases"]["t"]["makespan_s"]
+check_close(own_nic, 2e9 / 2e9, 0.05, "aliases: a server NIC of its own, the senders' 1 GB/s each bound")
 
 finish()
