@@ -13,8 +13,6 @@ namespace llsim {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 // A point training can restart from: progress in iterations and the compute it took.
 struct RestartPoint {
   double iterations = 0;

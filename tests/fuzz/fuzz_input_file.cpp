@@ -1,0 +1,46 @@
+#include "fuzz_input_file.hpp"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace llsim::fuzz {
+
+namespace {
+
+std::string& scratch_path()
+{
+  static std::string dir;
+  return dir;
+}
+
+void remove_scratch_dir()
+{
+  std::error_code ignored;
+  std::filesystem::remove_all(scratch_path(), ignored);
+}
+
+const std::string& scratch_dir()
+{
+  if (scratch_path().empty()) {
+    char name[] = "/tmp/llsim_fuzz_XXXXXX";
+    if (mkdtemp(name) == nullptr)
+      throw std::runtime_error("cannot create a scratch directory");
+    scratch_path() = name;
+    std::atexit(remove_scratch_dir);
+  }
+  return scratch_path();
+}
+
+}  // namespace
+
+std::string write_input(const std::string& name, const uint8_t* data, size_t size)
+{
+  const std::string path = scratch_dir() + "/" + name;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return path;
+}
+
+}  // namespace llsim::fuzz

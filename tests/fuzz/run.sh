@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs every fuzz target of a -DLLSIM_FUZZ=ON build for SECONDS each (default 60), starting from
+# a seed corpus made of the shipped scenarios, traces, broken inputs and tests/fuzz/seeds/,
+# after replaying the
+# inputs that once found a bug (tests/fuzz/regressions/<target>/). Fails on any crash, leak or
+# timeout; a failing input is left in the current directory (crash-*, leak-*, timeout-*).
+#   usage: tests/fuzz/run.sh BUILD_DIR [SECONDS]
+set -euo pipefail
+build=$(realpath "$1")
+seconds=${2:-60}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d /tmp/llsim_fuzz_corpus.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+seeds_for() {
+  case "$1" in
+    fuzz_units)       printf '%s\n' 10GB 2.5GBps 1us 50k/s 14TFlops 10M 0 1e30GB "-1s" "1 GiB" ;;
+    fuzz_scenario)    ls "$root"/scenarios/*.yaml "$root"/scenarios/*/*.yaml "$root"/tests/bad/*.yaml "$root"/tests/scenarios/*.yaml ;;
+    fuzz_task_trace)  ls "$root"/tests/fuzz/seeds/tasks.csv "$root"/tests/bad/tasks_*.csv ;;
+    fuzz_fault_trace) ls "$root"/tests/scenarios/*.csv "$root"/tests/bad/fault_*.csv ;;
+  esac
+}
+
+for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace; do
+  corpus="$work/$target"
+  mkdir -p "$corpus"
+  if [ "$target" = fuzz_units ]; then
+    i=0
+    while read -r seed; do printf '%s' "$seed" > "$corpus/seed$i"; i=$((i + 1)); done < <(seeds_for "$target")
+  else
+    for f in $(seeds_for "$target"); do cp "$f" "$corpus/"; done
+  fi
+  regressions="$root/tests/fuzz/regressions/$target"
+  if [ -d "$regressions" ] && [ -n "$(ls -A "$regressions")" ]; then
+    echo "== $target: regressions"
+    "$build/tests/fuzz/$target" "$regressions"/*
+  fi
+  echo "== $target: ${seconds} s"
+  log="$work/$target.log"
+  if ! "$build/tests/fuzz/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+      -print_final_stats=1 > "$log" 2>&1; then
+    tail -60 "$log"
+    echo "$target failed: its input is in $(pwd)" >&2
+    exit 1
+  fi
+  grep -E "stat::number_of_executed_units|^#[0-9]+ +DONE" "$log"
+done
