@@ -19,11 +19,11 @@ class DocumentCheck {
                      " YAML nodes (aliases of aliases?); write it out or make it smaller");
     if (depth > kMaxYamlDepth)
       fail(node, "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an alias that refers to itself?)");
-    if (!node.IsMap() && !node.IsSequence())
-      return;
     const YAML::Mark mark = node.Mark();
     if (!mark.is_null() && !seen_.insert(mark.pos).second)
       shape_.shared.insert(mark.pos);
+    if (!node.IsMap() && !node.IsSequence())
+      return;
     if (node.IsSequence()) {
       for (const auto& item : node)
         visit(item, depth + 1);

@@ -16,8 +16,8 @@ inline constexpr size_t kMaxYamlNodes = 1000000;  // nodes visited, aliases expa
 inline constexpr size_t kMaxYamlDepth = 64;
 
 struct YamlShape {
-  // Positions (Mark::pos) of the mappings and sequences reached more than once: the targets of
-  // aliases, which a --set must not change through one of their uses.
+  // Positions (Mark::pos) of the nodes reached more than once: the targets of aliases, which a
+  // --set must not change through one of their uses.
   std::set<int> shared;
 };
 

@@ -17,8 +17,8 @@ struct SourceInfo {
   std::string file;
   // Canonical path of an overridden node -> the "--set ..." argument that put it there.
   std::map<std::string, std::string> overrides;
-  // Where the file's aliased mappings and sequences are (yaml_checks.hpp): a --set through one
-  // of them would change every use.
+  // Where the file's aliased nodes are (yaml_checks.hpp): a --set through one of them would
+  // change every use.
   std::set<int> shared;
 };
 

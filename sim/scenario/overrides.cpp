@@ -53,8 +53,8 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
     throw ConfigError(where + ": the value is not valid YAML: " + e.msg);
   }
   check_yaml_document(value, [&where](const YAML::Mark&) { return where; });
-  // A mapping or sequence the file uses through aliases is one node: changing it here would
-  // change it everywhere. (Nodes an earlier --set put in place are not the file's: their
+  // A node the file uses through aliases is one node: changing it here would change it
+  // everywhere. (Nodes an earlier --set put in place are not the file's: their
   // positions are in another document.)
   const auto set_earlier = [&source](const std::string& path) {
     for (const auto& [set_path, argument] : source.overrides)

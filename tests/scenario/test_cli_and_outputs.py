@@ -134,10 +134,16 @@ shared_nic = summary(out)["phases"]["t"]["makespan_s"]
 check_close(shared_nic, 2e9 / 1e9, 0.05, "aliases: the server's shared 1 GB/s NIC bounds 2 GB")
 _, _, err = run("run", ALIASES, "--quiet", "--out", os.path.join(scratch_dir(), "o"),
                 "--set", "platform.groups.s.nic.bandwidth=4GBps", expect=2)
-check("is used through YAML aliases" in err and "aliases.yaml:5" in err, f"--set through an alias: {err}")
+check("is used through YAML aliases" in err and "aliases.yaml:6" in err, f"--set through an alias: {err}")
 out = scratch_dir()
 run("run", ALIASES, "--quiet", "--out", out, "--set", "platform.groups.s.nic={bandwidth: 4GBps, latency: 1us}")
 own_nic = summary(out)["phases"]["t"]["makespan_s"]
 check_close(own_nic, 2e9 / 2e9, 0.05, "aliases: a server NIC of its own, the senders' 1 GB/s each bound")
+# A scalar given through an alias: replacing one use leaves the other.
+out = scratch_dir()
+run("run", ALIASES, "--quiet", "--out", out, "--set", "phases.u.bytes=2GB")
+phases = summary(out)["phases"]
+check(phases["t"]["bytes"] == 2e9 and phases["u"]["bytes"] == 4e9,
+      f"aliases: --set of one use of a shared size: t {phases['t']['bytes']} B, u {phases['u']['bytes']} B")
 
 finish()
