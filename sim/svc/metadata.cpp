@@ -145,7 +145,7 @@ void MetadataService::enqueue(size_t server, const std::shared_ptr<Call>& call)
         timer_->at(now(), [call] { call->done(false); });
       return;
     }
-    pool.stats().add(now(), 0, static_cast<double>(call->count));
+    pool.stats().add(now(), 2 * rpc_B_, static_cast<double>(call->count));  // its request and its reply
     // The reply crosses back to the client.
     timer_->at(now() + leg_s(pool.host(), call->client), [call] { call->done(true); });
   };

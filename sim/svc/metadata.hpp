@@ -12,7 +12,8 @@
 // sustains when all its threads are busy; each thread serves one operation at a time in
 // threads / rate on average (exponentially distributed or constant), so a server is an M/M/c
 // queue under Poisson arrivals with exponential service (M/D/c with constant service).
-// Host cores play no part: a server's capacity is its rates.
+// Host cores play no part: a server's capacity is its rates. Its CSV bytes are the RPCs' (a
+// request and a reply of `rpc_size` per call).
 #pragma once
 #include "sim/core/distribution.hpp"
 #include "sim/svc/server_pool.hpp"

@@ -113,5 +113,6 @@ check(list(rows[0]) == ["time_s", "server", "bytes", "operations", "queue_length
       f"service CSV columns: {list(rows[0])}")
 check(len(rows) >= 9 and all(0 <= float(r["utilisation"]) <= 1 for r in rows), "service CSV rows")
 check_close(sum(float(r["operations"]) for r in rows), 50e3, 1e-9, "service CSV operations")
+check_close(sum(float(r["bytes"]) for r in rows), 50e3 * 2 * 1024, 1e-9, "service CSV bytes: a 1 KiB request and reply per call")
 
 finish()
