@@ -143,6 +143,27 @@ std::vector<DistributionKind> distribution_kinds(Dimension d)
   };
 }
 
+double sum_of_exponentials(Rng& rng, int64_t n, double mean)
+{
+  if (n <= 32) {
+    double total = 0;
+    for (int64_t i = 0; i < n; ++i)
+      total += -mean * std::log(1.0 - rng.uniform());
+    return total;
+  }
+  const double d = static_cast<double>(n) - 1.0 / 3.0;
+  const double c = 1.0 / std::sqrt(9.0 * d);
+  while (true) {
+    const double x = rng.standard_normal();
+    const double v = std::pow(1.0 + c * x, 3);
+    if (v <= 0)
+      continue;
+    const double u = rng.uniform();
+    if (u < 1.0 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1.0 - v + std::log(v)))
+      return d * v * mean;
+  }
+}
+
 std::shared_ptr<const Distribution> exponential_distribution(double mean)
 {
   return std::make_shared<Exponential>(mean);

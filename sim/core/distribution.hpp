@@ -27,6 +27,9 @@ class Distribution {
 
 std::shared_ptr<const Distribution> make_distribution(const YamlRef& ref, Dimension d);
 std::shared_ptr<const Distribution> exponential_distribution(double mean);
+// The sum of `n` independent exponential draws of mean `mean`: a loop for small n, a
+// Gamma(n, mean) draw (Marsaglia & Tsang, 2000) beyond 32 terms.
+double sum_of_exponentials(Rng& rng, int64_t n, double mean);
 std::shared_ptr<const Distribution> weibull_distribution(double scale, double shape);
 
 struct DistributionKind {

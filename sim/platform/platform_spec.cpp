@@ -29,6 +29,10 @@ const ParamTable& disk_params()
       ParamSpec::quantity("read", Dimension::Bandwidth, "read bandwidth of one disk").positive(),
       ParamSpec::quantity("write", Dimension::Bandwidth, "write bandwidth of one disk").positive(),
       ParamSpec::quantity("capacity", Dimension::Size, "capacity of one disk").positive(),
+      ParamSpec::quantity("latency", Dimension::Duration,
+                          "time one I/O waits before its bytes move (seek, flash or NVM access)")
+          .defaults("0s")
+          .at_least(0),
   };
   return t;
 }
@@ -98,7 +102,8 @@ GroupSpec parse_group(const std::string& name, const Params& p)
   g.nic_latency_s = nic.quantity("latency");
   if (p.has("disks")) {
     const Params d = p.section("disks", disk_params());
-    g.disks        = DiskSpec{d.integer("count"), d.quantity("read"), d.quantity("write"), d.quantity("capacity")};
+    g.disks        = DiskSpec{d.integer("count"), d.quantity("read"), d.quantity("write"), d.quantity("capacity"),
+                            d.quantity("latency")};
   }
   return g;
 }

@@ -3,7 +3,7 @@
 //
 //   platform:
 //     groups:
-//       <name>: {count, speed, cores, memory, nic: {bandwidth, latency}, disks: {count, read, write, capacity}}
+//       <name>: {count, speed, cores, memory, nic: {bandwidth, latency}, disks: {count, read, write, capacity, latency}}
 //     backbone: {bandwidth, latency}        # joins all groups: a star
 //     topology:                             # or, instead of a backbone, explicit switches and links
 //       switches: [core0, core1]
@@ -32,6 +32,7 @@ struct DiskSpec {
   double read_Bps  = 0;
   double write_Bps = 0;
   double capacity_B = 0;  // per disk
+  double latency_s  = 0;  // per I/O
 };
 
 struct GroupSpec {

@@ -12,7 +12,7 @@ namespace llsim {
 
 DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk,
                        std::string label, ServerStats& stats)
-    : platform_(platform), faults_(faults), host_(host), read_Bps_(disk.read_Bps), write_Bps_(disk.write_Bps),
+    : platform_(platform), faults_(faults), host_(host), read_Bps_(disk.read_Bps), write_Bps_(disk.write_Bps), latency_s_(disk.latency_s),
       label_(std::move(label)), stats_(stats)
 {
 }
@@ -45,7 +45,7 @@ void DiskWorker::loop()
     stats_.busy_changed(now(), 1);
     if (job.started)
       job.started();
-    const double busy_s = job.bytes / (job.op == IoOp::Write ? write_Bps_ : read_Bps_);
+    const double busy_s = latency_s_ + job.bytes / (job.op == IoOp::Write ? write_Bps_ : read_Bps_);
     const bool ok = !faults_.is_down(host_, now()) && pause(busy_s, faults_.next_failure(host_, now()));
     stats_.busy_changed(now(), -1);
     job.over(ok);

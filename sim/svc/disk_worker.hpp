@@ -4,8 +4,8 @@
 // so the next one waits rather than sharing it; and no server thread waits for a disk, so one
 // busy disk never holds back the others of its server. A job that meets its server down fails.
 //
-// With one request at a time a disk shares nothing: a request takes bytes / (read or write
-// bandwidth). The worker sleeps that long rather than running a SimGrid disk activity, whose
+// With one request at a time a disk shares nothing: a request takes the disk's latency plus
+// bytes / (read or write bandwidth). The worker sleeps that long rather than running a SimGrid disk activity, whose
 // model revisits every running I/O at every event of the simulation.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
@@ -45,7 +45,7 @@ class DiskWorker {
   const Platform& platform_;
   HostFaults& faults_;
   HostId host_;
-  double read_Bps_, write_Bps_;
+  double read_Bps_, write_Bps_, latency_s_;
   std::string label_;
   ServerStats& stats_;
   std::deque<Job> queue_;

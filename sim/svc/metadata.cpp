@@ -2,17 +2,18 @@
 
 #include "sim/core/registry.hpp"
 #include "sim/platform/message_time.hpp"
-#include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/timer.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
-#include "sim/svc/metadata_partition.hpp"
+#include "sim/svc/journal_checkpoint.hpp"
+#include "sim/svc/meta_path.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_svc);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_metadata, llsim_svc, "the metadata service");
@@ -20,8 +21,6 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_metadata, llsim_svc, "the metadata ser
 namespace llsim {
 
 namespace {
-
-const char* const kOpNames[kMetaOps] = {"mkdir", "create", "open", "stat", "readdir", "unlink", "close"};
 
 const ParamTable& ops_params()
 {
@@ -35,7 +34,9 @@ const ParamTable& ops_params()
           .defaults("50k/s")
           .positive(),
       ParamSpec::quantity("open", Dimension::Rate, "opens per second per server (assumption)").defaults("100k/s").positive(),
-      ParamSpec::quantity("stat", Dimension::Rate, "stats per second per server (assumption)").defaults("200k/s").positive(),
+      ParamSpec::quantity("stat", Dimension::Rate, "stats and path lookups per second per server (assumption)")
+          .defaults("200k/s")
+          .positive(),
       ParamSpec::quantity("readdir", Dimension::Rate, "directory reads per second per server (assumption)")
           .defaults("20k/s")
           .positive(),
@@ -45,60 +46,88 @@ const ParamTable& ops_params()
   return t;
 }
 
+const ParamTable& device_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("write", Dimension::Bandwidth, "write bandwidth of the log device").positive(),
+      ParamSpec::quantity("read", Dimension::Bandwidth, "read bandwidth of the log device (checkpoint scans)").positive(),
+      ParamSpec::quantity("latency", Dimension::Duration, "time of one log write before its bytes move "
+                                                          "(HDD ~4ms, SATA SSD ~50us, NVM ~1us)")
+          .at_least(0),
+  };
+  return t;
+}
+
+const ParamTable& journal_params()
+{
+  static const ParamTable t = {
+      ParamSpec::section("device", "the log device of each server {write, read, latency}").with_fields(device_params()),
+      ParamSpec::quantity("record", Dimension::Size, "journal bytes per mutating operation").defaults("512B").positive(),
+      ParamSpec::quantity("block", Dimension::Size, "home block a checkpoint writes in one I/O").defaults("4KiB").positive(),
+      ParamSpec::section("checkpoint", "writing the journal home {impl: forward | reverse_scan, every}")
+          .defaults("{impl: forward}"),
+  };
+  return t;
+}
+
 }  // namespace
 
 const ParamTable& MetadataService::params()
 {
   static const ParamTable t = {
-    ParamSpec::section("ops", "operations per second one server sustains, by operation").defaults("{}").with_fields(
-        ops_params()),
-    ParamSpec::text("service_time", "exponential (M/M/c) or constant (M/D/c): how one operation's service time "
-                                    "varies around its mean threads / rate")
-        .defaults("exponential"),
-    ParamSpec::quantity("rpc_size", Dimension::Size, "bytes of a request and of a reply on the network")
-        .defaults("1KiB")
-        .positive(),
-    ParamSpec::section("partition", "which server owns a path {impl: hashed | single}").defaults("{impl: hashed}"),
+      ParamSpec::section("ops", "operations per second one server sustains, by operation").defaults("{}").with_fields(
+          ops_params()),
+      ParamSpec::text("service_time", "exponential (M/M/c) or constant (M/D/c): how one operation's service time "
+                                      "varies around its mean threads / rate")
+          .defaults("exponential"),
+      ParamSpec::quantity("rpc_size", Dimension::Size, "bytes of a request and of a reply on the network")
+          .defaults("1KiB")
+          .positive(),
+      ParamSpec::section("model", "where the namespace lives and what an operation costs in RPCs "
+                                  "{impl: single | subtree | hashed | decoupled}")
+          .defaults("{impl: hashed}"),
+      ParamSpec::quantity("inode_bytes", Dimension::Size, "metadata bytes per file or directory, entries included "
+                                                          "(7 TB for 10 B files, REFERENCE.md)")
+          .defaults("700B")
+          .positive(),
+      ParamSpec::section("journal", "persistence of mutating operations on a log device, checkpointed to the "
+                                    "servers' disks (absent: none)")
+          .may_be_absent()
+          .with_fields(journal_params()),
   };
   return t;
 }
-
-const char* meta_op_name(MetaOp op)
-{
-  return kOpNames[static_cast<size_t>(op)];
-}
-
-bool parse_meta_op(const std::string& name, MetaOp* op)
-{
-  for (size_t i = 0; i < kMetaOps; ++i)
-    if (name == kOpNames[i]) {
-      *op = static_cast<MetaOp>(i);
-      return true;
-    }
-  return false;
-}
-
-struct MetadataService::Call {
-  HostId client;
-  MetaOp op;
-  int64_t count;
-  bool wait_if_down;
-  double arrives_s;  // when the request reaches the server
-  std::function<void(bool ok)> done;
-};
 
 MetadataService::MetadataService(const Params& p, const Context& c)
     : Service(p, c), seed_key_(Rng::stream_key(c.seed, "service." + c.name))
 {
   const Params ops = p.section("ops", ops_params());
   for (size_t i = 0; i < kMetaOps; ++i)
-    rates_[i] = ops.quantity(kOpNames[i]);
+    rates_[i] = ops.quantity(meta_op_name(static_cast<MetaOp>(i)));
   const std::string service_time = p.text("service_time");
   if (service_time != "exponential" && service_time != "constant")
     p.fail("service_time", "expected exponential or constant, got '" + service_time + "'");
   exponential_ = service_time == "exponential";
   rpc_B_       = p.quantity("rpc_size");
-  partition_   = Registry<MetadataPartition>::create(p.raw("partition"), {static_cast<size_t>(servers().count)});
+  inode_B_     = p.quantity("inode_bytes");
+  model_       = Registry<MetadataModel>::create(p.raw("model"), {static_cast<size_t>(servers().count)});
+  const auto& disks = servers().disks;
+  room_B_ = disks ? static_cast<double>(disks->count) * disks->capacity_B : servers().memory_B;
+  if (p.has("journal")) {
+    const Params j = p.section("journal", journal_params());
+    if (!disks)
+      p.fail("journal", "a journal is checkpointed to the servers' disks, and group '" + servers().name +
+                            "' has no 'disks'");
+    const Params d = j.section("device", device_params());
+    JournalSpec spec;
+    spec.log        = {d.quantity("read"), d.quantity("write"), d.quantity("latency")};
+    spec.record_B   = j.quantity("record");
+    spec.block_B    = j.quantity("block");
+    spec.checkpoint = Registry<JournalCheckpoint>::create(j.raw("checkpoint"), {});
+    spec.every_B    = spec.checkpoint->every_B();
+    spec.home       = *disks;
+    journal_spec_   = spec;
+  }
 }
 
 MetadataService::~MetadataService() = default;
@@ -110,15 +139,12 @@ void MetadataService::start(const ServiceRuntime& runtime)
   timer_    = &runtime.timer;
   for (int64_t s = 0; s < servers().count; ++s) {
     rngs_.push_back(Rng::keyed(seed_key_, static_cast<uint64_t>(s)));
-    pools_.push_back(std::make_unique<ServerPool>(runtime.platform, runtime.faults, servers().host(s), threads(),
-                                                  "service '" + name() + "'", stats(static_cast<size_t>(s))));
-    pools_.back()->start();
+    threads_.emplace_back(threads());
+    deferred_.emplace_back(stats(static_cast<size_t>(s)));
+    if (journal_spec_)
+      journals_.push_back(std::make_unique<MetadataJournal>(*journal_spec_, runtime.timer));
   }
-}
-
-size_t MetadataService::server_of(const std::string& path) const
-{
-  return partition_->server_of(path);
+  inodes_.assign(static_cast<size_t>(servers().count), 0);
 }
 
 double MetadataService::service_time(size_t server, MetaOp op, int64_t count)
@@ -126,44 +152,94 @@ double MetadataService::service_time(size_t server, MetaOp op, int64_t count)
   const double mean = static_cast<double>(threads()) / rate(op);
   if (!exponential_)
     return mean * static_cast<double>(count);
-  double total = 0;
-  for (int64_t i = 0; i < count; ++i)
-    total += -mean * std::log(1.0 - rngs_[server].uniform());
-  return total;
+  return sum_of_exponentials(rngs_[server], count, mean);
 }
 
-void MetadataService::enqueue(size_t server, const std::shared_ptr<Call>& call)
+MetadataService::Slot MetadataService::serve(size_t server, double arrives, MetaOp op, int64_t scale, bool wait_if_down)
 {
-  ServerPool& pool = *pools_[server];
-  ServerPool::Request r;
-  r.arrives_s = call->arrives_s;
-  r.serve     = [this, server, call, &pool] {
-    if (!pause(service_time(server, call->op, call->count), pool.deadline())) {
-      if (call->wait_if_down)
-        enqueue(server, call);  // the host is down now: queued until it is back
-      else
-        timer_->at(now(), [call] { call->done(false); });
-      return;
+  FifoThreads& threads = threads_[server];
+  const HostId host    = servers().host(static_cast<int64_t>(server));
+  double start         = std::max(arrives, threads.next_free());
+  const double busy_s  = service_time(server, op, scale);
+  while (faults_->may_fail(host)) {
+    const Outage o = faults_->outage_at(host, start);
+    if (o.down_s <= start) {  // down when it would start: nothing is served until it is back
+      if (!wait_if_down)
+        return {false, start, std::max(arrives, o.down_s)};
+      start = o.up_s;
+    } else if (o.down_s < start + busy_s) {  // fails while serving it: the work is lost
+      threads.occupy(o.down_s);
+      if (!wait_if_down)
+        return {false, start, o.down_s};
+      start = std::max(o.up_s, threads.next_free());
+    } else {
+      break;
     }
-    pool.stats().add(now(), 2 * rpc_B_, static_cast<double>(call->count));  // its request and its reply
-    // The reply crosses back to the client.
-    timer_->at(now() + leg_s(pool.host(), call->client), [call] { call->done(true); });
-  };
-  if (!call->wait_if_down)
-    r.on_down = [this, call] { timer_->at(now(), [call] { call->done(false); }); };
-  pool.submit(std::move(r));
+  }
+  threads.occupy(start + busy_s);
+  return {true, start, start + busy_s};
+}
+
+bool MetadataService::take_room(size_t server, const MetaRpc& rpc, int64_t scale)
+{
+  const double added = static_cast<double>(rpc.inodes * scale);
+  if (room_B_ > 0 && added > 0 && (inodes_[server] + added) * inode_B_ > room_B_) {
+    if (capacity_error_.empty())
+      capacity_error_ = "metadata service '" + name() + "': server " + platform_->name(servers().host(static_cast<int64_t>(server))) +
+                        " would hold " + std::to_string((inodes_[server] + added) * inode_B_) + " B of metadata (" +
+                        std::to_string(inodes_[server] + added) + " inodes of " + std::to_string(inode_B_) +
+                        " B) but has room for " + std::to_string(room_B_) + " B (its " +
+                        (servers().disks ? "disks" : "memory") + ")";
+    return false;
+  }
+  inodes_[server] = std::max(0.0, inodes_[server] + added);
+  return true;
+}
+
+void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, bool wait_if_down,
+                             std::function<void(bool ok)> done)
+{
+  const size_t server = rpc.server;
+  const HostId host   = servers().host(static_cast<int64_t>(server));
+  const double leg    = leg_s(client, host) * static_cast<double>(scale);
+  const double sent   = now();
+  DeferredStats& stats = deferred_[server];
+  stats.apply_until(sent);
+  if (!take_room(server, rpc, scale)) {
+    timer_->at(sent, [done] { done(false); });
+    return;
+  }
+  XBT_DEBUG("%s: %s x%ld on %s", platform_->name(client).c_str(), meta_op_name(rpc.op), static_cast<long>(scale),
+            platform_->name(host).c_str());
+  const Slot slot = serve(server, sent + leg, rpc.op, scale, wait_if_down);
+  // Its time in the queue, then in a thread.
+  stats.queue_changed(sent + leg, 1);
+  stats.queue_changed(std::max(sent + leg, std::min(slot.start_s, slot.end_s)), -1);
+  if (!slot.ok) {
+    if (slot.start_s < slot.end_s) {
+      stats.busy_changed(slot.start_s, 1);
+      stats.busy_changed(slot.end_s, -1);
+    }
+    inodes_[server] = std::max(0.0, inodes_[server] - static_cast<double>(rpc.inodes * scale));
+    timer_->at(slot.end_s, [done] { done(false); });
+    return;
+  }
+  stats.busy_changed(slot.start_s, 1);
+  stats.busy_changed(slot.end_s, -1);
+  stats.add(slot.end_s, 2 * rpc_B_ * static_cast<double>(scale), static_cast<double>(scale));
+  // The reply crosses back to the client, once the record is durable when the operation is
+  // journalled.
+  auto reply = [this, leg, done] { timer_->at(now() + leg, [done] { done(true); }); };
+  if (journal_spec_ && meta_op_mutates(rpc.op))
+    journals_[server]->append(slot.end_s, rpc.dir_key, static_cast<double>(scale), std::move(reply));
+  else
+    timer_->at(slot.end_s + leg, [done] { done(true); });
 }
 
 void MetadataService::call_async(HostId client, MetaOp op, const std::string& path, int64_t count, bool wait_if_down,
                                  std::function<void(bool ok)> done)
 {
-  const size_t server = server_of(path);
-  const HostId host   = servers().host(static_cast<int64_t>(server));
-  XBT_DEBUG("%s: %s %s x%ld on %s", platform_->name(client).c_str(), meta_op_name(op), path.c_str(),
-            static_cast<long>(count), platform_->name(host).c_str());
-  // The request is queued at once, tagged with its arrival time (the queue takes requests in
-  // arrival order; a thread that takes one still on its way waits for it, not busy).
-  enqueue(server, std::make_shared<Call>(Call{client, op, count, wait_if_down, now() + leg_s(client, host), std::move(done)}));
+  submit(client, {server_of(path), op, inode_change(op), path_hash(path)}, count, wait_if_down, std::move(done));
 }
 
 bool MetadataService::call(HostId client, MetaOp op, const std::string& path, int64_t count, double deadline,
@@ -193,5 +269,52 @@ double MetadataService::leg_s(HostId from, HostId to)
   return leg_s_[key] = message_time(platform_->spec(), from, to, rpc_B_);
 }
 
-}  // namespace llsim
+void MetadataService::before_finish(double end_s)
+{
+  for (auto& d : deferred_)
+    d.apply_until(end_s);
+}
 
+double MetadataService::metadata_bytes() const
+{
+  double total = 0;
+  for (double n : inodes_)
+    total += n * inode_B_;
+  return total;
+}
+
+double MetadataService::max_server_metadata_bytes() const
+{
+  double most = 0;
+  for (double n : inodes_)
+    most = std::max(most, n * inode_B_);
+  return most;
+}
+
+double MetadataService::journal_bytes() const
+{
+  double total = 0;
+  for (const auto& j : journals_)
+    total += j->journal_bytes();
+  return total;
+}
+
+double MetadataService::home_write_bytes() const
+{
+  double total = 0;
+  for (const auto& j : journals_)
+    total += j->home_bytes();
+  return total;
+}
+
+Metrics MetadataService::totals() const
+{
+  Metrics m = Service::totals();
+  m.push_back({"metadata_bytes", metadata_bytes()});
+  m.push_back({"max_server_metadata_bytes", max_server_metadata_bytes()});
+  m.push_back({"journal_bytes", journal_bytes()});
+  m.push_back({"home_write_bytes", home_write_bytes()});
+  return m;
+}
+
+}  // namespace llsim

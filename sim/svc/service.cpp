@@ -40,6 +40,7 @@ void Service::utilisation_of(size_t units_per_server)
 void Service::finish(double end_s)
 {
   end_s_ = end_s;
+  before_finish(end_s);
   for (auto& s : stats_)
     s.finish(end_s);
 }

@@ -76,6 +76,7 @@ class Service {
 
  protected:
   ServerStats& stats(size_t server) { return stats_[server]; }
+  virtual void before_finish(double) {}  // statistics still held back are handed over here
   void utilisation_of(size_t units_per_server);  // units other than the threads (constructor only)
   double end_s_ = 0;
 

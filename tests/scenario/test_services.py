@@ -59,7 +59,7 @@ check_close(s["phases"]["probe"]["mean_latency_s"], 1 / (MU - 1e3) + 2 * (20e-6 
 # Partitioning: four servers; `single` sends every path to the first, `hashed` spreads 1000 paths.
 FOUR = ["platform.groups.mds.count=4", "phases.probe.keys=1000", "phases.probe.count=100k",
         "phases.probe.arrival={dist: exponential, mean: 125us}"]
-single, out_single = probe(*FOUR, "services.mds.partition={impl: single}")
+single, out_single = probe(*FOUR, "services.mds.model={impl: single}")
 hashed, out_hashed = probe(*FOUR)
 
 
