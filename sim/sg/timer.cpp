@@ -2,8 +2,10 @@
 
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
-#include "sim/sg/wait_point.hpp"
 
+#include <simgrid/s4u/Semaphore.hpp>
+
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <queue>
@@ -21,22 +23,30 @@ struct Timer::Impl {
   const Platform& platform;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due;
   uint64_t next_order = 0;
-  WaitPoint changed;
+  // The daemon sleeps on a semaphore until its next due time; another actor that schedules an
+  // earlier callback releases it. One simcall per wake, and none for the callbacks that the
+  // daemon's own callbacks schedule, which are most of them.
+  simgrid::s4u::SemaphorePtr wake = simgrid::s4u::Semaphore::create(0);
+  bool running       = false;  // the daemon is running callbacks
+  double planned_s   = 0;      // when it wakes next, unless released before
 
   explicit Impl(const Platform& p) : platform(p) {}
 
   void loop()
   {
     while (true) {
-      const double next = due.empty() ? std::numeric_limits<double>::infinity() : due.top().t;
-      const uint64_t seen = next_order;
-      // Wake at the next due time, or earlier when something is scheduled.
-      changed.wait_until([this, seen] { return next_order != seen; }, next);
+      running = true;
       while (!due.empty() && due.top().t <= now()) {
         auto f = std::move(const_cast<Due&>(due.top()).f);
         due.pop();
         f();
       }
+      running   = false;
+      planned_s = due.empty() ? std::numeric_limits<double>::infinity() : due.top().t;
+      if (std::isinf(planned_s))
+        wake->acquire();
+      else
+        wake->acquire_timeout(planned_s - now());
     }
   }
 };
@@ -52,7 +62,10 @@ Timer::~Timer() = default;
 void Timer::at(double t, std::function<void()> f)
 {
   impl_->due.push({t, impl_->next_order++, std::move(f)});
-  impl_->changed.notify_all();
+  if (!impl_->running && t < impl_->planned_s) {
+    impl_->planned_s = -std::numeric_limits<double>::infinity();  // released already
+    impl_->wake->release();
+  }
 }
 
 }  // namespace llsim

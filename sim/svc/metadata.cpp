@@ -229,7 +229,7 @@ void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, b
   stats.add(slot.end_s, 2 * rpc_B_ * static_cast<double>(scale), static_cast<double>(scale));
   // The reply crosses back to the client, once the record is durable when the operation is
   // journalled.
-  auto reply = [this, leg, done] { timer_->at(now() + leg, [done] { done(true); }); };
+  auto reply = [this, leg, done](double durable_s) { timer_->at(durable_s + leg, [done] { done(true); }); };
   if (journal_spec_ && meta_op_mutates(rpc.op))
     journals_[server]->append(slot.end_s, rpc.dir_key, static_cast<double>(scale), std::move(reply));
   else

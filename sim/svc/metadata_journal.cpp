@@ -11,7 +11,7 @@ namespace llsim {
 
 MetadataJournal::MetadataJournal(const JournalSpec& spec, Timer& timer) : spec_(spec), timer_(timer) {}
 
-void MetadataJournal::append(double ready, uint64_t dir_key, double scale, std::function<void()> durable)
+void MetadataJournal::append(double ready, uint64_t dir_key, double scale, std::function<void(double)> durable)
 {
   pending_.push({ready, order_++, dir_key, scale, std::move(durable)});
   plan_commit(std::max(ready, busy_until_));
@@ -39,7 +39,7 @@ void MetadataJournal::commit(uint64_t plan)
     plan_commit(blocked);
     return;
   }
-  std::vector<std::function<void()>> group;
+  std::vector<std::function<void(double)>> group;
   double bytes = 0;
   while (!pending_.empty() && pending_.top().ready <= t) {
     Record r = std::move(const_cast<Record&>(pending_.top()));
@@ -52,10 +52,8 @@ void MetadataJournal::commit(uint64_t plan)
     busy_until_ = t + spec_.log.latency_s + bytes / spec_.log.write_Bps;
     journal_B_ += bytes;
     interval_B_ += bytes;
-    timer_.at(busy_until_, [group = std::move(group)] {
-      for (const auto& durable : group)
-        durable();
-    });
+    for (const auto& durable : group)
+      durable(busy_until_);
     if (interval_B_ >= spec_.every_B && checkpoint_until_ <= t)
       start_checkpoint(busy_until_);
   }
@@ -67,10 +65,14 @@ void MetadataJournal::note_blocks(const Record& r)
 {
   interval_records_ += r.scale;
   const uint64_t per_block = std::max<uint64_t>(1, static_cast<uint64_t>(spec_.block_B / spec_.record_B));
-  const uint64_t slot      = records_of_dir_[r.dir_key]++ / per_block;
-  const uint64_t block     = r.dir_key * 0x9e3779b97f4a7c15ULL ^ slot;
-  if (interval_block_keys_.insert(block).second)
+  // A directory's records fill its blocks in order: a block is new to the interval when the
+  // directory moved on to it, or had not been changed yet in this interval.
+  DirBlocks& d        = dirs_[r.dir_key];
+  const uint64_t slot = d.records++ / per_block;
+  if (d.interval != interval_ || d.last_slot != slot)
     interval_blocks_ += r.scale;
+  d.interval  = interval_;
+  d.last_slot = slot;
 }
 
 void MetadataJournal::start_checkpoint(double t)
@@ -84,7 +86,7 @@ void MetadataJournal::start_checkpoint(double t)
   home_B_ += blocks * spec_.block_B;
   checkpoints_ += 1;
   interval_B_ = interval_records_ = interval_blocks_ = 0;
-  interval_block_keys_.clear();
+  interval_ += 1;
 }
 
 }  // namespace llsim

@@ -24,7 +24,6 @@
 #include <memory>
 #include <queue>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace llsim {
@@ -51,8 +50,9 @@ class MetadataJournal {
  public:
   MetadataJournal(const JournalSpec& spec, Timer& timer);
   // A record of an operation served at `ready` (>= now) that changed directory `dir_key`,
-  // standing for `scale` identical records; `durable` runs when it is on the log device.
-  void append(double ready, uint64_t dir_key, double scale, std::function<void()> durable);
+  // standing for `scale` identical records; `durable(t)` runs when its group commit starts, with
+  // the time t at which the record will be on the log device (it must not block).
+  void append(double ready, uint64_t dir_key, double scale, std::function<void(double)> durable);
 
   double journal_bytes() const { return journal_B_; }
   double home_bytes() const { return home_B_; }
@@ -64,7 +64,7 @@ class MetadataJournal {
     uint64_t order;
     uint64_t dir_key;
     double scale;
-    std::function<void()> durable;
+    std::function<void(double)> durable;
     bool operator>(const Record& o) const { return ready > o.ready || (ready == o.ready && order > o.order); }
   };
   void plan_commit(double t);  // a commit at `t`, unless one is planned earlier
@@ -82,8 +82,13 @@ class MetadataJournal {
   double checkpoint_until_ = 0;
   // The interval being journalled: bytes, records, and the distinct blocks it changed.
   double interval_B_ = 0, interval_records_ = 0, interval_blocks_ = 0;
-  std::unordered_set<uint64_t> interval_block_keys_;
-  std::unordered_map<uint64_t, uint64_t> records_of_dir_;
+  struct DirBlocks {
+    uint64_t records   = 0;  // records that changed the directory so far
+    uint64_t interval  = 0;  // the last interval that changed it (1-based)
+    uint64_t last_slot = 0;  // the block it changed last then
+  };
+  std::unordered_map<uint64_t, DirBlocks> dirs_;
+  uint64_t interval_ = 1;
   double journal_B_ = 0, home_B_ = 0, checkpoints_ = 0;
 };
 
