@@ -27,13 +27,31 @@ class TraceReplay : public IngestWorkload {
  public:
   TraceReplay(const Params& p, const Context& c) : per_rank_(static_cast<size_t>(c.ranks)), next_(per_rank_.size(), 0)
   {
-    const std::string file = p.path("file");
-    CsvTable t;
+    // A bad line is reported at the scenario's `file:` key too, so both places are named.
     try {
-      t = read_csv_file(file);
+      read(p.path("file"), c.ranks);
     } catch (const ConfigError& e) {
       p.fail("file", e.what());
     }
+  }
+
+  size_t steps() const override { return 1; }
+  std::string step_name(size_t) const override { return "replay"; }
+
+  bool next(size_t, int64_t rank, IngestOp* op) override
+  {
+    const auto& ops = per_rank_[static_cast<size_t>(rank)];
+    size_t& k       = next_[static_cast<size_t>(rank)];
+    if (k == ops.size())
+      return false;
+    *op = ops[k++];
+    return true;
+  }
+
+ private:
+  void read(const std::string& file, int64_t ranks)
+  {
+    const CsvTable t = read_csv_file(file);
     const size_t time = t.column("time_s"), client = t.column("client"), op = t.column("op"), path = t.column("path");
     const bool has_bytes = std::find(t.header.begin(), t.header.end(), "bytes") != t.header.end();
     const size_t bytes   = has_bytes ? t.column("bytes") : 0;
@@ -44,9 +62,9 @@ class TraceReplay : public IngestWorkload {
       const double rank  = t.number(r, client);
       if (!(o.at_s >= 0) || std::isinf(o.at_s))
         throw ConfigError(where + "time_s must be a finite time >= 0");
-      if (rank < 0 || rank >= static_cast<double>(c.ranks) || rank != std::floor(rank))
-        throw ConfigError(where + "client must be a rank from 0 to " + std::to_string(c.ranks - 1) + " (the phase has " +
-                          std::to_string(c.ranks) + " ranks)");
+      if (rank < 0 || rank >= static_cast<double>(ranks) || rank != std::floor(rank))
+        throw ConfigError(where + "client must be a rank from 0 to " + std::to_string(ranks - 1) + " (the phase has " +
+                          std::to_string(ranks) + " ranks)");
       if (!parse_meta_op(t.rows[r][op], &o.op))
         throw ConfigError(where + "unknown op '" + t.rows[r][op] +
                           "' (expected mkdir, create, open, stat, readdir, unlink or close)");
@@ -66,20 +84,6 @@ class TraceReplay : public IngestWorkload {
       throw ConfigError(file + ":2: the trace has no operations");
   }
 
-  size_t steps() const override { return 1; }
-  std::string step_name(size_t) const override { return "replay"; }
-
-  bool next(size_t, int64_t rank, IngestOp* op) override
-  {
-    const auto& ops = per_rank_[static_cast<size_t>(rank)];
-    size_t& k       = next_[static_cast<size_t>(rank)];
-    if (k == ops.size())
-      return false;
-    *op = ops[k++];
-    return true;
-  }
-
- private:
   std::vector<std::vector<IngestOp>> per_rank_;
   std::vector<size_t> next_;
 };

@@ -18,8 +18,10 @@
 // preserves: a rank's k operations are sequential in reality too, so throughput and mean latency
 // agree with k = 1 whenever queues are short. What it does not: a server sees one request of k
 // operations instead of k requests interleaved with other ranks', so queueing delays and tail
-// latencies at high load come out burstier (larger) than with k = 1; a cache miss costs one
-// lookup per k files.
+// latencies at high load come out burstier (larger) than with k = 1; latency percentiles tend
+// to the mean (a simulated operation's time is the sum of k service times, divided by k); a
+// cache miss costs one lookup per k files; directories are scaled like files (k copies of the
+// tree).
 //
 // Metrics: ops, files, makespan_s, ops_per_s, mean_latency_s, p50_latency_s, p99_latency_s
 // (per real operation), rpcs_per_op, max_server_share (the busiest server's share of the
