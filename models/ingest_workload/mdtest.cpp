@@ -36,18 +36,23 @@ class Mdtest : public IngestWorkload {
       p.fail("pattern", "expected easy or hard, got '" + pattern + "'");
     hard_ = pattern == "hard";
     top_  = hard_ ? "/mdtest-hard" : "/mdtest-easy";
+    // IO500's order; each at most once, and create first (stat and delete need its files).
+    const std::vector<std::pair<std::string, MetaOp>> known = {
+        {"create", MetaOp::Create}, {"stat", MetaOp::Stat}, {"delete", MetaOp::Unlink}};
+    size_t next = 0;
     for (const auto& name : p.text_list("phases")) {
-      MetaOp op;
-      if (name == "create")
-        op = MetaOp::Create;
-      else if (name == "stat")
-        op = MetaOp::Stat;
-      else if (name == "delete")
-        op = MetaOp::Unlink;
-      else
+      size_t k = 0;
+      while (k < known.size() && known[k].first != name)
+        ++k;
+      if (k == known.size())
         p.fail("phases", "mdtest's phases are create, stat and delete, not '" + name + "'");
-      phases_.push_back({name, op});
+      if (k < next || (phases_.empty() && k != 0))
+        p.fail("phases", "create, then stat and delete, each at most once and in that order");
+      phases_.push_back(known[k]);
+      next = k + 1;
     }
+    if (phases_.empty())
+      p.fail("phases", "give at least create");
     if (p.integer("files_per_rank") * c.ranks > static_cast<int64_t>(1e10))
       p.fail("files_per_rank", "more than 10 billion files in all: use the phase's `scale`");
   }

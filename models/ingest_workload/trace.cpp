@@ -7,6 +7,8 @@
 // (optional column) the bytes a create writes before its close. A client issues its operations
 // in file order, each when the previous one is done and not before its time_s after the phase
 // starts. One step, `replay`. A bad line is an error naming the file and line.
+// The namespace is not checked against the trace: a create of a path that exists counts one more
+// inode, an unlink of a path that does not exist one less (never below zero per server).
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
@@ -18,6 +20,8 @@
 namespace llsim {
 
 namespace {
+
+constexpr double kMaxTime_s = 1e9;  // beyond it, simulated times lose their microseconds
 
 const ParamTable kTraceParams = {
     ParamSpec::text("file", "CSV of time_s,client,op,path[,bytes], relative to the scenario file"),
@@ -60,8 +64,8 @@ class TraceReplay : public IngestWorkload {
       IngestOp o;
       o.at_s             = t.number(r, time);
       const double rank  = t.number(r, client);
-      if (!(o.at_s >= 0) || std::isinf(o.at_s))
-        throw ConfigError(where + "time_s must be a finite time >= 0");
+      if (!(o.at_s >= 0) || o.at_s > kMaxTime_s)
+        throw ConfigError(where + "time_s must be from 0 to 1e9 s (32 years)");
       if (rank < 0 || rank >= static_cast<double>(ranks) || rank != std::floor(rank))
         throw ConfigError(where + "client must be a rank from 0 to " + std::to_string(ranks - 1) + " (the phase has " +
                           std::to_string(ranks) + " ranks)");
@@ -69,8 +73,12 @@ class TraceReplay : public IngestWorkload {
         throw ConfigError(where + "unknown op '" + t.rows[r][op] +
                           "' (expected mkdir, create, open, stat, readdir, unlink or close)");
       o.path = t.rows[r][path];
-      if (o.path.empty() || o.path[0] != '/' || (o.path.size() > 1 && o.path.back() == '/'))
-        throw ConfigError(where + "path must be absolute, without a trailing '/', got '" + o.path + "'");
+      if (o.path.empty() || o.path[0] != '/' || (o.path.size() > 1 && o.path.back() == '/') ||
+          o.path.find("//") != std::string::npos)
+        throw ConfigError(where + "path must be absolute, without empty components or a trailing '/', got '" +
+                          o.path + "'");
+      if (o.path == "/" && o.op != MetaOp::Stat && o.op != MetaOp::Readdir)
+        throw ConfigError(where + "the root directory can only be stat'ed or read, not given to " + t.rows[r][op]);
       if (has_bytes) {
         o.bytes = t.number(r, bytes);
         if (!(o.bytes >= 0) || std::isinf(o.bytes))

@@ -9,8 +9,8 @@
 // - File j goes to a site drawn from a Zipf law of exponent `skew` over the sites (site i with
 //   weight 1 / (i+1)^skew: a few sites hold most pages; 0: uniform), then to one of that site's
 //   subdirectories uniformly; its size is drawn from `file_size`.
-// Steps: `sites` (make the site directories), `dirs` (their subdirectories), `create` (each file:
-// create, write its bytes, close). Item j of a step is done by rank j mod ranks. Every draw comes
+// Steps: `root` (rank 0 makes /crawl), `sites` (the site directories), `dirs` (their
+// subdirectories), `create` (each file: create, write its bytes, close). Item j of a step is done by rank j mod ranks. Every draw comes
 // from a stream keyed by the item, so the tree does not depend on the number of ranks.
 #include "sim/core/distribution.hpp"
 #include "sim/core/random.hpp"
@@ -62,10 +62,10 @@ class CrawlTree : public IngestWorkload {
       w /= weight_sum;
   }
 
-  size_t steps() const override { return 3; }
+  size_t steps() const override { return 4; }
   std::string step_name(size_t step) const override
   {
-    static const char* const names[] = {"sites", "dirs", "create"};
+    static const char* const names[] = {"root", "sites", "dirs", "create"};
     return names[step];
   }
 
@@ -79,10 +79,14 @@ class CrawlTree : public IngestWorkload {
     const int64_t item = rank + k * ranks_;
     const int64_t sites = static_cast<int64_t>(site_cdf_.size());
     if (step == 0) {
+      if (item >= 1)
+        return false;
+      *op = {MetaOp::Mkdir, "/crawl", 0, 0};
+    } else if (step == 1) {
       if (item >= sites)
         return false;
       *op = {MetaOp::Mkdir, site_dir(item), 0, 0};
-    } else if (step == 1) {
+    } else if (step == 2) {
       if (item >= first_dir_.back())
         return false;
       const int64_t site = site_of_dir(item);

@@ -101,8 +101,9 @@ class IngestPhase : public Phase {
     run_                  = std::make_unique<IngestRun>(setup_, runtime.timer, *tally_);
     const std::string error = run_->run();
     if (!error.empty())
-      throw SimulationError("phase '" + name_ + "': " + error);
+      throw SimulationError(error);
     makespan_s_           = now() - start;
+    tally_->finish(now());
     metadata_B_           = mds.metadata_bytes();
     max_server_B_         = mds.max_server_metadata_bytes();
     journal_B_            = mds.journal_bytes() - journal0;

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 namespace llsim {
@@ -32,6 +33,8 @@ double CsvTable::number(size_t row, size_t col) const
 
 CsvTable read_csv_file(const std::string& file)
 {
+  if (std::filesystem::is_directory(file))
+    throw ConfigError(file + ": is a directory, not a CSV file");
   std::ifstream in(file);
   if (!in)
     throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");

@@ -2,7 +2,7 @@
 
 namespace llsim {
 
-bool DirCache::holds(std::string_view dir, double now)
+bool DirCache::holds(uint64_t dir, double now)
 {
   const auto it = index_.find(dir);
   if (it == index_.end())
@@ -16,7 +16,7 @@ bool DirCache::holds(std::string_view dir, double now)
   return true;
 }
 
-void DirCache::insert(std::string_view dir, double now)
+void DirCache::insert(uint64_t dir, double now)
 {
   if (entries_ == 0)
     return;
@@ -30,7 +30,7 @@ void DirCache::insert(std::string_view dir, double now)
     index_.erase(lru_.back().dir);
     lru_.pop_back();
   }
-  lru_.push_front({std::string(dir), now});
+  lru_.push_front({dir, now});
   index_.emplace(lru_.front().dir, lru_.begin());
 }
 

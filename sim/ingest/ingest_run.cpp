@@ -17,7 +17,8 @@ struct IngestRun::Rank {
   size_t cache;  // index of its host's cache
   IngestOp op;
   double started_s = 0;
-  std::vector<std::string> lookups;  // directories still to resolve
+  std::vector<std::string_view> lookups;  // directories still to resolve (parts of op.path)
+  std::vector<uint64_t> lookup_hashes;
   size_t waiting = 0;                // replies outstanding
   std::vector<MetaRpc> rpcs;
 };
@@ -28,7 +29,7 @@ IngestRun::IngestRun(const IngestSetup& setup, Timer& timer, IngestTally& tally)
   for (int64_t h = 0; h < s_.clients->count; ++h) {
     caches_.emplace_back(s_.cache_entries, s_.cache_ttl_s);
     for (int64_t k = 0; k < s_.ranks_per_host; ++k)
-      ranks_.push_back({static_cast<int64_t>(ranks_.size()), s_.clients->host(h), static_cast<size_t>(h), {}, 0, {}, 0, {}});
+      ranks_.push_back({static_cast<int64_t>(ranks_.size()), s_.clients->host(h), static_cast<size_t>(h), {}, 0, {}, {}, 0, {}});
   }
 }
 
@@ -70,13 +71,20 @@ void IngestRun::begin(Rank& r)
 {
   r.started_s = now();
   r.lookups.clear();
-  // Every directory above the target, root excluded, that the host's cache does not hold.
-  const std::string_view parent = parent_dir(r.op.path);
-  DirCache& cache               = caches_[r.cache];
-  for (size_t depth = 1; depth <= path_depth(parent); ++depth) {
-    const std::string_view dir = path_prefix(parent, depth);
-    if (!cache.holds(dir, now()))
-      r.lookups.emplace_back(dir);
+  r.lookup_hashes.clear();
+  // Every directory above the target, root excluded, that the host's cache does not hold; the
+  // hash of each prefix continues the previous one's.
+  const std::string_view path = r.op.path;
+  DirCache& cache             = caches_[r.cache];
+  uint64_t h                  = kPathHashSeed;
+  size_t from                 = 0;
+  for (size_t slash = path.find('/', 1); slash != std::string_view::npos; slash = path.find('/', slash + 1)) {
+    h    = path_hash_more(h, path.substr(from, slash - from));
+    from = slash;
+    if (!cache.holds(h, now())) {
+      r.lookups.push_back(path.substr(0, slash));
+      r.lookup_hashes.push_back(h);
+    }
   }
   look_up(r);
 }
@@ -100,8 +108,9 @@ void IngestRun::look_up(Rank& r)
       if (--r.waiting > 0)
         return;
       for (size_t k = 0; k < batch; ++k)
-        caches_[r.cache].insert(r.lookups[k], now());
+        caches_[r.cache].insert(r.lookup_hashes[k], now());
       r.lookups.erase(r.lookups.begin(), r.lookups.begin() + static_cast<std::ptrdiff_t>(batch));
+      r.lookup_hashes.erase(r.lookup_hashes.begin(), r.lookup_hashes.begin() + static_cast<std::ptrdiff_t>(batch));
       look_up(r);
     });
   }
@@ -130,7 +139,7 @@ void IngestRun::op_done(Rank& r)
     return;
   tally_.op_done(r.op.op, now() - r.started_s);
   if (r.op.op == MetaOp::Mkdir)
-    caches_[r.cache].insert(r.op.path, now());
+    caches_[r.cache].insert(path_hash(r.op.path), now());
   if (r.op.op == MetaOp::Create) {
     tally_.file_created(s_.storage ? r.op.bytes : 0);
     if (r.op.bytes > 0) {

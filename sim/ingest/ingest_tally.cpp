@@ -74,11 +74,14 @@ CsvWriter IngestTally::servers_table() const
 {
   CsvWriter t;
   t.header = {"time_s", "server", "rpcs", "rpcs_per_s"};
-  for (const auto& [bucket, per_server] : rpcs_by_bucket_)
+  for (const auto& [bucket, per_server] : rpcs_by_bucket_) {
+    // The last bucket ends with the phase: its rate is over the time it covers.
+    const double begin = static_cast<double>(bucket) * period_s_;
+    const double end   = std::max(std::min(begin + period_s_, end_s_), std::nextafter(begin, begin + 1));
     for (size_t s = 0; s < per_server.size(); ++s)
       if (per_server[s] > 0)
-        t.add_numbers({static_cast<double>(bucket + 1) * period_s_, static_cast<double>(s), per_server[s],
-                       per_server[s] / period_s_});
+        t.add_numbers({end, static_cast<double>(s), per_server[s], per_server[s] / (end - begin)});
+  }
   return t;
 }
 

@@ -21,11 +21,12 @@ class IngestTally {
   void rpc_done(size_t server, double now);
   void file_created(double bytes) { files_ += scale_, data_B_ += bytes * scale_; }
   void step_done(const std::string& name, double start_s, double end_s, double ops);
+  void finish(double end_s) { end_s_ = end_s; }  // the last bucket ends here
 
   double ops() const { return ops_; }
   // ops, files, latencies, rpcs_per_op, max_server_share, data_bytes (the phase adds the rest).
   Metrics metrics() const;
-  CsvWriter servers_table() const;  // time_s, server, rpcs
+  CsvWriter servers_table() const;  // time_s (end of the bucket), server, rpcs, rpcs_per_s
   CsvWriter latency_table() const;  // op, low_s, high_s, operations
   CsvWriter steps_table() const;    // step, operations, start_s, end_s, ops_per_s
 
@@ -34,7 +35,7 @@ class IngestTally {
   static constexpr int kDecades       = 11;  // up to 10,000 s
 
  private:
-  double period_s_, scale_;
+  double period_s_, scale_, end_s_ = 0;
   double ops_ = 0, files_ = 0, data_B_ = 0, rpcs_ = 0;
   std::vector<double> latencies_;  // per simulated operation, per real operation
   std::vector<double> rpcs_of_server_;

@@ -13,23 +13,23 @@ namespace llsim {
 class DeferredStats {
  public:
   explicit DeferredStats(ServerStats& stats) : stats_(stats) {}
-  void queue_changed(double t, long delta) { push({t, order_++, Kind::Queue, delta, 0, 0}); }
-  void busy_changed(double t, long delta) { push({t, order_++, Kind::Busy, delta, 0, 0}); }
-  void add(double t, double bytes, double operations) { push({t, order_++, Kind::Add, 0, bytes, operations}); }
+  // At `t`: the queue and the busy units change by these deltas, and bytes and operations are
+  // done.
+  void change(double t, int queue_delta, int busy_delta, double bytes = 0, double operations = 0)
+  {
+    due_.push({t, order_++, queue_delta, busy_delta, bytes, operations});
+  }
   // Applies every change due at or before `now`.
   void apply_until(double now);
 
  private:
-  enum class Kind { Queue, Busy, Add };
   struct Change {
     double t;
     uint64_t order;
-    Kind kind;
-    long delta;
+    int queue_delta, busy_delta;
     double bytes, operations;
     bool operator>(const Change& o) const { return t > o.t || (t == o.t && order > o.order); }
   };
-  void push(const Change& c) { due_.push(c); }
 
   ServerStats& stats_;
   uint64_t order_ = 0;

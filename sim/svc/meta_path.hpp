@@ -34,14 +34,18 @@ inline std::string_view path_prefix(std::string_view path, size_t depth)
 }
 
 // FNV-1a: stable across runs and platforms (placement must not depend on std::hash).
-inline uint64_t path_hash(std::string_view path)
+constexpr uint64_t kPathHashSeed = 0xcbf29ce484222325ULL;
+inline uint64_t path_hash_more(uint64_t h, std::string_view text)
 {
-  uint64_t h = 0xcbf29ce484222325ULL;
-  for (char ch : path) {
+  for (char ch : text) {
     h ^= static_cast<unsigned char>(ch);
     h *= 0x100000001b3ULL;
   }
   return h;
+}
+inline uint64_t path_hash(std::string_view path)
+{
+  return path_hash_more(kPathHashSeed, path);
 }
 
 }  // namespace llsim

@@ -1,6 +1,7 @@
 #include "sim/svc/metadata.hpp"
 
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/platform/message_time.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -142,7 +143,7 @@ void MetadataService::start(const ServiceRuntime& runtime)
     threads_.emplace_back(threads());
     deferred_.emplace_back(stats(static_cast<size_t>(s)));
     if (journal_spec_)
-      journals_.push_back(std::make_unique<MetadataJournal>(*journal_spec_, runtime.timer));
+      journals_.push_back(std::make_unique<MetadataJournal>(*journal_spec_));
   }
   inodes_.assign(static_cast<size_t>(servers().count), 0);
 }
@@ -185,10 +186,11 @@ bool MetadataService::take_room(size_t server, const MetaRpc& rpc, int64_t scale
   const double added = static_cast<double>(rpc.inodes * scale);
   if (room_B_ > 0 && added > 0 && (inodes_[server] + added) * inode_B_ > room_B_) {
     if (capacity_error_.empty())
-      capacity_error_ = "metadata service '" + name() + "': server " + platform_->name(servers().host(static_cast<int64_t>(server))) +
-                        " would hold " + std::to_string((inodes_[server] + added) * inode_B_) + " B of metadata (" +
-                        std::to_string(inodes_[server] + added) + " inodes of " + std::to_string(inode_B_) +
-                        " B) but has room for " + std::to_string(room_B_) + " B (its " +
+      capacity_error_ = "metadata service '" + name() + "': server " +
+                        platform_->name(servers().host(static_cast<int64_t>(server))) + " would hold " +
+                        format_number((inodes_[server] + added) * inode_B_) + " B of metadata (" +
+                        format_number(inodes_[server] + added) + " inodes of " + format_number(inode_B_) +
+                        " B) but has room for " + format_number(room_B_) + " B (its " +
                         (servers().disks ? "disks" : "memory") + ")";
     return false;
   }
@@ -213,27 +215,28 @@ void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, b
             platform_->name(host).c_str());
   const Slot slot = serve(server, sent + leg, rpc.op, scale, wait_if_down);
   // Its time in the queue, then in a thread.
-  stats.queue_changed(sent + leg, 1);
-  stats.queue_changed(std::max(sent + leg, std::min(slot.start_s, slot.end_s)), -1);
+  const double arrives = sent + leg;
+  stats.change(arrives, 1, 0);
   if (!slot.ok) {
-    if (slot.start_s < slot.end_s) {
-      stats.busy_changed(slot.start_s, 1);
-      stats.busy_changed(slot.end_s, -1);
+    const bool started = slot.start_s < slot.end_s;  // else it failed waiting
+    if (started) {
+      stats.change(slot.start_s, -1, 1);
+      stats.change(slot.end_s, 0, -1);
+    } else {
+      stats.change(std::max(arrives, slot.end_s), -1, 0);
     }
     inodes_[server] = std::max(0.0, inodes_[server] - static_cast<double>(rpc.inodes * scale));
     timer_->at(slot.end_s, [done] { done(false); });
     return;
   }
-  stats.busy_changed(slot.start_s, 1);
-  stats.busy_changed(slot.end_s, -1);
-  stats.add(slot.end_s, 2 * rpc_B_ * static_cast<double>(scale), static_cast<double>(scale));
+  stats.change(slot.start_s, -1, 1);
+  stats.change(slot.end_s, 0, -1, 2 * rpc_B_ * static_cast<double>(scale), static_cast<double>(scale));
   // The reply crosses back to the client, once the record is durable when the operation is
   // journalled.
-  auto reply = [this, leg, done](double durable_s) { timer_->at(durable_s + leg, [done] { done(true); }); };
+  double answered = slot.end_s;
   if (journal_spec_ && meta_op_mutates(rpc.op))
-    journals_[server]->append(slot.end_s, rpc.dir_key, static_cast<double>(scale), std::move(reply));
-  else
-    timer_->at(slot.end_s + leg, [done] { done(true); });
+    answered = journals_[server]->append(slot.end_s, rpc.dir_key, static_cast<double>(scale));
+  timer_->at(answered + leg, [done] { done(true); });
 }
 
 void MetadataService::call_async(HostId client, MetaOp op, const std::string& path, int64_t count, bool wait_if_down,

@@ -1,12 +1,12 @@
 // The journal of one metadata server: every mutating operation appends a record to a log device,
 // and its reply waits until the record is durable. Records are committed in groups (group
-// commit): one device write carries every record that became ready while the previous write was
+// commit): a device write carries every record that became ready while the previous write was
 // under way, and takes the device's latency plus the group's bytes at its write bandwidth. So a
 // slow log device (an HDD) adds its latency to every mutating operation and, once the server
 // produces records faster than the device takes them, bounds the server's rate.
 //
 // Checkpoints: when `every` bytes have been journalled since the last one, a checkpoint reads
-// that interval back from the log device (delaying commits behind it) and writes the blocks it
+// that interval back from the log device (commits wait behind the scan) and writes the blocks it
 // changed to their home location, the server's disks (spread evenly over them, each block one
 // I/O: latency + block / write bandwidth). The checkpoint model decides how many blocks that is
 // (journal_checkpoint.hpp). The log holds two intervals: while a checkpoint is under way and the
@@ -15,21 +15,20 @@
 // Blocks: the records changing one directory fill its home blocks in order, block / record of
 // them per block (an assumption: entries appended to a directory share blocks).
 //
-// Driven by the Timer: one event per group commit, none per record.
+// Computed in closed form as records are appended, in the order the server finished their
+// operations' service (like fifo_threads.hpp): no events. A record that became ready before the
+// latest group started joins it (the group's write grows by its bytes; records already in the
+// group keep the end they were given, at most the new bytes' write time early).
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 
 #include <cstdint>
-#include <functional>
 #include <memory>
-#include <queue>
 #include <unordered_map>
-#include <vector>
 
 namespace llsim {
 
 class JournalCheckpoint;
-class Timer;
 
 struct LogDevice {
   double read_Bps  = 0;
@@ -48,37 +47,22 @@ struct JournalSpec {
 
 class MetadataJournal {
  public:
-  MetadataJournal(const JournalSpec& spec, Timer& timer);
-  // A record of an operation served at `ready` (>= now) that changed directory `dir_key`,
-  // standing for `scale` identical records; `durable(t)` runs when its group commit starts, with
-  // the time t at which the record will be on the log device (it must not block).
-  void append(double ready, uint64_t dir_key, double scale, std::function<void(double)> durable);
+  explicit MetadataJournal(const JournalSpec& spec) : spec_(spec) {}
+  // A record of an operation whose service ended at `ready`, that changed directory `dir_key`,
+  // standing for `scale` identical records: when it is durable on the log device.
+  double append(double ready, uint64_t dir_key, double scale);
 
   double journal_bytes() const { return journal_B_; }
   double home_bytes() const { return home_B_; }
   double checkpoints() const { return checkpoints_; }
 
  private:
-  struct Record {
-    double ready;
-    uint64_t order;
-    uint64_t dir_key;
-    double scale;
-    std::function<void(double)> durable;
-    bool operator>(const Record& o) const { return ready > o.ready || (ready == o.ready && order > o.order); }
-  };
-  void plan_commit(double t);  // a commit at `t`, unless one is planned earlier
-  void commit(uint64_t plan);
-  void note_blocks(const Record& r);
-  void start_checkpoint(double t);
+  void note_blocks(uint64_t dir_key, double scale);
+  void start_checkpoint();
 
   JournalSpec spec_;
-  Timer& timer_;
-  std::priority_queue<Record, std::vector<Record>, std::greater<Record>> pending_;
-  uint64_t order_ = 0, plan_ = 0;
-  double planned_at_ = 0;  // +inf-like when nothing is planned (plan_ says which one counts)
-  bool planned_      = false;
-  double busy_until_ = 0;  // the log device
+  // The latest group write: it starts at group_start_ and the device is busy until device_free_.
+  double group_start_ = -1, device_free_ = 0;
   double checkpoint_until_ = 0;
   // The interval being journalled: bytes, records, and the distinct blocks it changed.
   double interval_B_ = 0, interval_records_ = 0, interval_blocks_ = 0;

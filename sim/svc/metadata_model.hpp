@@ -1,7 +1,7 @@
 // Contract of a metadata model (registry "metadata model", chosen with `impl:` under a metadata
 // service's `model:`): where the namespace lives on the servers and what an operation costs in
 // RPCs. Pure logic, no simulated time.
-// - server_of(path): the server holding the entry of `path` (one-RPC callers: the requests
+// - server_of(path): the server holding the entry of the file `path` (one-RPC callers: the requests
 //   phase, a storage service creating a file).
 // - lookup_server(dir): the server that answers the lookup of directory `dir` while a client
 //   resolves a path one component at a time (a lookup is served at the `stat` rate).

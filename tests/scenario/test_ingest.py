@@ -70,6 +70,12 @@ with open(os.path.join(out, "md_servers.csv")) as f:
     rows = list(csv.DictReader(f))
 check(sum(float(r["rpcs"]) for r in rows) == summary(out)["phases"]["md"]["ops"] * summary(out)["phases"]["md"]["rpcs_per_op"],
       "servers CSV: every RPC of the phase")
+# The last (partial) bucket of the 1 s sample period: its rate is over the time it covers.
+end = max(float(r["time_s"]) for r in rows)
+tail = [r for r in rows if float(r["time_s"]) == end]
+check(len(tail) > 0 and all(abs(float(r["rpcs_per_s"]) * (end - int(end)) - float(r["rpcs"])) < 1e-6 * float(r["rpcs"])
+                            for r in tail), "the last bucket's rate is over the time it covers")
+check_close(float(rows[-1]["time_s"]), summary(out)["phases"]["md"]["end_s"], 1e-9, "the last bucket ends with the phase")
 out2 = scratch_dir()
 run("run", MD, "--quiet", "--out", out2, "--set", "phases.md.workload.phases=[create, stat]", "--set",
     "phases.md.sample_period=10ms")
@@ -168,11 +174,12 @@ check("mds-0" in err and "room for 1e+07 B" in err.replace("10000000.000000", "1
 # The tree workload: sites, subdirectories, Zipf files per site.
 TREE = "phases.md.workload={impl: tree, files: 20000, sites: 100, fanout: 4, skew: 1, file_size: 10KB}"
 t = md(TREE, "services.mds.model={impl: subtree, depth: 2}", "platform.groups.mds.count=8")
-check(t["files"] == 20000 and t["ops"] == 100 + 400 + 2 * 20000, f"tree: {t['files']} files, {t['ops']} ops")
+check(t["files"] == 20000 and t["ops"] == 1 + 100 + 400 + 2 * 20000, f"tree: {t['files']} files, {t['ops']} ops")
+check_close(t["metadata_bytes"], (1 + 100 + 400 + 20000) * 700, 1e-9, "tree: /crawl, sites, directories, files")
 check_close(t["data_bytes"], 20000 * 10e3, 1e-9, "tree: file bytes")
 flat = md(TREE.replace("skew: 1", "skew: 0"), "services.mds.model={impl: subtree, depth: 2}", "platform.groups.mds.count=8")
 check(t["max_server_share"] > flat["max_server_share"], "skewed sites load their server more")
-check(md(TREE.replace("fanout: 4", "fanout: 1"))["ops"] == 100 + 100 + 2 * 20000, "fanout")
+check(md(TREE.replace("fanout: 4", "fanout: 1"))["ops"] == 1 + 100 + 100 + 2 * 20000, "fanout")
 check(md(TREE.replace("file_size: 10KB", "file_size: 0B"))["data_bytes"] == 0, "file_size")
 
 # The trace workload: ops in file order per client, not before their time.
