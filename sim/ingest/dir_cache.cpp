@@ -4,15 +4,16 @@ namespace llsim {
 
 bool DirCache::holds(uint64_t dir, double now)
 {
-  const auto it = index_.find(dir);
-  if (it == index_.end())
+  auto* it = index_.find(dir);
+  if (!it)
     return false;
-  if (now - it->second->resolved_s > ttl_s_) {
-    lru_.erase(it->second);
-    index_.erase(it);
+  if (now - (*it)->resolved_s > ttl_s_) {
+    lru_.erase(*it);
+    index_.erase(dir);
     return false;
   }
-  lru_.splice(lru_.begin(), lru_, it->second);
+  if (*it != lru_.begin())
+    lru_.splice(lru_.begin(), lru_, *it);
   return true;
 }
 
@@ -20,10 +21,9 @@ void DirCache::insert(uint64_t dir, double now)
 {
   if (entries_ == 0)
     return;
-  const auto it = index_.find(dir);
-  if (it != index_.end()) {
-    it->second->resolved_s = now;
-    lru_.splice(lru_.begin(), lru_, it->second);
+  if (auto* it = index_.find(dir)) {
+    (*it)->resolved_s = now;
+    lru_.splice(lru_.begin(), lru_, *it);
     return;
   }
   if (lru_.size() == entries_) {
@@ -31,7 +31,7 @@ void DirCache::insert(uint64_t dir, double now)
     lru_.pop_back();
   }
   lru_.push_front({dir, now});
-  index_.emplace(lru_.front().dir, lru_.begin());
+  index_[dir] = lru_.begin();
 }
 
 }  // namespace llsim

@@ -4,10 +4,11 @@
 // Directories are known by a 64-bit hash of their path (meta_path.hpp): two directories would
 // have to collide for one to be taken for the other (odds about n^2 / 2^65 for n cached paths).
 #pragma once
+#include "sim/core/hash_index.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <list>
-#include <unordered_map>
 
 namespace llsim {
 
@@ -27,7 +28,7 @@ class DirCache {
   size_t entries_;
   double ttl_s_;
   std::list<Entry> lru_;  // most recently used first
-  std::unordered_map<uint64_t, std::list<Entry>::iterator> index_;
+  HashIndex<std::list<Entry>::iterator> index_;
 };
 
 }  // namespace llsim

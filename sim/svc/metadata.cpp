@@ -236,7 +236,7 @@ void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, b
   double answered = slot.end_s;
   if (journal_spec_ && meta_op_mutates(rpc.op))
     answered = journals_[server]->append(slot.end_s, rpc.dir_key, static_cast<double>(scale));
-  timer_->at(answered + leg, [done] { done(true); });
+  timer_->at(answered + leg, [done = std::move(done)] { done(true); });
 }
 
 void MetadataService::call_async(HostId client, MetaOp op, const std::string& path, int64_t count, bool wait_if_down,

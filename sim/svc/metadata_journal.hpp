@@ -20,11 +20,11 @@
 // latest group started joins it (the group's write grows by its bytes; records already in the
 // group keep the end they were given, at most the new bytes' write time early).
 #pragma once
+#include "sim/core/hash_index.hpp"
 #include "sim/platform/platform_spec.hpp"
 
 #include <cstdint>
 #include <memory>
-#include <unordered_map>
 
 namespace llsim {
 
@@ -71,7 +71,7 @@ class MetadataJournal {
     uint64_t interval  = 0;  // the last interval that changed it (1-based)
     uint64_t last_slot = 0;  // the block it changed last then
   };
-  std::unordered_map<uint64_t, DirBlocks> dirs_;
+  HashIndex<DirBlocks> dirs_;
   uint64_t interval_ = 1;
   double journal_B_ = 0, home_B_ = 0, checkpoints_ = 0;
 };
