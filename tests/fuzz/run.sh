@@ -18,10 +18,11 @@ seeds_for() {
     fuzz_scenario)    ls "$root"/scenarios/*.yaml "$root"/scenarios/*/*.yaml "$root"/tests/bad/*.yaml "$root"/tests/scenarios/*.yaml ;;
     fuzz_task_trace)  ls "$root"/tests/fuzz/seeds/tasks.csv "$root"/tests/bad/tasks_*.csv ;;
     fuzz_fault_trace) ls "$root"/tests/scenarios/*.csv "$root"/tests/bad/fault_*.csv ;;
+    fuzz_ingest_trace) ls "$root"/tests/scenarios/ingest_*.csv "$root"/tests/bad/ingest_*.csv ;;
   esac
 }
 
-for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace; do
+for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace; do
   corpus="$work/$target"
   mkdir -p "$corpus"
   if [ "$target" = fuzz_units ]; then

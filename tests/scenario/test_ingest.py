@@ -194,4 +194,19 @@ slow = phase_metrics("tests/scenarios/ingest_mdtest.yaml", "md", "phases.md.work
                      "platform.groups.oss.disks.latency=5ms")
 check(slow["makespan_s"] > fast["makespan_s"] + 5e-3, "disk latency slows the file writes")
 
+# The paper scenarios, smaller: the journal comparison keeps its order, reverse scan writes less
+# home; ten billion files keeps its counts exact under scale.
+NJ = "scenarios/paper/nvm_journal.yaml"
+paper = {}
+for name, device in [("nvm", NVM), ("ssd", SSD), ("hdd", HDD)]:
+    paper[name] = phase_metrics(NJ, "md", "services.mds.journal.device=" + device, "phases.md.workload.files_per_rank=500")
+check(paper["nvm"]["ops_per_s"] > paper["ssd"]["ops_per_s"] > paper["hdd"]["ops_per_s"], "nvm_journal: NVM > SSD > HDD")
+fwd = phase_metrics(NJ, "md", "services.mds.journal.checkpoint.impl=forward", "phases.md.workload.files_per_rank=500")
+check(paper["nvm"]["home_write_bytes"] < fwd["home_write_bytes"] / 4, "nvm_journal: reverse scan writes less home")
+check(paper["nvm"]["ops_per_s"] > fwd["ops_per_s"], "nvm_journal: forward checkpoints slow the server")
+tb = phase_metrics("scenarios/paper/ten_billion_files.yaml", "crawl", "phases.crawl.workload.files=20k")
+check(tb["files"] == 20000 * 10000, f"ten_billion_files: {tb['files']} files")
+check(tb["metadata_bytes"] >= tb["files"] * 700 and tb["metadata_bytes"] % (700 * 10000) == 0,
+      f"ten_billion_files: metadata {tb['metadata_bytes']} B")
+
 finish()
