@@ -163,6 +163,8 @@ check(0 < rev["home_write_bytes"] < nvm["home_write_bytes"] / 4,
 check(journal(NVM, "reverse_scan", "services.mds.journal.block=16KiB")["home_write_bytes"] != rev["home_write_bytes"], "block")
 check(journal(NVM, "forward", "services.mds.journal.checkpoint.every=100MB")["home_write_bytes"] == 0,
       "no checkpoint before `every` bytes")
+slow_scan = journal("{write: 2GBps, read: 1MBps, latency: 1us}", "reverse_scan")
+check(slow_scan["ops_per_s"] < 0.9 * rev["ops_per_s"], "the log's read bandwidth paces checkpoint scans")
 slow_home = journal(NVM, "forward", "platform.groups.mds.disks.latency=10ms")
 check(slow_home["ops_per_s"] < 0.9 * nvm["ops_per_s"], "a slow home device holds the journal back through checkpoints")
 
@@ -180,6 +182,7 @@ check_close(t["data_bytes"], 20000 * 10e3, 1e-9, "tree: file bytes")
 flat = md(TREE.replace("skew: 1", "skew: 0"), "services.mds.model={impl: subtree, depth: 2}", "platform.groups.mds.count=8")
 check(t["max_server_share"] > flat["max_server_share"], "skewed sites load their server more")
 check(md(TREE.replace("fanout: 4", "fanout: 1"))["ops"] == 1 + 100 + 100 + 2 * 20000, "fanout")
+check(md(TREE.replace("sites: 100", "sites: 10"))["ops"] == 1 + 10 + 40 + 2 * 20000, "sites")
 check(md(TREE.replace("file_size: 10KB", "file_size: 0B"))["data_bytes"] == 0, "file_size")
 
 # The trace workload: ops in file order per client, not before their time.
