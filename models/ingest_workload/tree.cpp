@@ -10,8 +10,9 @@
 //   weight 1 / (i+1)^skew: a few sites hold most pages; 0: uniform), then to one of that site's
 //   subdirectories uniformly; its size is drawn from `file_size`.
 // Steps: `root` (rank 0 makes /crawl), `sites` (the site directories), `dirs` (their
-// subdirectories), `create` (each file: create, write its bytes, close). Item j of a step is done by rank j mod ranks. Every draw comes
-// from a stream keyed by the item, so the tree does not depend on the number of ranks.
+// subdirectories), `create` (each file: create, write its bytes, close). Item j of a step is
+// done by rank j mod ranks. Every draw comes from a stream keyed by the item, so the tree does
+// not depend on the number of ranks.
 #include "sim/core/distribution.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/registry.hpp"

@@ -63,7 +63,10 @@ const ParamTable kIngestParams = {
     ParamSpec::section("cache", "each client host's cache of resolved directories {entries, ttl}")
         .defaults("{}")
         .with_fields(kCacheParams),
-    ParamSpec::integer("scale", "real files (and operations) each simulated one stands for").defaults("1").at_least(1).at_most(1e9),
+    ParamSpec::integer("scale", "real files (and operations) each simulated one stands for")
+        .defaults("1")
+        .at_least(1)
+        .at_most(1e9),
     ParamSpec::section("workload", "what the ranks do {impl: mdtest | tree | trace, ...}"),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time buckets of <phase>_servers.csv")
         .defaults("1s")

@@ -12,8 +12,14 @@ namespace llsim {
 
 DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk,
                        std::string label, ServerStats& stats)
-    : platform_(platform), faults_(faults), host_(host), read_Bps_(disk.read_Bps), write_Bps_(disk.write_Bps), latency_s_(disk.latency_s),
-      label_(std::move(label)), stats_(stats)
+    : platform_(platform)
+    , faults_(faults)
+    , host_(host)
+    , read_Bps_(disk.read_Bps)
+    , write_Bps_(disk.write_Bps)
+    , latency_s_(disk.latency_s)
+    , label_(std::move(label))
+    , stats_(stats)
 {
 }
 

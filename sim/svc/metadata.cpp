@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_svc);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_metadata, llsim_svc, "the metadata service");
@@ -242,7 +241,8 @@ void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, b
 void MetadataService::call_async(HostId client, MetaOp op, const std::string& path, int64_t count, bool wait_if_down,
                                  std::function<void(bool ok)> done)
 {
-  submit(client, {server_of(path), op, inode_change(op), path_hash(path)}, count, wait_if_down, std::move(done));
+  const MetaRpc rpc{server_of(path), op, inode_change(op), path_hash(parent_dir(path))};
+  submit(client, rpc, count, wait_if_down, std::move(done));
 }
 
 bool MetadataService::call(HostId client, MetaOp op, const std::string& path, int64_t count, double deadline,

@@ -39,7 +39,8 @@ TEST_CASE("ingest workloads: mdtest easy and hard namespaces", "[ingest_workload
       CHECK(op.bytes == 0);
     }
   CHECK(dirs.size() == 4);
-  auto hard = Registry<IngestWorkload>::create(w.yaml("{impl: mdtest, pattern: hard, files_per_rank: 3, phases: [create]}"), {4, 1, "x"});
+  auto hard = Registry<IngestWorkload>::create(
+      w.yaml("{impl: mdtest, pattern: hard, files_per_rank: 3, phases: [create]}"), {4, 1, "x"});
   step_of(*hard, 0, 4);
   dirs.clear();
   for (const auto& op : step_of(*hard, 1, 4)) {

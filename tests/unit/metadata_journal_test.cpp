@@ -57,7 +57,8 @@ TEST_CASE("metadata journal: group commit shares one device latency", "[metadata
 TEST_CASE("metadata journal: forward writes a block per record, reverse scan one per block", "[metadata_journal]")
 {
   // 80 records into one directory fill 10 blocks; `every` = 40,000 B is reached at the 80th.
-  for (const auto& [impl, blocks] : {std::make_pair(std::string("forward"), 80.0), std::make_pair(std::string("reverse_scan"), 10.0)}) {
+  const std::vector<std::pair<std::string, double>> cases = {{"forward", 80}, {"reverse_scan", 10}};
+  for (const auto& [impl, blocks] : cases) {
     MetadataJournal j(spec(impl, 40000, 0));
     for (int i = 0; i < 80; ++i)
       j.append(i * 1e-3, 7, 1);
