@@ -6,11 +6,25 @@
 
 #include <malloc.h>
 
+#include <cstdlib>
+#include <string>
+
 namespace llsim {
 
 namespace {
 
+// Every actor runs on a stack of its own of this size. Without guard pages (SimGrid's one
+// protected page per stack costs a memory mapping each, and tens of thousands of actors exhaust
+// vm.max_map_count), an overflow would silently corrupt the next stack: LLSIM_STACK_GUARD=1 in
+// the environment turns the guard pages on, and tests/scenario/test_stack_guard.py runs the
+// deepest call paths that way.
 constexpr int kActorStackKiB = 128;
+
+bool stack_guard_requested()
+{
+  const char* v = std::getenv("LLSIM_STACK_GUARD");
+  return v != nullptr && std::string(v) == "1";
+}
 
 }  // namespace
 
@@ -30,7 +44,7 @@ Engine::Engine(const EngineOptions& options)
                                    "--cfg=network/crosstraffic:0",
                                    "--cfg=network/optim:Full",
                                    "--cfg=contexts/stack-size:" + std::to_string(kActorStackKiB),
-                                   "--cfg=contexts/guard-size:0"};
+                                   std::string("--cfg=contexts/guard-size:") + (stack_guard_requested() ? "1" : "0")};
   for (const auto& setting : options.log_settings)
     args.push_back("--log=" + xbt_log_setting(setting));
   std::vector<char*> argv;
