@@ -35,8 +35,11 @@ MasterWorker::~MasterWorker() = default;
 
 double MasterWorker::etc(size_t task, const WorkerState& w) const
 {
-  const Task& t = tasks_[task];
-  return t.flops / w.speed + (t.input_B + t.output_B) / setup_.workers.nic_Bps;
+  const Task& t     = tasks_[task];
+  const bool local  = std::any_of(t.input_copies.begin(), t.input_copies.end(),
+                                  [&w](const TaskInput& c) { return c.host == w.host; });
+  const double in_B = local ? 0 : t.input_B;
+  return t.flops / w.speed + (in_B + t.output_B) / setup_.workers.nic_Bps;
 }
 
 void MasterWorker::post(Message m)
@@ -102,7 +105,7 @@ size_t MasterWorker::schedule(double now)
       continue;
     const double busy_until = w.running >= 0 ? std::max(now, w.running_end_estimate_s) : now;
     candidates.push_back(i);
-    view.push_back({w.speed, setup_.workers.nic_Bps, busy_until + w.queued_etc_s, w.free_since_s, free});
+    view.push_back({w.speed, setup_.workers.nic_Bps, busy_until + w.queued_etc_s, w.free_since_s, free, w.host});
   }
   if (view.empty())
     return 0;
@@ -112,7 +115,10 @@ size_t MasterWorker::schedule(double now)
     if (window.size() == setup_.scheduler.window())
       break;
     window.push_back(t);
-    batch.push_back({tasks_[t].flops, tasks_[t].input_B, tasks_[t].output_B});
+    std::vector<HostId> hosts;
+    for (const TaskInput& c : tasks_[t].input_copies)
+      hosts.push_back(c.host);
+    batch.push_back({tasks_[t].flops, tasks_[t].input_B, tasks_[t].output_B, std::move(hosts)});
   }
   const std::vector<Assignment> assignments = setup_.scheduler.schedule(batch, view, now);
   for (const Assignment& a : assignments) {

@@ -1,7 +1,10 @@
 // The master-worker runtime: one master actor that owns the unassigned tasks and asks the
 // scheduler where they go, and one actor per worker host that runs its queue of tasks:
 // download the input from the master, compute (checkpointing every `interval` of compute when
-// the policy saves any), upload the output. Inputs and outputs cross the real network;
+// the policy saves any), upload the output. A task whose input lies on a storage service (the
+// `data` service: Task::input_copies) reads a copy instead, from the worker's own disks when
+// it holds one, else over the network; its output may stay on the worker's disks (`scratch`)
+// or go to `data`; its spill is written to the worker's disks and read back. Inputs and outputs cross the real network;
 // checkpoints go through the policy's storage service; control messages (assignments,
 // completions) are instantaneous.
 //
@@ -47,6 +50,8 @@ struct MasterWorkerSetup {
   double failure_timeout_s;
   double tracking_period_s;
   std::string label;  // for actor errors
+  StorageService* data    = nullptr;  // where task inputs lie (Task::input_copies) and outputs may go
+  StorageService* scratch = nullptr;  // the workers' own disks: local outputs and spills
 };
 
 struct MasterWorkerTotals {
@@ -56,6 +61,10 @@ struct MasterWorkerTotals {
   double bytes_transferred = 0;  // completed transfers: inputs, outputs, checkpoints
   double checkpoint_bytes  = 0;  // checkpoints written
   double busy_s            = 0;  // compute time summed over workers
+  double bytes_read_local  = 0;  // task inputs read from the worker's own disks
+  double bytes_read_remote = 0;  // task inputs read from another host's disks, over the network
+  double spill_bytes       = 0;  // written to the worker's disks and read back
+  double bytes_written     = 0;  // task outputs written to the worker's disks or the data service
 };
 
 class MasterWorker {
@@ -110,6 +119,9 @@ class MasterWorker {
   bool transfer(HostId from, HostId to, double bytes, double deadline);
   bool write_checkpoint(size_t w, size_t task, double progress, double deadline);
   bool read_checkpoint(size_t w, size_t task, double deadline);
+  bool read_input(size_t w, size_t task, double deadline);
+  bool write_output(size_t w, size_t task, double deadline);
+  bool spill(size_t w, double bytes, double deadline);
   void go_down(size_t w, long lost_task);
   void post(Message m);
 

@@ -1,5 +1,7 @@
 #include "sim/mw/scheduler.hpp"
 
+#include <algorithm>
+
 namespace llsim {
 
 const ParamTable& TaskScheduler::common_params()
@@ -18,6 +20,11 @@ TaskScheduler::TaskScheduler(const Params& p)
 {
 }
 
+bool holds_input(const SchedTask& t, const SchedWorker& w)
+{
+  return std::find(t.input_hosts.begin(), t.input_hosts.end(), w.host) != t.input_hosts.end();
+}
+
 Eigen::MatrixXd expected_times(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers)
 {
   Eigen::VectorXd flops(tasks.size()), bytes(tasks.size()), inv_speed(workers.size()), inv_bw(workers.size());
@@ -29,7 +36,14 @@ Eigen::MatrixXd expected_times(const std::vector<SchedTask>& tasks, const std::v
     inv_speed[m] = 1.0 / workers[m].speed;
     inv_bw[m]    = 1.0 / workers[m].bandwidth_Bps;
   }
-  return flops * inv_speed.transpose() + bytes * inv_bw.transpose();
+  Eigen::MatrixXd etc = flops * inv_speed.transpose() + bytes * inv_bw.transpose();
+  // A worker that holds a task's input reads it from its own disks: no network for it.
+  for (size_t t = 0; t < tasks.size(); ++t)
+    if (!tasks[t].input_hosts.empty())
+      for (size_t m = 0; m < workers.size(); ++m)
+        if (holds_input(tasks[t], workers[m]))
+          etc(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(m)) -= tasks[t].input_B * inv_bw[static_cast<Eigen::Index>(m)];
+  return etc;
 }
 
 }  // namespace llsim

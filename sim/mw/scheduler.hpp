@@ -7,6 +7,7 @@
 // when it will have finished its current task and its queue (now when it is free). Expected
 // times come from an ETC matrix (Braun et al., JPDC 2001):
 //   ETC(t, m) = flops(t) / speed(m) + (input(t) + output(t)) / bandwidth(m)
+// where the input counts only when m does not hold it (a task whose input lies on some hosts).
 //   CT(t, m)  = max(now, ready(m)) + ETC(t, m)
 //
 // Scheduling events (see mw/master_worker.hpp): a task arrives, a worker finishes a task or
@@ -14,6 +15,7 @@
 // follow each other while they assign tasks and unassigned tasks remain.
 #pragma once
 #include "sim/core/params.hpp"
+#include "sim/platform/platform_spec.hpp"
 
 #include <Eigen/Dense>
 
@@ -26,6 +28,7 @@ struct SchedTask {
   double flops;
   double input_B;
   double output_B;
+  std::vector<HostId> input_hosts = {};  // hosts that hold its input (empty: the master sends it)
 };
 
 struct SchedWorker {
@@ -34,7 +37,11 @@ struct SchedWorker {
   double ready_s;        // when its current work and queue are done (<= now: free)
   double free_since_s;   // when it last became free (meaningful when free)
   bool free;             // nothing running and nothing queued
+  HostId host = 0;
 };
+
+// Whether the worker holds the task's input (then bringing it costs no network).
+bool holds_input(const SchedTask& t, const SchedWorker& w);
 
 struct Assignment {
   size_t task;    // index into the tasks given to schedule()

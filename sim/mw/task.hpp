@@ -1,9 +1,23 @@
 // Tasks of a master-worker application and what happened to each.
 #pragma once
+#include "sim/platform/platform_spec.hpp"
+
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace llsim {
+
+// One copy of a task's input on a storage service (the runtime's data service): the host whose
+// disks hold it and the file.
+struct TaskInput {
+  HostId host;
+  size_t file;
+};
+
+// Where a task's output goes: to the master over the network, onto the worker's own disks (the
+// runtime's scratch service; a later task reads it there), or into the data service.
+enum class TaskOutput { Master, LocalDisk, Storage };
 
 struct Task {
   std::string id;
@@ -11,6 +25,12 @@ struct Task {
   double flops    = 0;
   double input_B  = 0;
   double output_B = 0;
+  // Empty: the master sends the input. Otherwise the worker reads one copy: its own when it holds
+  // one (unless prefer_remote and another host holds one too), else another host's.
+  std::vector<TaskInput> input_copies;
+  bool prefer_remote = false;
+  TaskOutput output  = TaskOutput::Master;
+  double spill_B     = 0;  // bytes the task writes to and reads back from the worker's disks
 };
 
 struct TaskRecord {
@@ -18,6 +38,7 @@ struct TaskRecord {
   double end_s   = -1;  // when its output reached the master; -1 if never
   long worker    = -1;  // the worker that completed it
   int attempts   = 0;   // times it was started (restarts after failures included)
+  size_t output_file = 0;  // TaskOutput::LocalDisk or Storage: the file it wrote
 };
 
 }  // namespace llsim

@@ -61,6 +61,63 @@ bool MasterWorker::read_checkpoint(size_t w, size_t task, double deadline)
   return true;
 }
 
+bool MasterWorker::read_input(size_t w, size_t task, double deadline)
+{
+  const Task& t     = tasks_[task];
+  const HostId host = workers_[w].host;
+  if (t.input_copies.empty())
+    return transfer(setup_.master, host, t.input_B, deadline);
+  // Its own copy, unless it prefers another host's and there is one; else the first other one.
+  const TaskInput* own   = nullptr;
+  const TaskInput* other = nullptr;
+  for (const TaskInput& c : t.input_copies) {
+    if (c.host == host && !own)
+      own = &c;
+    if (c.host != host && !other)
+      other = &c;
+  }
+  const TaskInput& copy = own && !(t.prefer_remote && other) ? *own : other ? *other : *own;
+  if (!setup_.data->read(host, copy.file, 0, t.input_B, deadline).ok())
+    return false;
+  (copy.host == host ? totals_.bytes_read_local : totals_.bytes_read_remote) += t.input_B;
+  return true;
+}
+
+bool MasterWorker::write_output(size_t w, size_t task, double deadline)
+{
+  const Task& t     = tasks_[task];
+  const HostId host = workers_[w].host;
+  if (t.output == TaskOutput::Master)
+    return transfer(host, setup_.master, t.output_B, deadline);
+  StorageService& to = t.output == TaskOutput::LocalDisk ? *setup_.scratch : *setup_.data;
+  const FileId file  = t.output == TaskOutput::LocalDisk ? to.new_local_file(to.server_index(host)) : to.new_file();
+  const IoOutcome o  = to.write(host, file, 0, t.output_B, deadline);
+  if (o.status == IoStatus::NoSpace)
+    throw SimulationError(o.message);
+  if (!o.ok()) {
+    to.remove(file);
+    return false;
+  }
+  records_[task].output_file = file;
+  totals_.bytes_written += t.output_B;
+  return true;
+}
+
+bool MasterWorker::spill(size_t w, double bytes, double deadline)
+{
+  StorageService& disks = *setup_.scratch;
+  const HostId host     = workers_[w].host;
+  const FileId file     = disks.new_local_file(disks.server_index(host));
+  const IoOutcome o     = disks.write(host, file, 0, bytes, deadline);
+  if (o.status == IoStatus::NoSpace)
+    throw SimulationError(o.message);
+  const bool ok = o.ok() && disks.read(host, file, 0, bytes, deadline).ok();
+  disks.remove(file);
+  if (ok)
+    totals_.spill_bytes += bytes;
+  return ok;
+}
+
 bool MasterWorker::run_task(size_t w, size_t task)
 {
   WorkerState& state = workers_[w];
@@ -71,7 +128,7 @@ bool MasterWorker::run_task(size_t w, size_t task)
   if (record.start_s < 0)
     record.start_s = now();
 
-  if (!transfer(setup_.master, state.host, t.input_B, down))
+  if (!read_input(w, task, down))
     return false;
   double progress = 0;
   if (setup_.checkpointing.can_resume(saved_[task], w)) {
@@ -97,7 +154,9 @@ bool MasterWorker::run_task(size_t w, size_t task)
         !write_checkpoint(w, task, progress, down))
       return false;
   }
-  if (!transfer(state.host, setup_.master, t.output_B, down))
+  if (t.spill_B > 0 && !spill(w, t.spill_B, down))
+    return false;
+  if (!write_output(w, task, down))
     return false;
   record.end_s  = now();
   record.worker = static_cast<long>(w);

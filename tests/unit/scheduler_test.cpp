@@ -131,3 +131,22 @@ TEST_CASE("schedulers: window and period are checked", "[sched]")
   CHECK_THROWS_WITH(make("{impl: minmax, window: 0}"), Catch::Contains("scheduler.window") && Catch::Contains(">= 1"));
   CHECK_THROWS_WITH(make("{impl: minmaxx}"), Catch::Contains("did you mean 'minmax'"));
 }
+
+TEST_CASE("scheduler locality: a free worker takes the oldest task it holds, else the oldest", "[scheduler]")
+{
+  auto locality = make("{impl: locality}");
+  CHECK(locality->binds_late());
+  // Tasks 0..3 with inputs on hosts 7, 8, 8, 9; workers on hosts 8 (free since 1), 5 (free
+  // since 0), 9 (busy).
+  const std::vector<SchedTask> tasks = {{1, 10, 0, {7}}, {1, 10, 0, {8}}, {1, 10, 0, {8}}, {1, 10, 0, {9}}};
+  const std::vector<SchedWorker> workers = {{1, 1, 0, 1, true, 8}, {1, 1, 0, 0, true, 5}, {1, 1, 5, 0, false, 9}};
+  const auto a = locality->schedule(tasks, workers, 0);
+  // Host 5 (free longest) holds nothing: the oldest task, 0. Host 8 holds 1 and 2: task 1.
+  REQUIRE(a.size() == 2);
+  CHECK((a[0].task == 0 && a[0].worker == 1));
+  CHECK((a[1].task == 1 && a[1].worker == 0));
+  // ETC: the input counts only where it is not held.
+  const Eigen::MatrixXd etc = expected_times(tasks, workers);
+  CHECK(etc(1, 0) == Approx(1));
+  CHECK(etc(1, 1) == Approx(11));
+}
