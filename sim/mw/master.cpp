@@ -36,9 +36,10 @@ MasterWorker::~MasterWorker() = default;
 double MasterWorker::etc(size_t task, const WorkerState& w) const
 {
   const Task& t     = tasks_[task];
-  const bool local  = std::any_of(t.input_copies.begin(), t.input_copies.end(),
-                                  [&w](const TaskInput& c) { return c.host == w.host; });
-  const double in_B = local ? 0 : t.input_B;
+  double in_B       = t.inputs.empty() ? t.input_B : 0;
+  for (const TaskInputPart& part : t.inputs)
+    if (std::none_of(part.copies.begin(), part.copies.end(), [&w](const TaskInput& c) { return c.host == w.host; }))
+      in_B += part.bytes;
   return t.flops / w.speed + (in_B + t.output_B) / setup_.workers.nic_Bps;
 }
 
@@ -115,9 +116,11 @@ size_t MasterWorker::schedule(double now)
     if (window.size() == setup_.scheduler.window())
       break;
     window.push_back(t);
+    // Locality is judged on the first part (a task reading one partition).
     std::vector<HostId> hosts;
-    for (const TaskInput& c : tasks_[t].input_copies)
-      hosts.push_back(c.host);
+    if (!tasks_[t].inputs.empty())
+      for (const TaskInput& c : tasks_[t].inputs.front().copies)
+        hosts.push_back(c.host);
     batch.push_back({tasks_[t].flops, tasks_[t].input_B, tasks_[t].output_B, std::move(hosts)});
   }
   const std::vector<Assignment> assignments = setup_.scheduler.schedule(batch, view, now);

@@ -1,10 +1,11 @@
 // The master-worker runtime: one master actor that owns the unassigned tasks and asks the
 // scheduler where they go, and one actor per worker host that runs its queue of tasks:
 // download the input from the master, compute (checkpointing every `interval` of compute when
-// the policy saves any), upload the output. A task whose input lies on a storage service (the
-// `data` service: Task::input_copies) reads a copy instead, from the worker's own disks when
+// the policy saves any), upload the output. A task whose input lies on storage (Task::inputs:
+// the `data` service or the workers' own disks) reads a copy of each part instead, from the worker's own disks when
 // it holds one, else over the network; its output may stay on the worker's disks (`scratch`)
-// or go to `data`; its spill is written to the worker's disks and read back. Inputs and outputs cross the real network;
+// or go to `data` (on the worker's own disks when it is one of its servers); its spill is
+// written to the worker's disks and read back. Inputs and outputs cross the real network;
 // checkpoints go through the policy's storage service; control messages (assignments,
 // completions) are instantaneous.
 //
@@ -61,10 +62,13 @@ struct MasterWorkerTotals {
   double bytes_transferred = 0;  // completed transfers: inputs, outputs, checkpoints
   double checkpoint_bytes  = 0;  // checkpoints written
   double busy_s            = 0;  // compute time summed over workers
-  double bytes_read_local  = 0;  // task inputs read from the worker's own disks
-  double bytes_read_remote = 0;  // task inputs read from another host's disks, over the network
+  double bytes_read_local  = 0;  // task inputs read from the data service on the worker's own disks
+  double bytes_read_remote = 0;  // task inputs read from the data service over the network
+  double scratch_read_local  = 0;  // earlier tasks' outputs read on the worker that wrote them
+  double scratch_read_remote = 0;  // earlier tasks' outputs read from another worker
   double spill_bytes       = 0;  // written to the worker's disks and read back
   double bytes_written     = 0;  // task outputs written to the worker's disks or the data service
+  double bytes_written_remote = 0;  // of which to another host, over the network
 };
 
 class MasterWorker {

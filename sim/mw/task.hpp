@@ -8,11 +8,18 @@
 
 namespace llsim {
 
-// One copy of a task's input on a storage service (the runtime's data service): the host whose
-// disks hold it and the file.
+// One copy of a part of a task's input: the host whose disks hold it and its file, on the
+// runtime's data service or on the workers' own disks (scratch).
 struct TaskInput {
   HostId host;
   size_t file;
+};
+
+// A part of a task's input: `bytes` read from one of its copies.
+struct TaskInputPart {
+  std::vector<TaskInput> copies;
+  double bytes  = 0;
+  bool scratch  = false;  // on the workers' own disks (an earlier task's output), not the data service
 };
 
 // Where a task's output goes: to the master over the network, onto the worker's own disks (the
@@ -25,9 +32,10 @@ struct Task {
   double flops    = 0;
   double input_B  = 0;
   double output_B = 0;
-  // Empty: the master sends the input. Otherwise the worker reads one copy: its own when it holds
-  // one (unless prefer_remote and another host holds one too), else another host's.
-  std::vector<TaskInput> input_copies;
+  // Empty: the master sends input_B. Otherwise the worker reads every part, one after another,
+  // each from one copy: its own when it holds one (unless prefer_remote and another host holds
+  // one too), else another host's.
+  std::vector<TaskInputPart> inputs;
   bool prefer_remote = false;
   TaskOutput output  = TaskOutput::Master;
   double spill_B     = 0;  // bytes the task writes to and reads back from the worker's disks

@@ -65,21 +65,28 @@ bool MasterWorker::read_input(size_t w, size_t task, double deadline)
 {
   const Task& t     = tasks_[task];
   const HostId host = workers_[w].host;
-  if (t.input_copies.empty())
+  if (t.inputs.empty())
     return transfer(setup_.master, host, t.input_B, deadline);
-  // Its own copy, unless it prefers another host's and there is one; else the first other one.
-  const TaskInput* own   = nullptr;
-  const TaskInput* other = nullptr;
-  for (const TaskInput& c : t.input_copies) {
-    if (c.host == host && !own)
-      own = &c;
-    if (c.host != host && !other)
-      other = &c;
+  for (const TaskInputPart& part : t.inputs) {
+    // Its own copy, unless it prefers another host's and there is one; else the first other one.
+    const TaskInput* own   = nullptr;
+    const TaskInput* other = nullptr;
+    for (const TaskInput& c : part.copies) {
+      if (c.host == host && !own)
+        own = &c;
+      if (c.host != host && !other)
+        other = &c;
+    }
+    const TaskInput& copy = own && !(t.prefer_remote && other) ? *own : other ? *other : *own;
+    StorageService& from  = part.scratch ? *setup_.scratch : *setup_.data;
+    if (!from.read(host, copy.file, 0, part.bytes, deadline).ok())
+      return false;
+    const bool local = copy.host == host;
+    if (part.scratch)
+      (local ? totals_.scratch_read_local : totals_.scratch_read_remote) += part.bytes;
+    else
+      (local ? totals_.bytes_read_local : totals_.bytes_read_remote) += part.bytes;
   }
-  const TaskInput& copy = own && !(t.prefer_remote && other) ? *own : other ? *other : *own;
-  if (!setup_.data->read(host, copy.file, 0, t.input_B, deadline).ok())
-    return false;
-  (copy.host == host ? totals_.bytes_read_local : totals_.bytes_read_remote) += t.input_B;
   return true;
 }
 
@@ -90,7 +97,9 @@ bool MasterWorker::write_output(size_t w, size_t task, double deadline)
   if (t.output == TaskOutput::Master)
     return transfer(host, setup_.master, t.output_B, deadline);
   StorageService& to = t.output == TaskOutput::LocalDisk ? *setup_.scratch : *setup_.data;
-  const FileId file  = t.output == TaskOutput::LocalDisk ? to.new_local_file(to.server_index(host)) : to.new_file();
+  // A worker that is a server of the service writes on its own disks (HDFS's first replica).
+  const bool own     = to.servers().contains(host);
+  const FileId file  = own ? to.new_local_file(to.server_index(host)) : to.new_file();
   const IoOutcome o  = to.write(host, file, 0, t.output_B, deadline);
   if (o.status == IoStatus::NoSpace)
     throw SimulationError(o.message);
@@ -100,6 +109,8 @@ bool MasterWorker::write_output(size_t w, size_t task, double deadline)
   }
   records_[task].output_file = file;
   totals_.bytes_written += t.output_B;
+  if (!own)
+    totals_.bytes_written_remote += t.output_B;
   return true;
 }
 

@@ -1,0 +1,402 @@
+// Phase kind `preprocess`: a cluster deduplicates a corpus with MinHash-LSH, stage after stage,
+// each stage's tasks on the master-worker runtime (sim/mw) with any registered scheduler.
+//
+//   - name: dedup
+//     kind: preprocess
+//     master: head                  group whose first host runs the driver
+//     workers: cluster              a worker runs one task at a time on all its cores
+//     storage: hdfs                 the storage service holding the corpus
+//     scratch: local                a storage service whose servers are the workers (their disks)
+//     corpus: {documents: 1M, bytes: 4GB, files: 1000}     one file per partition
+//     placement: {impl: striped, replicas: 3}   striped: file i on server i mod servers;
+//                                               replicated: also on the next replicas-1 servers
+//     engine: {impl: data_centric}              or compute_centric (models/preprocess_engine/)
+//     scheduler: {impl: locality}               any task scheduler
+//     minhash: {bands: 14, rows: 8, key_bytes: 8, id_bytes: 8}
+//     duplicates: {fraction: 0.1, similarity: {dist: uniform, min: 0.5, max: 1}}
+//     reducers: 0                   lsh_shuffle tasks (0: one per worker)
+//     fan_in: 16                    map outputs a reducer fetches from
+//     executor_memory: 16GiB        per task; beyond it, memory is spilled to the worker's disks
+//     stages: {read: {per_byte: 10ns, ...}, minhash: {...}, lsh_shuffle: {...}, cluster: {...},
+//              filter_write: {...}}
+//
+// The work of each stage is sim/preprocess/dedup_job.hpp. Stages run one after another (a
+// stage's outputs are all written before the next starts). A partition's task reads its corpus
+// file from the storage service: from the worker's own disks when it holds a copy (unless the
+// engine pulls remotely), else over the network. Outputs go to the workers' disks (scratch),
+// where the next stage reads them (locally when it runs on the same worker), except
+// filter_write's, which go to the storage service (onto the worker's own disks when it is one
+// of the service's servers, as HDFS places a first replica). A reducer reads its share of the band
+// records from `fan_in` map outputs, one after another.
+//
+// Documents removed: a fraction `duplicates.fraction` of the documents are near-duplicates of
+// another one, with a Jaccard similarity drawn from `duplicates.similarity`; each is found with
+// probability 1 - (1 - s^r)^b (sim/preprocess/minhash_lsh.hpp), averaged over 100,000 draws.
+//
+// Metrics: documents, bytes, makespan_s, bytes_read_local and bytes_read_remote (corpus reads),
+// network_bytes (corpus read remotely, intermediate data read from another worker, and output
+// written to the storage service from a worker that is not one of its servers), shuffle_bytes (documents x bands x (key + id) bytes),
+// spill_bytes, peak_memory_bytes (the most one task held), documents_removed, cpu_utilization
+// (busy worker time / (workers x makespan)), tasks, reexecutions.
+// CSVs: <phase>_stages.csv (stage, tasks, start, end, input and output bytes) and
+// <phase>_nodes.csv (each worker's busy share in each stage).
+#include "sim/core/distribution.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
+#include "sim/mw/master_worker.hpp"
+#include "sim/mw/task_checkpointing.hpp"
+#include "sim/phase/phase.hpp"
+#include "sim/preprocess/dedup_job.hpp"
+#include "sim/preprocess/minhash_lsh.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/storage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kCorpusParams = {
+    ParamSpec::quantity("documents", Dimension::Count, "documents in the corpus").positive(),
+    ParamSpec::quantity("bytes", Dimension::Size, "bytes of the corpus").positive(),
+    ParamSpec::integer("files", "files (partitions) of the corpus").at_least(1).at_most(10000000),
+};
+
+const ParamTable kPlacementParams = {
+    ParamSpec::text("impl", "striped (one copy per file) or replicated").defaults("striped"),
+    ParamSpec::integer("replicas", "copies of each file when replicated").defaults("3").at_least(1).at_most(100),
+};
+
+const ParamTable kMinhashParams = {
+    ParamSpec::integer("bands", "b (datatrove: 14)").defaults("14").at_least(1).at_most(1000),
+    ParamSpec::integer("rows", "r (datatrove: 8)").defaults("8").at_least(1).at_most(1000),
+    ParamSpec::quantity("key_bytes", Dimension::Size, "bytes of a band key").defaults("8B").positive(),
+    ParamSpec::quantity("id_bytes", Dimension::Size, "bytes of a document id (a band record is key + id)")
+        .defaults("8B")
+        .positive(),
+};
+
+const ParamTable kDuplicateParams = {
+    ParamSpec::quantity("fraction", Dimension::Number, "documents that are near-duplicates of another one")
+        .defaults("0.1")
+        .at_least(0)
+        .at_most(1),
+    ParamSpec::distribution("similarity", Dimension::Number, "Jaccard similarity of a near-duplicate to its original")
+        .defaults("{dist: uniform, min: 0.5, max: 1}")
+        .at_least(0),
+};
+
+// Default costs are assumptions (REFERENCE.md gives only datatrove's 0.8 MB/s per signature
+// task, reading included): read 100 MB/s and filter 500 MB/s per core, MinHash 56 ns per byte
+// (112 hashes per 4-byte token at 2 ns), 200 ns per band record, 1 us per candidate pair.
+ParamTable stage_params(const char* per_byte, const char* per_item, const char* item, const char* memory,
+                        const char* output_ratio)
+{
+  return {
+      ParamSpec::quantity("per_byte", Dimension::Duration, "core time per input byte (assumption)")
+          .defaults(per_byte)
+          .at_least(0),
+      ParamSpec::quantity("per_item", Dimension::Duration, std::string("core time per ") + item + " (assumption)")
+          .defaults(per_item)
+          .at_least(0),
+      ParamSpec::quantity("memory_per_item", Dimension::Size, std::string("memory per ") + item + " held (assumption)")
+          .defaults(memory)
+          .at_least(0),
+      ParamSpec::quantity("output_ratio", Dimension::Number, "output bytes per input byte (read: parsed text; "
+                                                             "filter_write: written per surviving byte)")
+          .defaults(output_ratio)
+          .at_least(0),
+  };
+}
+
+const ParamTable& read_params()
+{
+  static const ParamTable t = stage_params("10ns", "0s", "document", "16KB", "1");
+  return t;
+}
+const ParamTable& minhash_params()
+{
+  static const ParamTable t = stage_params("56ns", "0s", "document", "4KB", "1");
+  return t;
+}
+const ParamTable& shuffle_params()
+{
+  static const ParamTable t = stage_params("0s", "200ns", "band record", "32B", "1");
+  return t;
+}
+const ParamTable& cluster_params()
+{
+  static const ParamTable t = stage_params("0s", "1us", "candidate pair", "32B", "1");
+  return t;
+}
+const ParamTable& filter_params()
+{
+  static const ParamTable t = stage_params("2ns", "0s", "document", "16KB", "1");
+  return t;
+}
+
+const ParamTable& stages_params()
+{
+  static const ParamTable t = {
+      ParamSpec::section("read", "decompress and parse").defaults("{}").with_fields(read_params()),
+      ParamSpec::section("minhash", "shingles and K = b r hashes").defaults("{}").with_fields(minhash_params()),
+      ParamSpec::section("lsh_shuffle", "band records grouped by key").defaults("{}").with_fields(shuffle_params()),
+      ParamSpec::section("cluster", "union-find over candidate pairs").defaults("{}").with_fields(cluster_params()),
+      ParamSpec::section("filter_write", "survivors written back").defaults("{}").with_fields(filter_params()),
+  };
+  return t;
+}
+
+const ParamTable kPreprocessParams = {
+    ParamSpec::text("master", "group whose first host runs the driver"),
+    ParamSpec::text("workers", "group whose hosts run the tasks"),
+    ParamSpec::text("storage", "storage service holding the corpus"),
+    ParamSpec::text("scratch", "storage service on the workers' own disks (its servers are the workers)"),
+    ParamSpec::section("corpus", "{documents, bytes, files}").with_fields(kCorpusParams),
+    ParamSpec::section("placement", "{impl: striped | replicated, replicas}").defaults("{}").with_fields(kPlacementParams),
+    ParamSpec::section("engine", "{impl: compute_centric | data_centric, ...}").defaults("{impl: data_centric}"),
+    ParamSpec::section("scheduler", "task scheduler {impl: locality | fcfs | mct | minmin | maxmin | minmax}")
+        .defaults("{impl: locality}"),
+    ParamSpec::section("minhash", "{bands, rows, key_bytes, id_bytes}").defaults("{}").with_fields(kMinhashParams),
+    ParamSpec::section("duplicates", "{fraction, similarity}").defaults("{}").with_fields(kDuplicateParams),
+    ParamSpec::integer("reducers", "lsh_shuffle tasks (0: one per worker)").defaults("0").at_least(0).at_most(10000000),
+    ParamSpec::integer("fan_in", "map outputs each reducer reads its share from").defaults("16").at_least(1).at_most(100000),
+    ParamSpec::quantity("executor_memory", Dimension::Size, "memory a task may hold; beyond it spills to disk "
+                                                            "(absent: the workers' memory, else 16 GiB)")
+        .may_be_absent()
+        .positive(),
+    ParamSpec::section("stages", "costs of the five stages").defaults("{}").with_fields(stages_params()),
+    ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the driver to notice a worker is gone")
+        .defaults("10s")
+        .at_least(0),
+};
+
+StageCost stage_cost(const Params& p)
+{
+  return {p.quantity("per_byte"), p.quantity("per_item"), p.quantity("memory_per_item"), p.quantity("output_ratio")};
+}
+
+// No task checkpoints: a failed task starts over.
+class NoTaskCheckpoints : public TaskCheckpointing {
+ public:
+  CheckpointStore store() const override { return CheckpointStore::None; }
+  bool can_resume(const SavedCheckpoint&, size_t) const override { return false; }
+};
+
+class PreprocessPhase : public Phase {
+ public:
+  PreprocessPhase(const Params& p, const PhaseLoadContext& c)
+      : name_(c.phase_name)
+      , master_(c.platform.group_param(p, "master").first_host)
+      , workers_(c.platform.group_param(p, "workers"))
+      , storage_(&c.services.get<StorageService>(p, "storage"))
+      , scratch_(&c.services.get<StorageService>(p, "scratch"))
+      , fan_in_(p.integer("fan_in"))
+      , failure_timeout_s_(p.quantity("failure_timeout"))
+  {
+    if (scratch_->servers().name != workers_.name)
+      p.fail("scratch", "the scratch service's servers must be the workers (group '" + workers_.name + "'), not '" +
+                            scratch_->servers().name + "'");
+    const Params corpus = p.section("corpus", kCorpusParams);
+    spec_.documents     = corpus.quantity("documents");
+    spec_.bytes         = corpus.quantity("bytes");
+    spec_.files         = corpus.integer("files");
+    const Params place  = p.section("placement", kPlacementParams);
+    const std::string placement = place.text("impl");
+    if (placement != "striped" && placement != "replicated")
+      place.fail("impl", "expected striped or replicated, got '" + placement + "'");
+    replicas_ = placement == "striped" ? 1 : std::min<int64_t>(place.integer("replicas"), storage_->servers().count);
+    engine_   = Registry<PreprocessEngine>::create(p.raw("engine"), {});
+    spec_.engine = engine_->traits();
+    scheduler_   = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
+    const Params mh = p.section("minhash", kMinhashParams);
+    spec_.bands     = static_cast<int>(mh.integer("bands"));
+    spec_.rows      = static_cast<int>(mh.integer("rows"));
+    spec_.key_B     = mh.quantity("key_bytes");
+    spec_.id_B      = mh.quantity("id_bytes");
+    const int64_t reducers = p.integer("reducers");
+    spec_.reducers         = reducers > 0 ? reducers : workers_.count;
+    const Params dup       = p.section("duplicates", kDuplicateParams);
+    spec_.removed_fraction = dup.quantity("fraction") * mean_found(dup, c.seed);
+    memory_B_ = p.has("executor_memory") ? p.quantity("executor_memory")
+                                         : workers_.memory_B > 0 ? workers_.memory_B : 16.0 * (1 << 30);
+    const Params st = p.section("stages", stages_params());
+    spec_.read      = stage_cost(st.section("read", read_params()));
+    spec_.minhash   = stage_cost(st.section("minhash", minhash_params()));
+    spec_.shuffle   = stage_cost(st.section("lsh_shuffle", shuffle_params()));
+    spec_.cluster   = stage_cost(st.section("cluster", cluster_params()));
+    spec_.filter    = stage_cost(st.section("filter_write", filter_params()));
+    // A worker runs a task on all its cores: core time / cores at the group's mean core speed.
+    flops_per_core_s_ = workers_.speed->mean() / static_cast<double>(workers_.cores);
+  }
+
+  void run(PhaseRuntime& runtime) override
+  {
+    const double start = now();
+    place_corpus();
+    const DedupJob job(spec_);
+    // Per task of the last stage, and of the read stage: where its output is.
+    std::vector<std::vector<TaskInputPart>> previous, parsed;
+    for (const StagePlan& stage : job.stages()) {
+      std::vector<Task> tasks = stage_tasks(stage, previous, parsed);
+      MasterWorkerSetup setup{runtime.platform, runtime.faults, master_,          workers_,     *scheduler_,
+                              no_checkpoints_,  failure_timeout_s_, 1e9, runtime.label, storage_, scratch_};
+      MasterWorker mw(setup, tasks);
+      const double began = now();
+      mw.run();
+      record_stage(stage, mw, began);
+      previous.clear();
+      for (size_t t = 0; t < tasks.size(); ++t) {
+        const TaskRecord& r = mw.records()[t];
+        previous.push_back({{{{workers_.host(r.worker), r.output_file}}, tasks[t].output_B, true}});
+      }
+      if (stage.stage == DedupStage::Read)
+        parsed = previous;
+    }
+    makespan_s_ = now() - start;
+  }
+
+  Metrics metrics() const override
+  {
+    const DedupJob job(spec_);
+    const double workers = static_cast<double>(workers_.count);
+    return {{"documents", spec_.documents},
+            {"bytes", spec_.bytes},
+            {"makespan_s", makespan_s_},
+            {"bytes_read_local", read_local_},
+            {"bytes_read_remote", read_remote_},
+            {"network_bytes", read_remote_ + scratch_remote_ + written_remote_},
+            {"shuffle_bytes", job.shuffle_bytes()},
+            {"spill_bytes", spill_},
+            {"peak_memory_bytes", peak_memory_},
+            {"documents_removed", job.documents_removed()},
+            {"cpu_utilization", makespan_s_ > 0 ? busy_s_ / (workers * makespan_s_) : 0},
+            {"tasks", tasks_},
+            {"reexecutions", reexecutions_}};
+  }
+
+  std::vector<OutputTable> tables() const override { return {{"stages", stages_csv_}, {"nodes", nodes_csv_}}; }
+
+ private:
+  // The probability that a near-duplicate is found, averaged over its similarity distribution.
+  double mean_found(const Params& dup, uint64_t seed) const
+  {
+    const auto similarity = dup.distribution("similarity");
+    Rng rng               = Rng::stream(seed, "phase." + name_ + ".similarity");
+    double sum            = 0;
+    constexpr int kDraws  = 100000;
+    for (int i = 0; i < kDraws; ++i)
+      sum += MinHashLsh::candidate_probability(std::min(1.0, similarity->sample(rng)), spec_.bands, spec_.rows);
+    return sum / kDraws;
+  }
+
+  // Each corpus file on its server(s), its bytes taken on their disks (no simulated I/O: the
+  // corpus is there before the phase starts).
+  void place_corpus()
+  {
+    const int64_t servers = storage_->servers().count;
+    const double file_B   = spec_.bytes / static_cast<double>(spec_.files);
+    corpus_.assign(static_cast<size_t>(spec_.files), {});
+    for (int64_t f = 0; f < spec_.files; ++f)
+      for (int64_t k = 0; k < replicas_; ++k) {
+        const auto server = static_cast<size_t>((f + k) % servers);
+        const FileId file = storage_->new_local_file(server);
+        const IoOutcome o = storage_->account(file, storage_->layout(file).target(0), file_B);
+        if (o.status == IoStatus::NoSpace)
+          throw SimulationError("phase '" + name_ + "': the corpus does not fit: " + o.message);
+        corpus_[static_cast<size_t>(f)].push_back({storage_->servers().host(server), file});
+      }
+  }
+
+  std::vector<Task> stage_tasks(const StagePlan& stage, const std::vector<std::vector<TaskInputPart>>& previous,
+                                const std::vector<std::vector<TaskInputPart>>& parsed) const
+  {
+    std::vector<Task> tasks(static_cast<size_t>(stage.tasks));
+    const TaskShape& each = stage.each;
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      Task& task    = tasks[t];
+      task.id       = std::string(dedup_stage_name(stage.stage)) + "-" + std::to_string(t);
+      task.flops    = each.core_s * flops_per_core_s_;
+      task.input_B  = each.input_B;
+      task.output_B = each.output_B;
+      task.spill_B  = std::max(0.0, each.memory_B - memory_B_);
+      task.output   = stage.stage == DedupStage::FilterWrite ? TaskOutput::Storage : TaskOutput::LocalDisk;
+      const bool reads_corpus = stage.stage == DedupStage::Read || stage.stage == DedupStage::ReadMinhash ||
+                                (stage.stage == DedupStage::FilterWrite && spec_.engine.fuse_read_minhash);
+      if (reads_corpus) {
+        task.inputs        = {{corpus_[t], each.input_B, false}};
+        task.prefer_remote = spec_.engine.pull_remote;
+      } else if (stage.stage == DedupStage::Minhash || stage.stage == DedupStage::FilterWrite) {
+        task.inputs = {parsed[t].front()};  // the same partition's parsed documents
+        task.inputs.front().bytes = each.input_B;
+      } else {
+        // A reducer (or the cluster task) reads an equal share from fan_in of the last stage's
+        // outputs, spread round-robin over them.
+        const size_t sources = std::min<size_t>(static_cast<size_t>(fan_in_), previous.size());
+        for (size_t k = 0; k < sources; ++k) {
+          TaskInputPart part = previous[(t * sources + k) % previous.size()].front();
+          part.bytes         = each.input_B / static_cast<double>(sources);
+          task.inputs.push_back(part);
+        }
+      }
+    }
+    return tasks;
+  }
+
+  void record_stage(const StagePlan& stage, const MasterWorker& mw, double began)
+  {
+    const MasterWorkerTotals& t = mw.totals();
+    read_local_ += t.bytes_read_local;
+    read_remote_ += t.bytes_read_remote;
+    scratch_remote_ += t.scratch_read_remote;
+    spill_ += t.spill_bytes;
+    busy_s_ += t.busy_s;
+    tasks_ += static_cast<double>(stage.tasks);
+    written_remote_ += t.bytes_written_remote;
+    peak_memory_ = std::max(peak_memory_, std::min(stage.each.memory_B, memory_B_));
+    for (const TaskRecord& r : mw.records())
+      reexecutions_ += std::max(0, r.attempts - 1);
+    const double n = static_cast<double>(stage.tasks);
+    stages_csv_.rows.push_back({dedup_stage_name(stage.stage), std::to_string(stage.tasks), format_number(began),
+                                format_number(now()), format_number(n * stage.each.input_B),
+                                format_number(n * stage.each.output_B)});
+    const CsvWriter per_worker = mw.worker_table();  // worker, speed, tasks, busy_s, down_s, failures
+    for (const auto& row : per_worker.rows) {
+      const double busy = std::stod(row[3]);
+      nodes_csv_.rows.push_back({dedup_stage_name(stage.stage), row[0], row[3],
+                                 format_number(t.makespan_s > 0 ? busy / t.makespan_s : 0)});
+    }
+  }
+
+  std::string name_;
+  HostId master_;
+  const GroupSpec& workers_;
+  StorageService* storage_;
+  StorageService* scratch_;
+  int64_t fan_in_;
+  double failure_timeout_s_;
+  int64_t replicas_ = 1;
+  double memory_B_  = 0;
+  double flops_per_core_s_ = 0;
+  DedupSpec spec_;
+  std::unique_ptr<PreprocessEngine> engine_;
+  std::unique_ptr<TaskScheduler> scheduler_;
+  NoTaskCheckpoints no_checkpoints_;
+  std::vector<std::vector<TaskInput>> corpus_;  // per file: its copies
+  double makespan_s_ = 0, read_local_ = 0, read_remote_ = 0, scratch_remote_ = 0, written_remote_ = 0;
+  double spill_ = 0, busy_s_ = 0, tasks_ = 0, reexecutions_ = 0, peak_memory_ = 0;
+  CsvWriter stages_csv_{{"stage", "tasks", "start_s", "end_s", "input_bytes", "output_bytes"}, {}};
+  CsvWriter nodes_csv_{{"stage", "worker", "busy_s", "utilisation"}, {}};
+};
+
+}  // namespace
+
+LLSIM_REGISTER(Phase, "preprocess", PreprocessPhase, "MinHash-LSH deduplication of a corpus on a cluster",
+               kPreprocessParams);
+
+}  // namespace llsim

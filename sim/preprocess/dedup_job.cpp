@@ -1,0 +1,61 @@
+#include "sim/preprocess/dedup_job.hpp"
+
+namespace llsim {
+
+const char* dedup_stage_name(DedupStage s)
+{
+  switch (s) {
+    case DedupStage::Read: return "read";
+    case DedupStage::Minhash: return "minhash";
+    case DedupStage::ReadMinhash: return "read+minhash";
+    case DedupStage::LshShuffle: return "lsh_shuffle";
+    case DedupStage::Cluster: return "cluster";
+    case DedupStage::FilterWrite: return "filter_write";
+  }
+  return "?";
+}
+
+TaskShape DedupJob::shape(const StageCost& c, double in_B, double items, double out_B) const
+{
+  TaskShape t;
+  t.core_s = (in_B * c.per_byte_s + items * c.per_item_s) * s_.engine.operator_factor +
+             (in_B + out_B) * s_.engine.serialize_s_per_B;
+  t.input_B  = in_B;
+  t.output_B = out_B;
+  t.memory_B = items * c.memory_per_item_B * s_.engine.memory_factor;
+  return t;
+}
+
+std::vector<StagePlan> DedupJob::stages() const
+{
+  const double files      = static_cast<double>(s_.files);
+  const double part_B     = s_.bytes / files;
+  const double part_docs  = s_.documents / files;
+  const double parsed_B   = part_B * s_.read.output_ratio;
+  const double records_B  = part_docs * s_.bands * (s_.key_B + s_.id_B);
+  const double reducers   = static_cast<double>(s_.reducers);
+  std::vector<StagePlan> plan;
+  if (s_.engine.fuse_read_minhash) {
+    // One pass: the read's and the hashing's costs on the partition, no parsed copy written.
+    TaskShape fused = shape(s_.read, part_B, part_docs, records_B);
+    const TaskShape hashing = shape(s_.minhash, parsed_B, part_docs, 0);
+    fused.core_s += hashing.core_s - parsed_B * s_.engine.serialize_s_per_B;
+    plan.push_back({DedupStage::ReadMinhash, s_.files, fused});
+  } else {
+    plan.push_back({DedupStage::Read, s_.files, shape(s_.read, part_B, part_docs, parsed_B)});
+    plan.push_back({DedupStage::Minhash, s_.files, shape(s_.minhash, parsed_B, part_docs, records_B)});
+  }
+  const double records = s_.documents * s_.bands / reducers;
+  plan.push_back({DedupStage::LshShuffle, s_.reducers,
+                  shape(s_.shuffle, shuffle_bytes() / reducers, records, candidate_pair_bytes() / reducers)});
+  plan.push_back({DedupStage::Cluster, 1,
+                  shape(s_.cluster, candidate_pair_bytes(), documents_removed(), documents_removed() * s_.id_B)});
+  // filter_write reads what the engine kept: the parsed copy, or the corpus again when fused.
+  const double filter_in = s_.engine.fuse_read_minhash ? part_B : parsed_B;
+  plan.push_back({DedupStage::FilterWrite, s_.files,
+                  shape(s_.filter, filter_in, part_docs,
+                        filter_in * (1 - s_.removed_fraction) * s_.filter.output_ratio)});
+  return plan;
+}
+
+}  // namespace llsim

@@ -1,0 +1,73 @@
+// The work of a fuzzy-deduplication job, stage by stage, as shapes of tasks (pure arithmetic; the
+// preprocess phase runs them on the master-worker runtime).
+//
+// Stages and their tasks (P = corpus files, one partition each; R = reducers):
+// - read (P tasks): a partition's bytes in, parsed documents out (bytes x output_ratio).
+// - minhash (P tasks): parsed documents in; K = b r hashes per shingle; out: every document's
+//   b band records of key + id bytes (the shuffle's map output).
+// - lsh_shuffle (R tasks): 1/R of the band records in, grouped by key; out: candidate pairs
+//   (two ids each), one per near-duplicate found.
+// - cluster (1 task): the candidate pairs in, union-find; out: the ids of removed documents.
+// - filter_write (P tasks): a partition in again, the survivors out to storage.
+// Costs: per input byte and per document (per band record for lsh_shuffle, per candidate pair
+// for cluster), in seconds of one core, times the engine's operator factor, plus its
+// serialisation per byte in and out. Fused read+minhash is one task per partition costing both,
+// reading the corpus and writing the band records.
+#pragma once
+#include "sim/preprocess/preprocess_engine.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+enum class DedupStage { Read, Minhash, ReadMinhash, LshShuffle, Cluster, FilterWrite };
+const char* dedup_stage_name(DedupStage s);
+
+struct StageCost {
+  double per_byte_s          = 0;  // core-seconds per input byte
+  double per_item_s          = 0;  // core-seconds per document (record, pair)
+  double memory_per_item_B   = 0;  // memory per document held at once
+  double output_ratio        = 1;  // read: parsed bytes per input byte; filter_write: written per surviving byte
+};
+
+struct DedupSpec {
+  double documents = 0, bytes = 0;
+  int64_t files    = 1;
+  int bands = 14, rows = 8;
+  double key_B = 8, id_B = 8;   // a band record is key + id
+  int64_t reducers = 1;
+  double removed_fraction = 0;  // documents found to be near-duplicates and removed
+  StageCost read, minhash, shuffle, cluster, filter;
+  EngineTraits engine;
+};
+
+struct TaskShape {
+  double core_s   = 0;
+  double input_B  = 0;
+  double output_B = 0;
+  double memory_B = 0;  // held at once by the task
+};
+
+struct StagePlan {
+  DedupStage stage;
+  int64_t tasks;
+  TaskShape each;  // every task of the stage is the same
+};
+
+class DedupJob {
+ public:
+  explicit DedupJob(const DedupSpec& spec) : s_(spec) {}
+  std::vector<StagePlan> stages() const;
+  // Band records shuffled: documents x bands x (key + id) bytes.
+  double shuffle_bytes() const { return s_.documents * s_.bands * (s_.key_B + s_.id_B); }
+  double documents_removed() const { return s_.documents * s_.removed_fraction; }
+  double candidate_pair_bytes() const { return documents_removed() * 2 * s_.id_B; }
+
+ private:
+  TaskShape shape(const StageCost& c, double in_B, double items, double out_B) const;
+  DedupSpec s_;
+};
+
+}  // namespace llsim

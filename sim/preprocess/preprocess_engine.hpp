@@ -1,0 +1,26 @@
+// Contract of a preprocessing engine (registry "preprocess engine", chosen with `impl:` under a
+// preprocess phase's `engine:`): how the engine runs the pipeline's operators. Pure data: the
+// phase (models/phase/preprocess.cpp) turns stages into tasks with these traits.
+#pragma once
+
+namespace llsim {
+
+struct EngineTraits {
+  double operator_factor  = 1;      // multiplies every operator's cost (runtime overhead)
+  double serialize_s_per_B = 0;     // core-seconds per byte crossing a process boundary per stage
+  bool fuse_read_minhash  = false;  // read and minhash in one pass, nothing materialised between
+  bool pull_remote        = false;  // executors read the corpus over the network, not node-locally
+  double memory_factor    = 1;      // multiplies each stage's memory per document
+};
+
+class PreprocessEngine {
+ public:
+  struct Context {};
+  static constexpr const char* kInterfaceName = "preprocess engine";
+  static constexpr const char* kSelector      = "impl";
+
+  virtual ~PreprocessEngine() = default;
+  virtual EngineTraits traits() const = 0;
+};
+
+}  // namespace llsim
