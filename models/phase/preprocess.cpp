@@ -3,11 +3,13 @@
 //
 //   - name: dedup
 //     kind: preprocess
-//     master: head                  group whose first host runs the driver
-//     workers: cluster              a worker runs one task at a time on all its cores
+//     workers: cluster              a worker runs one task at a time on all its cores; the
+//                                   driver runs on the first (its messages take no time)
 //     storage: hdfs                 the storage service holding the corpus
 //     scratch: local                a storage service whose servers are the workers (their disks)
 //     corpus: {documents: 1M, bytes: 4GB, files: 1000}     one file per partition
+//     from_phase: crawl             or: the corpus an ingest phase wrote (its files, one document
+//                                   each, and data bytes; list it in `after`); give only files
 //     placement: {impl: striped, replicas: 3}   striped: file i on server i mod servers;
 //                                               replicated: also on the next replicas-1 servers
 //     engine: {impl: data_centric}              or compute_centric (models/preprocess_engine/)
@@ -17,6 +19,7 @@
 //     reducers: 0                   lsh_shuffle tasks (0: one per worker)
 //     fan_in: 16                    map outputs a reducer fetches from
 //     executor_memory: 16GiB        per task; beyond it, memory is spilled to the worker's disks
+//     pipeline: [read, minhash, lsh_shuffle, cluster, filter_write]   or the first ones
 //     stages: {read: {per_byte: 10ns, ...}, minhash: {...}, lsh_shuffle: {...}, cluster: {...},
 //              filter_write: {...}}
 //
@@ -62,8 +65,10 @@ namespace llsim {
 namespace {
 
 const ParamTable kCorpusParams = {
-    ParamSpec::quantity("documents", Dimension::Count, "documents in the corpus").positive(),
-    ParamSpec::quantity("bytes", Dimension::Size, "bytes of the corpus").positive(),
+    ParamSpec::quantity("documents", Dimension::Count, "documents in the corpus (absent with from_phase)")
+        .may_be_absent()
+        .positive(),
+    ParamSpec::quantity("bytes", Dimension::Size, "bytes of the corpus (absent with from_phase)").may_be_absent().positive(),
     ParamSpec::integer("files", "files (partitions) of the corpus").at_least(1).at_most(10000000),
 };
 
@@ -153,11 +158,13 @@ const ParamTable& stages_params()
 }
 
 const ParamTable kPreprocessParams = {
-    ParamSpec::text("master", "group whose first host runs the driver"),
     ParamSpec::text("workers", "group whose hosts run the tasks"),
     ParamSpec::text("storage", "storage service holding the corpus"),
     ParamSpec::text("scratch", "storage service on the workers' own disks (its servers are the workers)"),
     ParamSpec::section("corpus", "{documents, bytes, files}").with_fields(kCorpusParams),
+    ParamSpec::text("from_phase", "an ingest phase (listed in after) whose files, one document each, and data bytes "
+                                  "are the corpus, already on the storage service")
+        .may_be_absent(),
     ParamSpec::section("placement", "{impl: striped | replicated, replicas}").defaults("{}").with_fields(kPlacementParams),
     ParamSpec::section("engine", "{impl: compute_centric | data_centric, ...}").defaults("{impl: data_centric}"),
     ParamSpec::section("scheduler", "task scheduler {impl: locality | fcfs | mct | minmin | maxmin | minmax}")
@@ -170,6 +177,9 @@ const ParamTable kPreprocessParams = {
                                                             "(absent: the workers' memory, else 16 GiB)")
         .may_be_absent()
         .positive(),
+    ParamSpec::text_list("pipeline", "the stages run: read, minhash, lsh_shuffle, cluster, filter_write or the "
+                                     "first ones of them, in that order")
+        .defaults("[read, minhash, lsh_shuffle, cluster, filter_write]"),
     ParamSpec::section("stages", "costs of the five stages").defaults("{}").with_fields(stages_params()),
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the driver to notice a worker is gone")
         .defaults("10s")
@@ -192,7 +202,6 @@ class PreprocessPhase : public Phase {
  public:
   PreprocessPhase(const Params& p, const PhaseLoadContext& c)
       : name_(c.phase_name)
-      , master_(c.platform.group_param(p, "master").first_host)
       , workers_(c.platform.group_param(p, "workers"))
       , storage_(&c.services.get<StorageService>(p, "storage"))
       , scratch_(&c.services.get<StorageService>(p, "scratch"))
@@ -203,9 +212,19 @@ class PreprocessPhase : public Phase {
       p.fail("scratch", "the scratch service's servers must be the workers (group '" + workers_.name + "'), not '" +
                             scratch_->servers().name + "'");
     const Params corpus = p.section("corpus", kCorpusParams);
-    spec_.documents     = corpus.quantity("documents");
-    spec_.bytes         = corpus.quantity("bytes");
     spec_.files         = corpus.integer("files");
+    if (p.has("from_phase")) {
+      from_phase_ = p.text("from_phase");
+      if (std::find(c.after.begin(), c.after.end(), from_phase_) == c.after.end())
+        p.fail("from_phase", "list '" + from_phase_ + "' in this phase's `after` too: its corpus must exist first");
+      if (corpus.has("documents") || corpus.has("bytes"))
+        corpus.fail("documents", "with from_phase, the documents and bytes are the ingest phase's; give only files");
+    } else {
+      if (!corpus.has("documents") || !corpus.has("bytes"))
+        corpus.fail("documents", "give documents and bytes (or name an ingest phase in from_phase)");
+      spec_.documents = corpus.quantity("documents");
+      spec_.bytes     = corpus.quantity("bytes");
+    }
     const Params place  = p.section("placement", kPlacementParams);
     const std::string placement = place.text("impl");
     if (placement != "striped" && placement != "replicated")
@@ -225,6 +244,13 @@ class PreprocessPhase : public Phase {
     spec_.removed_fraction = dup.quantity("fraction") * mean_found(dup, c.seed);
     memory_B_ = p.has("executor_memory") ? p.quantity("executor_memory")
                                          : workers_.memory_B > 0 ? workers_.memory_B : 16.0 * (1 << 30);
+    const std::vector<std::string> order = {"read", "minhash", "lsh_shuffle", "cluster", "filter_write"};
+    const std::vector<std::string> pipeline = p.text_list("pipeline");
+    if (pipeline.empty() || pipeline.size() > order.size() ||
+        !std::equal(pipeline.begin(), pipeline.end(), order.begin()))
+      p.fail("pipeline", "expected read, minhash, lsh_shuffle, cluster, filter_write or the first ones of them, in "
+                         "that order (each stage needs the one before)");
+    spec_.stages    = static_cast<int>(pipeline.size());
     const Params st = p.section("stages", stages_params());
     spec_.read      = stage_cost(st.section("read", read_params()));
     spec_.minhash   = stage_cost(st.section("minhash", minhash_params()));
@@ -238,13 +264,15 @@ class PreprocessPhase : public Phase {
   void run(PhaseRuntime& runtime) override
   {
     const double start = now();
+    if (!from_phase_.empty())
+      take_corpus(runtime.metrics_of(from_phase_));
     place_corpus();
     const DedupJob job(spec_);
     // Per task of the last stage, and of the read stage: where its output is.
     std::vector<std::vector<TaskInputPart>> previous, parsed;
     for (const StagePlan& stage : job.stages()) {
       std::vector<Task> tasks = stage_tasks(stage, previous, parsed);
-      MasterWorkerSetup setup{runtime.platform, runtime.faults, master_,          workers_,     *scheduler_,
+      MasterWorkerSetup setup{runtime.platform, runtime.faults, workers_.first_host, workers_,  *scheduler_,
                               no_checkpoints_,  failure_timeout_s_, 1e9, runtime.label, storage_, scratch_};
       MasterWorker mw(setup, tasks);
       const double began = now();
@@ -295,8 +323,26 @@ class PreprocessPhase : public Phase {
     return sum / kDraws;
   }
 
+  // The corpus an ingest phase left: its files, one document each, and its data bytes.
+  void take_corpus(const Metrics& ingest)
+  {
+    double files = -1, bytes = -1;
+    for (const auto& [name, value] : ingest) {
+      files = name == "files" ? value : files;
+      bytes = name == "data_bytes" ? value : bytes;
+    }
+    if (files < 0 || bytes < 0)
+      throw SimulationError("phase '" + name_ + "': from_phase '" + from_phase_ +
+                            "' is not an ingest phase (it reports no files and data_bytes)");
+    if (!(files >= 1) || !(bytes > 0))
+      throw SimulationError("phase '" + name_ + "': ingest phase '" + from_phase_ + "' left no corpus (" +
+                            format_number(files) + " files, " + format_number(bytes) + " B of data)");
+    spec_.documents = files;
+    spec_.bytes     = bytes;
+  }
+
   // Each corpus file on its server(s), its bytes taken on their disks (no simulated I/O: the
-  // corpus is there before the phase starts).
+  // corpus is there before the phase starts; an ingest phase's corpus has taken them already).
   void place_corpus()
   {
     const int64_t servers = storage_->servers().count;
@@ -306,7 +352,8 @@ class PreprocessPhase : public Phase {
       for (int64_t k = 0; k < replicas_; ++k) {
         const auto server = static_cast<size_t>((f + k) % servers);
         const FileId file = storage_->new_local_file(server);
-        const IoOutcome o = storage_->account(file, storage_->layout(file).target(0), file_B);
+        const IoOutcome o =
+            from_phase_.empty() ? storage_->account(file, storage_->layout(file).target(0), file_B) : IoOutcome{};
         if (o.status == IoStatus::NoSpace)
           throw SimulationError("phase '" + name_ + "': the corpus does not fit: " + o.message);
         corpus_[static_cast<size_t>(f)].push_back({storage_->servers().host(server), file});
@@ -374,7 +421,7 @@ class PreprocessPhase : public Phase {
   }
 
   std::string name_;
-  HostId master_;
+  std::string from_phase_;
   const GroupSpec& workers_;
   StorageService* storage_;
   StorageService* scratch_;

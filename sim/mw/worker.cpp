@@ -191,7 +191,9 @@ void MasterWorker::go_down(size_t w, long lost_task)
   state.alive = true;
   if (finished_)
     return;
-  state.outage = setup_.faults.outage_at(state.host, o.up_s);
+  // Outages that came and went while the master still thought it down are over: the one under
+  // way now, or the next, is what it meets.
+  state.outage = setup_.faults.outage_at(state.host, now());
   post({Message::Kind::Back, w, -1, rejoin});
 }
 

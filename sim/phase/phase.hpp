@@ -35,6 +35,7 @@ struct PhaseLoadContext {
   std::string phase_name;
   uint64_t seed;  // the scenario's, for inputs generated at load time (Rng::stream)
   ServiceDirectory& services;
+  std::vector<std::string> after;  // the phases this one waits for
 };
 
 struct PhaseRuntime {
@@ -45,6 +46,8 @@ struct PhaseRuntime {
   std::string label;  // "phase 'name'": give it to start_actor (sim/sg/actors.hpp)
   // Whether a phase other than this one is running now (to decide whether its I/O contends).
   std::function<bool()> others_running;
+  // The metrics of a phase this one waits for (`after`), which has ended.
+  std::function<Metrics(const std::string& phase)> metrics_of;
 };
 
 class Phase {

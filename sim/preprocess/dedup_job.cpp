@@ -35,6 +35,10 @@ std::vector<StagePlan> DedupJob::stages() const
   const double records_B  = part_docs * s_.bands * (s_.key_B + s_.id_B);
   const double reducers   = static_cast<double>(s_.reducers);
   std::vector<StagePlan> plan;
+  if (s_.stages == 1) {
+    plan.push_back({DedupStage::Read, s_.files, shape(s_.read, part_B, part_docs, parsed_B)});
+    return plan;
+  }
   if (s_.engine.fuse_read_minhash) {
     // One pass: the read's and the hashing's costs on the partition, no parsed copy written.
     TaskShape fused = shape(s_.read, part_B, part_docs, records_B);
@@ -45,11 +49,17 @@ std::vector<StagePlan> DedupJob::stages() const
     plan.push_back({DedupStage::Read, s_.files, shape(s_.read, part_B, part_docs, parsed_B)});
     plan.push_back({DedupStage::Minhash, s_.files, shape(s_.minhash, parsed_B, part_docs, records_B)});
   }
+  if (s_.stages == 2)
+    return plan;
   const double records = s_.documents * s_.bands / reducers;
   plan.push_back({DedupStage::LshShuffle, s_.reducers,
                   shape(s_.shuffle, shuffle_bytes() / reducers, records, candidate_pair_bytes() / reducers)});
+  if (s_.stages == 3)
+    return plan;
   plan.push_back({DedupStage::Cluster, 1,
                   shape(s_.cluster, candidate_pair_bytes(), documents_removed(), documents_removed() * s_.id_B)});
+  if (s_.stages == 4)
+    return plan;
   // filter_write reads what the engine kept: the parsed copy, or the corpus again when fused.
   const double filter_in = s_.engine.fuse_read_minhash ? part_B : parsed_B;
   plan.push_back({DedupStage::FilterWrite, s_.files,

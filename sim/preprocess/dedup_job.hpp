@@ -41,6 +41,7 @@ struct DedupSpec {
   double removed_fraction = 0;  // documents found to be near-duplicates and removed
   StageCost read, minhash, shuffle, cluster, filter;
   EngineTraits engine;
+  int stages = 5;  // the first `stages` of read, minhash, lsh_shuffle, cluster, filter_write
 };
 
 struct TaskShape {

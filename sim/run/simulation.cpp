@@ -51,8 +51,14 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
       out.start_s      = now();
       XBT_VERB("phase '%s' starts", self.name.c_str());
       running += 1;
+      const auto metrics_of = [&scenario](const std::string& name) {
+        for (const PhaseEntry& other : scenario.phases)
+          if (other.name == name)
+            return other.model->metrics();
+        return Metrics{};
+      };
       PhaseRuntime runtime{platform, *scenario.faults, timer, Rng::stream(scenario.seed, "phase." + self.name), label,
-                           [&running] { return running > 1; }};
+                           [&running] { return running > 1; }, metrics_of};
       self.model->run(runtime);
       running -= 1;
       out.end_s = now();

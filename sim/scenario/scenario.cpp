@@ -93,7 +93,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
       p.fail("name", "two phases are named '" + phase.name + "'");
     after_names.push_back(p.text_list("after"));
     phase.start_s = p.quantity("start");
-    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services});
+    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after_names.back()});
     s.phases.push_back(std::move(phase));
   }
   for (size_t i = 0; i < s.phases.size(); ++i)
