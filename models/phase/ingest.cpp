@@ -23,7 +23,7 @@
 // cache miss costs one lookup per k files; directories are scaled like files (k copies of the
 // tree).
 //
-// Metrics: ops, files, makespan_s, ops_per_s, mean_latency_s, p50_latency_s, p99_latency_s
+// Metrics: ops, files (created), files_removed (unlinked), makespan_s, ops_per_s, mean_latency_s, p50_latency_s, p99_latency_s
 // (per real operation), rpcs_per_op, max_server_share (the busiest server's share of the
 // phase's RPCs), metadata_bytes and max_server_metadata_bytes (the service's inodes at the end),
 // journal_bytes and home_write_bytes (what the service journalled and checkpointed while the

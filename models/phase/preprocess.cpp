@@ -42,7 +42,13 @@
 // spill_bytes, peak_memory_bytes (the most one task held), documents_removed, cpu_utilization
 // (busy worker time / (workers x makespan)), tasks, reexecutions.
 // CSVs: <phase>_stages.csv (stage, tasks, start, end, input and output bytes) and
-// <phase>_nodes.csv (each worker's busy share in each stage).
+// <phase>_nodes.csv (every `sample_period` and at each stage's start and end: each worker's
+// state, idle, busy or down).
+//
+// Failures: workers fail through the scenario's fault models; the driver notices after
+// `failure_timeout` and runs the lost task again. When a node fails more often than that
+// timeout, the driver's view is mostly stale and tasks keep landing on nodes that are down: the
+// makespan grows by many timeouts (mtbf 1 s, timeout 10 s: hours for a job of a second).
 #include "sim/core/distribution.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
@@ -58,6 +64,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <memory>
 
 namespace llsim {
@@ -87,10 +94,11 @@ const ParamTable kMinhashParams = {
 };
 
 const ParamTable kDuplicateParams = {
-    ParamSpec::quantity("fraction", Dimension::Number, "documents that are near-duplicates of another one")
+    ParamSpec::quantity("fraction", Dimension::Number, "documents that are near-duplicates of an original (which "
+                                                       "is not one: at most half)")
         .defaults("0.1")
         .at_least(0)
-        .at_most(1),
+        .at_most(0.5),
     ParamSpec::distribution("similarity", Dimension::Number, "Jaccard similarity of a near-duplicate to its original")
         .defaults("{dist: uniform, min: 0.5, max: 1}")
         .at_least(0),
@@ -100,9 +108,9 @@ const ParamTable kDuplicateParams = {
 // task, reading included): read 100 MB/s and filter 500 MB/s per core, MinHash 56 ns per byte
 // (112 hashes per 4-byte token at 2 ns), 200 ns per band record, 1 us per candidate pair.
 ParamTable stage_params(const char* per_byte, const char* per_item, const char* item, const char* memory,
-                        const char* output_ratio)
+                        const char* output_ratio = nullptr)
 {
-  return {
+  ParamTable t = {
       ParamSpec::quantity("per_byte", Dimension::Duration, "core time per input byte (assumption)")
           .defaults(per_byte)
           .at_least(0),
@@ -112,11 +120,14 @@ ParamTable stage_params(const char* per_byte, const char* per_item, const char* 
       ParamSpec::quantity("memory_per_item", Dimension::Size, std::string("memory per ") + item + " held (assumption)")
           .defaults(memory)
           .at_least(0),
-      ParamSpec::quantity("output_ratio", Dimension::Number, "output bytes per input byte (read: parsed text; "
-                                                             "filter_write: written per surviving byte)")
-          .defaults(output_ratio)
-          .at_least(0),
   };
+  // The other stages' outputs are their records (band records, candidate pairs, ids).
+  if (output_ratio)
+    t.push_back(ParamSpec::quantity("output_ratio", Dimension::Number, "output bytes per input byte (read: parsed "
+                                                                       "text; filter_write: written per surviving byte)")
+                    .defaults(output_ratio)
+                    .at_least(0));
+  return t;
 }
 
 const ParamTable& read_params()
@@ -126,17 +137,17 @@ const ParamTable& read_params()
 }
 const ParamTable& minhash_params()
 {
-  static const ParamTable t = stage_params("56ns", "0s", "document", "4KB", "1");
+  static const ParamTable t = stage_params("56ns", "0s", "document", "4KB");
   return t;
 }
 const ParamTable& shuffle_params()
 {
-  static const ParamTable t = stage_params("0s", "200ns", "band record", "32B", "1");
+  static const ParamTable t = stage_params("0s", "200ns", "band record", "32B");
   return t;
 }
 const ParamTable& cluster_params()
 {
-  static const ParamTable t = stage_params("0s", "1us", "candidate pair", "32B", "1");
+  static const ParamTable t = stage_params("0s", "1us", "candidate pair", "32B");
   return t;
 }
 const ParamTable& filter_params()
@@ -184,11 +195,15 @@ const ParamTable kPreprocessParams = {
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the driver to notice a worker is gone")
         .defaults("10s")
         .at_least(0),
+    ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_nodes.csv")
+        .defaults("1s")
+        .at_least(1e-3),
 };
 
 StageCost stage_cost(const Params& p)
 {
-  return {p.quantity("per_byte"), p.quantity("per_item"), p.quantity("memory_per_item"), p.quantity("output_ratio")};
+  return {p.quantity("per_byte"), p.quantity("per_item"), p.quantity("memory_per_item"),
+          p.has("output_ratio") ? p.quantity("output_ratio") : 1.0};
 }
 
 // No task checkpoints: a failed task starts over.
@@ -207,6 +222,8 @@ class PreprocessPhase : public Phase {
       , scratch_(&c.services.get<StorageService>(p, "scratch"))
       , fan_in_(p.integer("fan_in"))
       , failure_timeout_s_(p.quantity("failure_timeout"))
+      , sample_period_s_(p.quantity("sample_period"))
+      , source_key_(Rng::stream_key(c.seed, "phase." + c.phase_name + ".sources"))
   {
     if (scratch_->servers().name != workers_.name)
       p.fail("scratch", "the scratch service's servers must be the workers (group '" + workers_.name + "'), not '" +
@@ -229,9 +246,15 @@ class PreprocessPhase : public Phase {
     const std::string placement = place.text("impl");
     if (placement != "striped" && placement != "replicated")
       place.fail("impl", "expected striped or replicated, got '" + placement + "'");
-    replicas_ = placement == "striped" ? 1 : std::min<int64_t>(place.integer("replicas"), storage_->servers().count);
+    replicas_ = placement == "striped" ? 1 : place.integer("replicas");
+    if (replicas_ > storage_->servers().count)
+      place.fail("replicas", std::to_string(replicas_) + " copies of each file on " +
+                                 std::to_string(storage_->servers().count) + " servers of '" + storage_->name() + "'");
     engine_   = Registry<PreprocessEngine>::create(p.raw("engine"), {});
     spec_.engine = engine_->traits();
+    if (spec_.engine.pull_remote && storage_->servers().name == workers_.name && replicas_ < 2)
+      p.fail("engine", "this engine reads the corpus over the network, but every file's only copy is on a worker: "
+                       "give placement {impl: replicated, replicas: 2} or more, or a storage service on other hosts");
     scheduler_   = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
     const Params mh = p.section("minhash", kMinhashParams);
     spec_.bands     = static_cast<int>(mh.integer("bands"));
@@ -267,13 +290,17 @@ class PreprocessPhase : public Phase {
     if (!from_phase_.empty())
       take_corpus(runtime.metrics_of(from_phase_));
     place_corpus();
+    if (static_cast<double>(spec_.files) > spec_.documents || static_cast<double>(spec_.reducers) > spec_.documents)
+      throw SimulationError("phase '" + name_ + "': " + std::to_string(spec_.files) + " files and " +
+                            std::to_string(spec_.reducers) + " reducers for " + format_number(spec_.documents) +
+                            " documents: give at most one file and one reducer per document");
     const DedupJob job(spec_);
     // Per task of the last stage, and of the read stage: where its output is.
     std::vector<std::vector<TaskInputPart>> previous, parsed;
     for (const StagePlan& stage : job.stages()) {
       std::vector<Task> tasks = stage_tasks(stage, previous, parsed);
       MasterWorkerSetup setup{runtime.platform, runtime.faults, workers_.first_host, workers_,  *scheduler_,
-                              no_checkpoints_,  failure_timeout_s_, 1e9, runtime.label, storage_, scratch_};
+                              no_checkpoints_,  failure_timeout_s_, sample_period_s_, runtime.label, storage_, scratch_};
       MasterWorker mw(setup, tasks);
       const double began = now();
       mw.run();
@@ -318,27 +345,41 @@ class PreprocessPhase : public Phase {
     Rng rng               = Rng::stream(seed, "phase." + name_ + ".similarity");
     double sum            = 0;
     constexpr int kDraws  = 100000;
-    for (int i = 0; i < kDraws; ++i)
-      sum += MinHashLsh::candidate_probability(std::min(1.0, similarity->sample(rng)), spec_.bands, spec_.rows);
+    for (int i = 0; i < kDraws; ++i) {
+      const double s = similarity->sample(rng);
+      if (s > 1)
+        dup.fail("similarity", "a Jaccard similarity lies in [0, 1]; this distribution draws " + format_number(s));
+      sum += MinHashLsh::candidate_probability(s, spec_.bands, spec_.rows);
+    }
     return sum / kDraws;
   }
 
-  // The corpus an ingest phase left: its files, one document each, and its data bytes.
+  // The corpus an ingest phase left: its files that remain, one document each, and their share of
+  // its data bytes, which must be on this phase's storage service.
   void take_corpus(const Metrics& ingest)
   {
-    double files = -1, bytes = -1;
+    double files = -1, removed = -1, bytes = -1;
     for (const auto& [name, value] : ingest) {
-      files = name == "files" ? value : files;
-      bytes = name == "data_bytes" ? value : bytes;
+      files   = name == "files" ? value : files;
+      removed = name == "files_removed" ? value : removed;
+      bytes   = name == "data_bytes" ? value : bytes;
     }
-    if (files < 0 || bytes < 0)
-      throw SimulationError("phase '" + name_ + "': from_phase '" + from_phase_ +
-                            "' is not an ingest phase (it reports no files and data_bytes)");
-    if (!(files >= 1) || !(bytes > 0))
-      throw SimulationError("phase '" + name_ + "': ingest phase '" + from_phase_ + "' left no corpus (" +
-                            format_number(files) + " files, " + format_number(bytes) + " B of data)");
-    spec_.documents = files;
-    spec_.bytes     = bytes;
+    const std::string from = "phase '" + name_ + "': from_phase '" + from_phase_ + "'";
+    if (files < 0 || removed < 0 || bytes < 0)
+      throw SimulationError(from + " is not an ingest phase (it reports no files and data_bytes)");
+    const double left = files - removed;
+    if (!(left >= 1) || !(bytes > 0))
+      throw SimulationError(from + " left no corpus (" + format_number(files) + " files created, " +
+                            format_number(removed) + " removed, " + format_number(bytes) + " B of data)");
+    spec_.documents = left;
+    spec_.bytes     = bytes * left / files;
+    double held     = 0;
+    for (size_t t = 0; t < storage_->targets(); ++t)
+      held += storage_->used(t);
+    if (held + 1 < spec_.bytes)
+      throw SimulationError(from + " wrote " + format_number(spec_.bytes) + " B of files, but storage service '" +
+                            storage_->name() + "' holds " + format_number(held) +
+                            " B: did the ingest phase write them to another service?");
   }
 
   // Each corpus file on its server(s), its bytes taken on their disks (no simulated I/O: the
@@ -373,6 +414,8 @@ class PreprocessPhase : public Phase {
       task.output_B = each.output_B;
       task.spill_B  = std::max(0.0, each.memory_B - memory_B_);
       task.output   = stage.stage == DedupStage::FilterWrite ? TaskOutput::Storage : TaskOutput::LocalDisk;
+      if (task.output == TaskOutput::Storage)
+        task.output_copies = static_cast<int>(replicas_);  // the survivors placed like the corpus
       const bool reads_corpus = stage.stage == DedupStage::Read || stage.stage == DedupStage::ReadMinhash ||
                                 (stage.stage == DedupStage::FilterWrite && spec_.engine.fuse_read_minhash);
       if (reads_corpus) {
@@ -382,17 +425,35 @@ class PreprocessPhase : public Phase {
         task.inputs = {parsed[t].front()};  // the same partition's parsed documents
         task.inputs.front().bytes = each.input_B;
       } else {
-        // A reducer (or the cluster task) reads an equal share from fan_in of the last stage's
-        // outputs, spread round-robin over them.
-        const size_t sources = std::min<size_t>(static_cast<size_t>(fan_in_), previous.size());
+        // A reducer (or the cluster task) gathers from every node that ran the last stage: an
+        // equal share from fan_in of them (all when fan_in covers them), consecutive nodes from
+        // one drawn at random. It may run anywhere: an all-to-all exchange has no locality, so
+        // on N nodes about 1/N of its bytes are local, whatever fan_in.
+        const std::vector<const TaskInputPart*> nodes = one_output_per_node(previous);
+        const size_t sources = std::min<size_t>(static_cast<size_t>(fan_in_), nodes.size());
+        Rng pick             = Rng::keyed(source_key_, static_cast<uint64_t>(stage.stage) * 1000003 + t);
+        const size_t first   = static_cast<size_t>(pick.bits() % nodes.size());
         for (size_t k = 0; k < sources; ++k) {
-          TaskInputPart part = previous[(t * sources + k) % previous.size()].front();
+          TaskInputPart part = *nodes[(first + k) % nodes.size()];
           part.bytes         = each.input_B / static_cast<double>(sources);
           task.inputs.push_back(part);
         }
+        task.near_input = false;
       }
     }
     return tasks;
+  }
+
+  // One output of the last stage per node that holds any, in node order.
+  static std::vector<const TaskInputPart*> one_output_per_node(const std::vector<std::vector<TaskInputPart>>& outputs)
+  {
+    std::map<HostId, const TaskInputPart*> by_node;
+    for (const auto& o : outputs)
+      by_node.emplace(o.front().copies.front().host, &o.front());
+    std::vector<const TaskInputPart*> nodes;
+    for (const auto& [host, part] : by_node)
+      nodes.push_back(part);
+    return nodes;
   }
 
   void record_stage(const StagePlan& stage, const MasterWorker& mw, double began)
@@ -412,12 +473,8 @@ class PreprocessPhase : public Phase {
     stages_csv_.rows.push_back({dedup_stage_name(stage.stage), std::to_string(stage.tasks), format_number(began),
                                 format_number(now()), format_number(n * stage.each.input_B),
                                 format_number(n * stage.each.output_B)});
-    const CsvWriter per_worker = mw.worker_table();  // worker, speed, tasks, busy_s, down_s, failures
-    for (const auto& row : per_worker.rows) {
-      const double busy = std::stod(row[3]);
-      nodes_csv_.rows.push_back({dedup_stage_name(stage.stage), row[0], row[3],
-                                 format_number(t.makespan_s > 0 ? busy / t.makespan_s : 0)});
-    }
+    for (const auto& row : mw.worker_states().rows)  // time_s, worker, idle | busy | down
+      nodes_csv_.rows.push_back({row[0], dedup_stage_name(stage.stage), row[1], row[2]});
   }
 
   std::string name_;
@@ -426,7 +483,8 @@ class PreprocessPhase : public Phase {
   StorageService* storage_;
   StorageService* scratch_;
   int64_t fan_in_;
-  double failure_timeout_s_;
+  double failure_timeout_s_, sample_period_s_;
+  uint64_t source_key_;  // draws the nodes a reducer reads from
   int64_t replicas_ = 1;
   double memory_B_  = 0;
   double flops_per_core_s_ = 0;
@@ -438,7 +496,7 @@ class PreprocessPhase : public Phase {
   double makespan_s_ = 0, read_local_ = 0, read_remote_ = 0, scratch_remote_ = 0, written_remote_ = 0;
   double spill_ = 0, busy_s_ = 0, tasks_ = 0, reexecutions_ = 0, peak_memory_ = 0;
   CsvWriter stages_csv_{{"stage", "tasks", "start_s", "end_s", "input_bytes", "output_bytes"}, {}};
-  CsvWriter nodes_csv_{{"stage", "worker", "busy_s", "utilisation"}, {}};
+  CsvWriter nodes_csv_{{"time_s", "stage", "worker", "state"}, {}};
 };
 
 }  // namespace

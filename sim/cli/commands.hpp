@@ -1,4 +1,4 @@
-// The llsim command line: `llsim run|validate|models`, `--help`, `--version`.
+// The llsim command line: `llsim run|validate|models|trace`, `--help`, `--version`.
 // Exit status: 0 success, 2 usage or configuration error, 1 failure during simulation.
 #pragma once
 #include <string>

@@ -31,7 +31,7 @@ double CsvTable::number(size_t row, size_t col) const
   return v;
 }
 
-CsvTable read_csv_file(const std::string& file)
+CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_lines)
 {
   if (std::filesystem::is_directory(file))
     throw ConfigError(file + ": is a directory, not a CSV file");
@@ -54,6 +54,10 @@ CsvTable read_csv_file(const std::string& file)
       fields.push_back(trim(f));
     if (table.header.empty()) {
       table.header = std::move(fields);
+      continue;
+    }
+    if (fields.size() != table.header.size() && ragged_lines) {
+      ragged_lines->push_back(line_number);
       continue;
     }
     if (fields.size() != table.header.size())

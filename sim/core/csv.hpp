@@ -23,7 +23,9 @@ struct CsvTable {
 // as text) of at most kMaxCsvLineBytes each: larger inputs are errors, not exhausted memory.
 inline constexpr size_t kMaxCsvRows      = 10000000;
 inline constexpr size_t kMaxCsvLineBytes = 65536;
-CsvTable read_csv_file(const std::string& file);
+// With `ragged_lines`, a row with another number of fields is left out and its line number
+// added there, instead of being an error.
+CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_lines = nullptr);
 
 // Rows for a CSV output (header line, then one line per row). Cells are text; numbers are
 // written so they read back exactly. Cells must not contain commas.

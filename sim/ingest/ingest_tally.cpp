@@ -31,6 +31,8 @@ void IngestTally::op_done(MetaOp op, double latency_s)
 {
   const double per_op = latency_s / scale_;
   ops_ += scale_;
+  if (op == MetaOp::Unlink)
+    removed_ += scale_;
   latencies_.push_back(per_op);
   const double bin = std::floor((std::log10(std::max(per_op, 1e-300)) - kFirstDecade) * kBinsPerDecade);
   const auto index = static_cast<size_t>(std::clamp(bin, 0.0, kBinsPerDecade * kDecades - 1.0));
@@ -63,6 +65,7 @@ Metrics IngestTally::metrics() const
   const bool any       = !values.empty();
   return {{"ops", ops_},
           {"files", files_},
+          {"files_removed", removed_},
           {"mean_latency_s", any ? sum / static_cast<double>(latencies_.size()) : 0},
           {"p50_latency_s", any ? percentile(values, 0.50) : 0},
           {"p99_latency_s", any ? percentile(values, 0.99) : 0},

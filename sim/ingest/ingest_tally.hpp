@@ -24,7 +24,8 @@ class IngestTally {
   void finish(double end_s) { end_s_ = end_s; }  // the last bucket ends here
 
   double ops() const { return ops_; }
-  // ops, files, latencies, rpcs_per_op, max_server_share, data_bytes (the phase adds the rest).
+  // ops, files, files_removed, latencies, rpcs_per_op, max_server_share, data_bytes (the phase
+  // adds the rest).
   Metrics metrics() const;
   CsvWriter servers_table() const;  // time_s (end of the bucket), server, rpcs, rpcs_per_s
   CsvWriter latency_table() const;  // op, low_s, high_s, operations
@@ -36,7 +37,7 @@ class IngestTally {
 
  private:
   double period_s_, scale_, end_s_ = 0;
-  double ops_ = 0, files_ = 0, data_B_ = 0, rpcs_ = 0;
+  double ops_ = 0, files_ = 0, removed_ = 0, data_B_ = 0, rpcs_ = 0;
   std::vector<double> latencies_;  // per simulated operation, per real operation
   std::vector<double> rpcs_of_server_;
   std::map<int64_t, std::vector<double>> rpcs_by_bucket_;  // buckets with activity only

@@ -118,7 +118,7 @@ size_t MasterWorker::schedule(double now)
     window.push_back(t);
     // Locality is judged on the first part (a task reading one partition).
     std::vector<HostId> hosts;
-    if (!tasks_[t].inputs.empty())
+    if (!tasks_[t].inputs.empty() && tasks_[t].near_input)
       for (const TaskInput& c : tasks_[t].inputs.front().copies)
         hosts.push_back(c.host);
     batch.push_back({tasks_[t].flops, tasks_[t].input_B, tasks_[t].output_B, std::move(hosts)});

@@ -37,7 +37,9 @@ struct Task {
   // one too), else another host's.
   std::vector<TaskInputPart> inputs;
   bool prefer_remote = false;
+  bool near_input    = true;  // schedulers see where its first input part lies (false: anywhere)
   TaskOutput output  = TaskOutput::Master;
+  int output_copies  = 1;     // TaskOutput::Storage: the first on the worker when it is a server
   double spill_B     = 0;  // bytes the task writes to and reads back from the worker's disks
 };
 

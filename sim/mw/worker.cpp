@@ -111,6 +111,21 @@ bool MasterWorker::write_output(size_t w, size_t task, double deadline)
   totals_.bytes_written += t.output_B;
   if (!own)
     totals_.bytes_written_remote += t.output_B;
+  // Further copies go to the next servers, over the network (a replication pipeline).
+  const size_t servers = static_cast<size_t>(to.servers().count);
+  const size_t first   = own ? to.server_index(host) : 0;
+  for (int k = 1; k < t.output_copies; ++k) {
+    const size_t server = (first + static_cast<size_t>(k)) % servers;
+    const FileId copy   = to.new_local_file(server);
+    const IoOutcome c   = to.write(host, copy, 0, t.output_B, deadline);
+    if (c.status == IoStatus::NoSpace)
+      throw SimulationError(c.message);
+    if (!c.ok())
+      return false;
+    totals_.bytes_written += t.output_B;
+    if (to.servers().host(static_cast<int64_t>(server)) != host)
+      totals_.bytes_written_remote += t.output_B;
+  }
   return true;
 }
 

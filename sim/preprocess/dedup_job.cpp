@@ -44,6 +44,7 @@ std::vector<StagePlan> DedupJob::stages() const
     TaskShape fused = shape(s_.read, part_B, part_docs, records_B);
     const TaskShape hashing = shape(s_.minhash, parsed_B, part_docs, 0);
     fused.core_s += hashing.core_s - parsed_B * s_.engine.serialize_s_per_B;
+    fused.memory_B += hashing.memory_B;  // a document parsed and hashed at once
     plan.push_back({DedupStage::ReadMinhash, s_.files, fused});
   } else {
     plan.push_back({DedupStage::Read, s_.files, shape(s_.read, part_B, part_docs, parsed_B)});
@@ -60,11 +61,15 @@ std::vector<StagePlan> DedupJob::stages() const
                   shape(s_.cluster, candidate_pair_bytes(), documents_removed(), documents_removed() * s_.id_B)});
   if (s_.stages == 4)
     return plan;
-  // filter_write reads what the engine kept: the parsed copy, or the corpus again when fused.
-  const double filter_in = s_.engine.fuse_read_minhash ? part_B : parsed_B;
-  plan.push_back({DedupStage::FilterWrite, s_.files,
-                  shape(s_.filter, filter_in, part_docs,
-                        filter_in * (1 - s_.removed_fraction) * s_.filter.output_ratio)});
+  // filter_write reads what the engine kept: the parsed copy, or, fused, the corpus again, which
+  // it parses again. Either way it writes the surviving parsed documents.
+  const double survivors_B = parsed_B * (1 - s_.removed_fraction) * s_.filter.output_ratio;
+  TaskShape filter         = shape(s_.filter, parsed_B, part_docs, survivors_B);
+  if (s_.engine.fuse_read_minhash) {
+    filter.input_B = part_B;
+    filter.core_s += shape(s_.read, part_B, part_docs, 0).core_s;
+  }
+  plan.push_back({DedupStage::FilterWrite, s_.files, filter});
   return plan;
 }
 

@@ -8,7 +8,8 @@
 // - lsh_shuffle (R tasks): 1/R of the band records in, grouped by key; out: candidate pairs
 //   (two ids each), one per near-duplicate found.
 // - cluster (1 task): the candidate pairs in, union-find; out: the ids of removed documents.
-// - filter_write (P tasks): a partition in again, the survivors out to storage.
+// - filter_write (P tasks): a partition's parsed documents in again (fused: the corpus file,
+//   parsed again), the survivors out to storage.
 // Costs: per input byte and per document (per band record for lsh_shuffle, per candidate pair
 // for cluster), in seconds of one core, times the engine's operator factor, plus its
 // serialisation per byte in and out. Fused read+minhash is one task per partition costing both,

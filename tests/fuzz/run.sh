@@ -19,10 +19,14 @@ seeds_for() {
     fuzz_task_trace)  ls "$root"/tests/fuzz/seeds/tasks.csv "$root"/tests/bad/tasks_*.csv ;;
     fuzz_fault_trace) ls "$root"/tests/scenarios/*.csv "$root"/tests/bad/fault_*.csv ;;
     fuzz_ingest_trace) ls "$root"/tests/scenarios/ingest_*.csv "$root"/tests/bad/ingest_*.csv ;;
+    fuzz_mooncake_trace) ls "$root"/tests/fuzz/seeds/mooncake.jsonl ;;
+    fuzz_azure_trace) ls "$root"/tests/fuzz/seeds/azure.csv ;;
+    fuzz_burstgpt_trace) ls "$root"/tests/scenarios/burstgpt_sample.csv ;;
   esac
 }
 
-for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace; do
+for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace fuzz_mooncake_trace \
+  fuzz_azure_trace fuzz_burstgpt_trace; do
   corpus="$work/$target"
   mkdir -p "$corpus"
   if [ "$target" = fuzz_units ]; then

@@ -1,0 +1,200 @@
+#include "sim/cli/trace_command.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+#include "sim/serve/prefix_cache.hpp"
+#include "sim/serve/request_trace.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace llsim {
+
+namespace {
+
+const char* const kTraceHelp =
+    "llsim trace stats TRACE [options]: summarise a request trace.\n"
+    "  --format F            mooncake (JSONL with hash_ids), azure or burstgpt (CSV); default: mooncake\n"
+    "                        for .jsonl, else from the CSV header\n"
+    "  --cache-blocks N,...  cache sizes in 512-token blocks for the ideal prefix hit ratio ('inf':\n"
+    "                        unbounded; default inf)\n"
+    "  --json                one JSON object on standard output instead of text\n"
+    "  --skip-bad-lines      skip and count malformed lines instead of stopping at the first\n"
+    "Prints the request rate, input and output length percentiles and, for traces with prefix\n"
+    "blocks, the ideal prefix hit ratio of an LRU cache of each size (traces/README.md).\n";
+
+TraceFormat guess_format(const std::string& file)
+{
+  if (file.size() >= 6 && file.compare(file.size() - 6, 6, ".jsonl") == 0)
+    return TraceFormat::Mooncake;
+  std::ifstream in(file);
+  std::string header;
+  std::getline(in, header);
+  if (header.rfind("TIMESTAMP", 0) == 0)
+    return TraceFormat::Azure;
+  if (header.rfind("Timestamp", 0) == 0)
+    return TraceFormat::BurstGpt;
+  throw std::invalid_argument("cannot tell the format of '" + file + "': give --format mooncake, azure or burstgpt");
+}
+
+std::vector<size_t> parse_sizes(const std::string& text, std::vector<std::string>* names)
+{
+  std::vector<size_t> sizes;
+  for (const auto& raw : split(text, ',')) {
+    const std::string s = trim(raw);
+    if (s == "inf") {
+      sizes.push_back(kUnboundedBlocks);
+    } else {
+      size_t used = 0;
+      unsigned long long v = 0;
+      try {
+        v = std::stoull(s, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (s.empty() || used != s.size() || s[0] == '-')
+        throw std::invalid_argument("--cache-blocks expects sizes such as 1000,10000,inf; got '" + s + "'");
+      sizes.push_back(static_cast<size_t>(v));
+    }
+    names->push_back(s);
+  }
+  return sizes;
+}
+
+double percentile(std::vector<double> v, double q)
+{
+  std::sort(v.begin(), v.end());
+  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
+  return v[std::max<size_t>(rank, 1) - 1];
+}
+
+nlohmann::json lengths(const std::vector<double>& v)
+{
+  double sum = 0;
+  for (double x : v)
+    sum += x;
+  return {{"mean", sum / static_cast<double>(v.size())},
+          {"p50", percentile(v, 0.5)},
+          {"p90", percentile(v, 0.9)},
+          {"p99", percentile(v, 0.99)},
+          {"max", *std::max_element(v.begin(), v.end())}};
+}
+
+const char* format_name(TraceFormat f)
+{
+  return f == TraceFormat::Mooncake ? "mooncake" : f == TraceFormat::Azure ? "azure" : "burstgpt";
+}
+
+}  // namespace
+
+int trace_command(const std::vector<std::string>& args)
+{
+  if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
+    std::cout << kTraceHelp;
+    return kExitOk;
+  }
+  if (args.size() < 2 || args[1] != "stats")
+    throw std::invalid_argument("'trace' expects the subcommand 'stats' (llsim trace stats TRACE)");
+  std::string file, format_text, sizes_text = "inf";
+  bool json = false, skip = false;
+  for (size_t i = 2; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    const auto value     = [&]() -> const std::string& {
+      if (i + 1 >= args.size())
+        throw std::invalid_argument(a + " expects a value");
+      return args[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << kTraceHelp;
+      return kExitOk;
+    }
+    if (a == "--format")
+      format_text = value();
+    else if (a == "--cache-blocks")
+      sizes_text = value();
+    else if (a == "--json")
+      json = true;
+    else if (a == "--skip-bad-lines")
+      skip = true;
+    else if (a.rfind("-", 0) == 0)
+      throw std::invalid_argument("unknown option '" + a + "'");
+    else if (file.empty())
+      file = a;
+    else
+      throw std::invalid_argument("more than one trace given ('" + file + "' and '" + a + "')");
+  }
+  if (file.empty())
+    throw std::invalid_argument("no trace file given");
+  std::vector<std::string> size_names;
+  const std::vector<size_t> sizes = parse_sizes(sizes_text, &size_names);
+  TraceFormat format;
+  if (format_text.empty())
+    format = guess_format(file);
+  else if (!parse_trace_format(format_text, &format))
+    throw std::invalid_argument("--format expects mooncake, azure or burstgpt, got '" + format_text + "'");
+
+  const RequestTrace trace = read_request_trace(file, format, skip);
+  std::vector<double> in, out;
+  double first = trace.requests.front().arrival_s, last = first;
+  for (const auto& r : trace.requests) {
+    in.push_back(static_cast<double>(r.input_tokens));
+    out.push_back(static_cast<double>(r.output_tokens));
+    first = std::min(first, r.arrival_s);
+    last  = std::max(last, r.arrival_s);
+  }
+  const double n        = static_cast<double>(trace.requests.size());
+  const double duration = last - first;
+  nlohmann::json ratios = nlohmann::json::object();
+  for (size_t k = 0; k < sizes.size(); ++k) {
+    const double ratio    = ideal_prefix_hit_ratio(trace.requests, sizes[k]);
+    ratios[size_names[k]] = std::isnan(ratio) ? nlohmann::json(nullptr) : nlohmann::json(ratio);
+  }
+  nlohmann::json j = {{"file", file},
+                      {"format", format_name(format)},
+                      {"requests", trace.requests.size()},
+                      {"skipped_lines", trace.skipped_lines},
+                      {"duration_s", duration},
+                      {"request_rate_per_s", duration > 0 ? nlohmann::json(n / duration) : nlohmann::json(nullptr)},
+                      {"input_tokens", lengths(in)},
+                      {"output_tokens", lengths(out)},
+                      {"prefix_hit_ratio", ratios}};
+  if (json) {
+    std::cout << j.dump() << "\n";
+    return kExitOk;
+  }
+  std::ostringstream text;
+  text << file << " (" << format_name(format) << "): " << trace.requests.size() << " requests over "
+       << format_number(duration) << " s";
+  if (duration > 0)
+    text << ", " << std::fixed << std::setprecision(3) << n / duration << " requests/s";
+  text << "\n";
+  if (trace.skipped_lines > 0)
+    text << "  skipped " << trace.skipped_lines << " malformed lines\n";
+  for (const auto& [name, key] : {std::make_pair("input", "input_tokens"), std::make_pair("output", "output_tokens")}) {
+    const auto& l = j[key];
+    text << "  " << name << " tokens: mean " << std::fixed << std::setprecision(1) << l["mean"].get<double>() << ", p50 "
+         << std::setprecision(0) << l["p50"].get<double>() << ", p90 " << l["p90"].get<double>() << ", p99 "
+         << l["p99"].get<double>() << ", max " << l["max"].get<double>() << "\n";
+  }
+  text << "  ideal prefix hit ratio (LRU cache of N blocks):";
+  for (const auto& name : size_names) {
+    const auto& r = ratios[name];
+    text << " " << name << ": " << (r.is_null() ? std::string("n/a (no prefix blocks)") : [&] {
+      std::ostringstream s;
+      s << std::fixed << std::setprecision(4) << r.get<double>();
+      return s.str();
+    }());
+  }
+  text << "\n";
+  std::cout << text.str();
+  return kExitOk;
+}
+
+}  // namespace llsim

@@ -1,0 +1,34 @@
+// Inference request traces (traces/README.md): the Mooncake JSONL release (with prefix block
+// hashes), the Azure LLM inference 2023 CSV and the BurstGPT CSV. A reader returns the requests
+// in file order with arrival times in seconds from the trace's start. A malformed line is a
+// ConfigError naming the file and the line, unless `skip_bad_lines`, which counts it instead.
+// JSON is read with nlohmann-json.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+struct TraceRequest {
+  double arrival_s      = 0;
+  int64_t input_tokens  = 0;
+  int64_t output_tokens = 0;
+  std::vector<uint64_t> hash_ids;  // prefix blocks (Mooncake only)
+};
+
+enum class TraceFormat { Mooncake, Azure, BurstGpt };
+// The format named `name` (mooncake, azure, burstgpt); false when there is none.
+bool parse_trace_format(const std::string& name, TraceFormat* format);
+
+struct RequestTrace {
+  std::vector<TraceRequest> requests;
+  size_t skipped_lines = 0;
+};
+
+RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines = false);
+
+// At most this many requests per trace (about 2 GB held with Mooncake-sized prefixes).
+inline constexpr size_t kMaxTraceRequests = 10000000;
+
+}  // namespace llsim
