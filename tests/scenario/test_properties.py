@@ -5,7 +5,8 @@ at least 50 cases per property):
 - more workers never make a FCFS bag of identical tasks slower;
 - doubling every rate and halving every size, latencies zero, divides every time by four, so
   throughput ratios between configurations are unchanged;
-- the same scenario and seed give byte-identical summary.json (wall time aside) and CSVs.
+- the same scenario and seed give byte-identical summary.json (wall time aside) and CSVs;
+- a larger cache never lowers the ideal prefix hit ratio of a request trace (llsim trace stats).
 A failing case names its scenario file, which stays on disk, so it can be rerun by hand."""
 import json
 import os
@@ -209,5 +210,33 @@ for case in range(CASES):
     if not same:
         differ.append(path)
 check(not differ, f"{len(differ)} of {CASES} scenarios gave different results on a second run: {differ}")
+
+# 5. A larger cache never lowers the ideal prefix hit ratio (random Mooncake-format traces with
+# shared prefixes: conversations that grow, and documents that recur).
+lower = []
+for case in range(CASES):
+    lines, prefixes, next_id, t = [], [], 0, 0
+    for _ in range(rng.randint(20, 300)):
+        t += rng.randint(0, 2000)
+        earlier = rng.choice(prefixes) if prefixes and rng.random() < 0.6 else []
+        base = earlier[: rng.randint(1, len(earlier))] if earlier else []
+        extra = list(range(next_id, next_id + rng.randint(1, 12)))
+        next_id += len(extra)
+        ids = base + extra
+        prefixes.append(ids)
+        lines.append(json.dumps({"timestamp": t, "input_length": 512 * len(ids), "output_length": rng.randint(1, 500),
+                                 "hash_ids": ids}))
+    path = os.path.join(scratch_dir(), "trace.jsonl")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    sizes = sorted(rng.sample(range(0, 400), 6)) + ["inf"]
+    code, out, _ = run("trace", "stats", path, "--cache-blocks", ",".join(map(str, sizes)), "--json")
+    if code != 0:
+        check(False, f"trace case {case} did not run: {path}")
+        continue
+    ratios = [json.loads(out)["prefix_hit_ratio"][str(n)] for n in sizes]
+    if any(b < a - 1e-12 for a, b in zip(ratios, ratios[1:])):
+        lower.append(f"{path}: {dict(zip(map(str, sizes), ratios))}")
+check(not lower, f"a larger cache lowered the hit ratio in {len(lower)} of {CASES} traces:\n  " + "\n  ".join(lower))
 
 finish()
