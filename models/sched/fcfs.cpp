@@ -6,7 +6,6 @@
 #include "sim/mw/scheduler.hpp"
 
 #include <algorithm>
-#include <numeric>
 
 namespace llsim {
 
@@ -21,12 +20,7 @@ class FcfsScheduler : public TaskScheduler {
   std::vector<Assignment> schedule(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers,
                                    double) const override
   {
-    std::vector<size_t> free;
-    for (size_t m = 0; m < workers.size(); ++m)
-      if (workers[m].free)
-        free.push_back(m);
-    std::stable_sort(free.begin(), free.end(),
-                     [&](size_t a, size_t b) { return workers[a].free_since_s < workers[b].free_since_s; });
+    const std::vector<size_t> free = free_workers_longest_first(workers);
     std::vector<Assignment> out;
     for (size_t i = 0; i < std::min(tasks.size(), free.size()); ++i)
       out.push_back({i, free[i]});

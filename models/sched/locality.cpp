@@ -6,7 +6,6 @@
 #include "sim/core/registry.hpp"
 #include "sim/mw/scheduler.hpp"
 
-#include <algorithm>
 #include <vector>
 
 namespace llsim {
@@ -22,12 +21,7 @@ class LocalityScheduler : public TaskScheduler {
   std::vector<Assignment> schedule(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers,
                                    double) const override
   {
-    std::vector<size_t> free;
-    for (size_t m = 0; m < workers.size(); ++m)
-      if (workers[m].free)
-        free.push_back(m);
-    std::stable_sort(free.begin(), free.end(),
-                     [&](size_t a, size_t b) { return workers[a].free_since_s < workers[b].free_since_s; });
+    const std::vector<size_t> free = free_workers_longest_first(workers);
     std::vector<bool> taken(tasks.size(), false);
     size_t oldest = 0;  // the oldest task not taken yet
     std::vector<Assignment> out;

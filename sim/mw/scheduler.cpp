@@ -25,6 +25,17 @@ bool holds_input(const SchedTask& t, const SchedWorker& w)
   return std::find(t.input_hosts.begin(), t.input_hosts.end(), w.host) != t.input_hosts.end();
 }
 
+std::vector<size_t> free_workers_longest_first(const std::vector<SchedWorker>& workers)
+{
+  std::vector<size_t> free;
+  for (size_t m = 0; m < workers.size(); ++m)
+    if (workers[m].free)
+      free.push_back(m);
+  std::stable_sort(free.begin(), free.end(),
+                   [&](size_t a, size_t b) { return workers[a].free_since_s < workers[b].free_since_s; });
+  return free;
+}
+
 Eigen::MatrixXd expected_times(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers)
 {
   Eigen::VectorXd flops(tasks.size()), bytes(tasks.size()), inv_speed(workers.size()), inv_bw(workers.size());

@@ -42,6 +42,8 @@ struct SchedWorker {
 
 // Whether the worker holds the task's input (then bringing it costs no network).
 bool holds_input(const SchedTask& t, const SchedWorker& w);
+// Indices of the free workers, the one free the longest first (ties in index order).
+std::vector<size_t> free_workers_longest_first(const std::vector<SchedWorker>& workers);
 
 struct Assignment {
   size_t task;    // index into the tasks given to schedule()
