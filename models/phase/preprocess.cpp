@@ -289,11 +289,11 @@ class PreprocessPhase : public Phase {
     const double start = now();
     if (!from_phase_.empty())
       take_corpus(runtime.metrics_of(from_phase_));
-    place_corpus();
     if (static_cast<double>(spec_.files) > spec_.documents || static_cast<double>(spec_.reducers) > spec_.documents)
       throw SimulationError("phase '" + name_ + "': " + std::to_string(spec_.files) + " files and " +
                             std::to_string(spec_.reducers) + " reducers for " + format_number(spec_.documents) +
                             " documents: give at most one file and one reducer per document");
+    place_corpus();
     const DedupJob job(spec_);
     // Per task of the last stage, and of the read stage: where its output is.
     std::vector<std::vector<TaskInputPart>> previous, parsed;
