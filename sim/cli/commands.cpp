@@ -137,6 +137,7 @@ int run_command(const std::vector<std::string>& args)
   const auto started = std::chrono::steady_clock::now();
   Scenario scenario  = load_scenario(a.scenario, a.load);
   const std::string out_dir = a.out.value_or("out/" + scenario.name);
+  check_output_dir(out_dir);
   const bool progress       = !a.quiet && isatty(STDERR_FILENO);
   const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();

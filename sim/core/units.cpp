@@ -26,6 +26,7 @@ UnitTable make_size_units()
     t[std::string(1, prefixes[i]) + "B"]   = dec;
     t[std::string(1, prefixes[i]) + "iB"]  = bin;
   }
+  t["kB"] = 1e3;  // the SI spelling of KB
   return t;
 }
 
@@ -47,6 +48,7 @@ UnitTable make_bandwidth_units()
     t[unit + "ps"] = factor;
   t["bps"]  = 1.0 / 8;
   t["Kbps"] = 1e3 / 8;
+  t["kbps"] = 1e3 / 8;
   t["Mbps"] = 1e6 / 8;
   t["Gbps"] = 1e9 / 8;
   t["Tbps"] = 1e12 / 8;

@@ -4,9 +4,12 @@
 #include "sim/core/text.hpp"
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -75,6 +78,20 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
     out["services"][s.name] = service;
   }
   return out.dump(2) + "\n";
+}
+
+void check_output_dir(const std::string& dir)
+{
+  std::filesystem::path at = std::filesystem::absolute(dir);
+  std::error_code error;
+  // The deepest part of the path that exists must be a directory we may write in (or, when it
+  // is `dir` itself, a directory we may write in too).
+  while (!std::filesystem::exists(at, error) && at.has_parent_path() && at != at.parent_path())
+    at = at.parent_path();
+  if (!std::filesystem::is_directory(at, error))
+    throw ConfigError("--out " + dir + ": '" + at.string() + "' is not a directory");
+  if (access(at.c_str(), W_OK | X_OK) != 0)
+    throw ConfigError("--out " + dir + ": cannot write in '" + at.string() + "': " + std::strerror(errno));
 }
 
 void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,

@@ -13,6 +13,11 @@ void write_file_atomically(const std::string& path, const std::string& content);
 // The summary as JSON; key order fixed, numbers written so they read back exactly.
 std::string summary_json(const Scenario& scenario, const SimulationResult& result, double wall_time_s);
 
+// Throws ConfigError when `dir` could not be written: an ancestor that is not a directory, or one
+// the user may not write in. Checked before a run, so a bad --out costs no simulation; creates
+// nothing.
+void check_output_dir(const std::string& dir);
+
 void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,
                    double wall_time_s);
 

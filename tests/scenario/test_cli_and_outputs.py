@@ -146,4 +146,12 @@ phases = summary(out)["phases"]
 check(phases["t"]["bytes"] == 2e9 and phases["u"]["bytes"] == 4e9,
       f"aliases: --set of one use of a shared size: t {phases['t']['bytes']} B, u {phases['u']['bytes']} B")
 
+# An --out that cannot be written is an error before anything is simulated (a file in its path;
+# the scenario would run for minutes otherwise), and nothing is created.
+blocker = os.path.join(scratch_dir(), "a_file")
+with open(blocker, "w") as f:
+    f.write("x")
+_, _, err = run("run", "tests/scenarios/tasks_unreliable.yaml", "--quiet", "--out", os.path.join(blocker, "out"), expect=2)
+check("is not a directory" in err and "a_file" in err, f"unwritable --out: {err}")
+
 finish()

@@ -14,6 +14,7 @@ TEST_CASE("units: sizes base 10 and base 2", "[units]")
   CHECK(parse_quantity("1 TiB", Dimension::Size) == 1099511627776.0);
   CHECK(parse_quantity("3B", Dimension::Size) == 3);
   CHECK(parse_quantity("1.5PB", Dimension::Size) == 1.5e15);
+  CHECK(parse_quantity("1kB", Dimension::Size) == 1e3);  // SI spelling
 }
 
 TEST_CASE("units: bandwidth in bytes and bits", "[units]")
@@ -22,6 +23,8 @@ TEST_CASE("units: bandwidth in bytes and bits", "[units]")
   CHECK(parse_quantity("100Gbps", Dimension::Bandwidth) == 12.5e9);
   CHECK(parse_quantity("1GiBps", Dimension::Bandwidth) == 1073741824.0);
   CHECK(parse_quantity("8bps", Dimension::Bandwidth) == 1);
+  CHECK(parse_quantity("2kBps", Dimension::Bandwidth) == 2e3);
+  CHECK(parse_quantity("80kbps", Dimension::Bandwidth) == 1e4);
 }
 
 TEST_CASE("units: durations, rates, compute, counts", "[units]")
