@@ -64,11 +64,9 @@ struct MasterWorkerTotals {
   double busy_s            = 0;  // compute time summed over workers
   double bytes_read_local  = 0;  // task inputs read from the data service on the worker's own disks
   double bytes_read_remote = 0;  // task inputs read from the data service over the network
-  double scratch_read_local  = 0;  // earlier tasks' outputs read on the worker that wrote them
   double scratch_read_remote = 0;  // earlier tasks' outputs read from another worker
   double spill_bytes       = 0;  // written to the worker's disks and read back
-  double bytes_written     = 0;  // task outputs written to the worker's disks or the data service
-  double bytes_written_remote = 0;  // of which to another host, over the network
+  double bytes_written_remote = 0;  // task outputs written to another host, over the network
 };
 
 class MasterWorker {

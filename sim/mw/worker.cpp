@@ -83,7 +83,7 @@ bool MasterWorker::read_input(size_t w, size_t task, double deadline)
       return false;
     const bool local = copy.host == host;
     if (part.scratch)
-      (local ? totals_.scratch_read_local : totals_.scratch_read_remote) += part.bytes;
+      totals_.scratch_read_remote += local ? 0 : part.bytes;
     else
       (local ? totals_.bytes_read_local : totals_.bytes_read_remote) += part.bytes;
   }
@@ -108,7 +108,6 @@ bool MasterWorker::write_output(size_t w, size_t task, double deadline)
     return false;
   }
   records_[task].output_file = file;
-  totals_.bytes_written += t.output_B;
   if (!own)
     totals_.bytes_written_remote += t.output_B;
   // Further copies go to the next servers, over the network (a replication pipeline).
@@ -122,7 +121,6 @@ bool MasterWorker::write_output(size_t w, size_t task, double deadline)
       throw SimulationError(c.message);
     if (!c.ok())
       return false;
-    totals_.bytes_written += t.output_B;
     if (to.servers().host(static_cast<int64_t>(server)) != host)
       totals_.bytes_written_remote += t.output_B;
   }

@@ -27,7 +27,6 @@ class LruBlockCache {
   size_t cached_prefix(const std::vector<uint64_t>& ids);
   // Touches or inserts each block in order, evicting beyond the capacity.
   void use(const std::vector<uint64_t>& ids);
-  size_t size() const { return order_.size(); }
 
  private:
   size_t capacity_;

@@ -75,8 +75,7 @@ class MetadataService : public Service {
   bool call(HostId client, MetaOp op, const std::string& path, int64_t count, double deadline,
             bool wait_if_down = false);
 
-  // Bytes of inodes a server holds now, and the most any server holds.
-  double metadata_bytes(size_t server) const { return inodes_[server] * inode_B_; }
+  // Bytes of inodes the servers hold now, and the most one server holds.
   double metadata_bytes() const;
   double max_server_metadata_bytes() const;
   double journal_bytes() const;

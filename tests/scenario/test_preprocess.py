@@ -122,6 +122,10 @@ check([r["stage"] for r in stages] == ["read+minhash", "lsh_shuffle", "cluster",
 check(float(stages[1]["input_bytes"]) == data["shuffle_bytes"], "stages CSV: the shuffle's input")
 with open(os.path.join(out, "dedup_nodes.csv")) as fh:
     nodes = list(csv.DictReader(fh))
+out_fine = scratch_dir()
+run("run", PP, "--quiet", "--out", out_fine, "--set", "phases.dedup.sample_period=20ms")
+with open(os.path.join(out_fine, "dedup_nodes.csv")) as fh:
+    check(len(list(csv.DictReader(fh))) > len(nodes), "a shorter sample_period gives more nodes CSV rows")
 check(len(nodes) >= 4 * 2 * 8 and {r["state"] for r in nodes} <= {"idle", "busy", "down"}, "nodes CSV")
 
 # The paper scenario (smaller corpus): data-centric is faster and moves fewer network bytes.
