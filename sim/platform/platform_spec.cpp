@@ -89,6 +89,17 @@ const ParamTable& topology_params()
   return t;
 }
 
+const ParamTable& gpu_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("flops", Dimension::Compute, "dense peak of one GPU at the serving precision").positive(),
+      ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth, "memory bandwidth of one GPU").positive(),
+      ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU").positive(),
+      ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)").defaults("1").at_least(1).at_most(1024),
+  };
+  return t;
+}
+
 GroupSpec parse_group(const std::string& name, const Params& p)
 {
   GroupSpec g;
@@ -105,6 +116,12 @@ GroupSpec parse_group(const std::string& name, const Params& p)
     g.disks        = DiskSpec{d.integer("count"), d.quantity("read"), d.quantity("write"), d.quantity("capacity"),
                             d.quantity("latency")};
   }
+  if (p.has("gpu")) {
+    const Params gpu = p.section("gpu", gpu_params());
+    g.gpu = GpuSpec{gpu.quantity("flops"), gpu.quantity("hbm_bandwidth"), gpu.quantity("hbm"), gpu.integer("count")};
+  }
+  if (p.has("memory_bandwidth"))
+    g.memory_Bps = p.quantity("memory_bandwidth");
   return g;
 }
 
@@ -157,8 +174,14 @@ const ParamTable& group_params()
           .defaults("1")
           .at_least(1),
       ParamSpec::quantity("memory", Dimension::Size, "memory per host").defaults("256GiB").at_least(0),
+      ParamSpec::quantity("memory_bandwidth", Dimension::Bandwidth,
+                          "CPU memory bandwidth per host (serve: attention on CPUs reads the KV at this rate)")
+          .may_be_absent()
+          .positive(),
       ParamSpec::section("nic", "network interface: {bandwidth, latency}").with_fields(nic_params()),
       ParamSpec::section("disks", "local disks: {count, read, write, capacity}").may_be_absent().with_fields(disk_params()),
+      ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count}").may_be_absent().with_fields(
+          gpu_params()),
   };
   return t;
 }

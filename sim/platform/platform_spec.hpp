@@ -3,7 +3,8 @@
 //
 //   platform:
 //     groups:
-//       <name>: {count, speed, cores, memory, nic: {bandwidth, latency}, disks: {count, read, write, capacity, latency}}
+//       <name>: {count, speed, cores, memory, memory_bandwidth, nic: {bandwidth, latency},
+//                disks: {count, read, write, capacity, latency}, gpu: {flops, hbm_bandwidth, hbm, count}}
 //     backbone: {bandwidth, latency}        # joins all groups: a star
 //     topology:                             # or, instead of a backbone, explicit switches and links
 //       switches: [core0, core1]
@@ -35,6 +36,14 @@ struct DiskSpec {
   double latency_s  = 0;  // per I/O
 };
 
+// Accelerators of one host, used together by one serving instance (tensor parallel).
+struct GpuSpec {
+  double flops          = 0;  // dense peak of one GPU, flop/s
+  double hbm_Bps        = 0;  // memory bandwidth of one GPU
+  double hbm_B          = 0;  // memory of one GPU
+  int64_t count         = 1;  // GPUs per host
+};
+
 struct GroupSpec {
   std::string name;
   int64_t count = 1;
@@ -44,6 +53,8 @@ struct GroupSpec {
   double nic_Bps  = 0;
   double nic_latency_s = 0;
   std::optional<DiskSpec> disks;
+  std::optional<GpuSpec> gpu;
+  double memory_Bps = 0;  // CPU memory bandwidth of a host (0: not given)
   HostId first_host = 0;  // id of host 0 of the group; host i is first_host + i
 
   HostId host(int64_t index) const { return first_host + static_cast<HostId>(index); }

@@ -30,6 +30,15 @@ void LruBlockCache::use(const std::vector<uint64_t>& ids)
   }
 }
 
+void LruBlockCache::set_capacity(size_t capacity)
+{
+  capacity_ = capacity;
+  while (order_.size() > capacity_) {
+    where_.erase(order_.back());
+    order_.pop_back();
+  }
+}
+
 double ideal_prefix_hit_ratio(const std::vector<TraceRequest>& requests, size_t capacity_blocks)
 {
   std::vector<size_t> order(requests.size());

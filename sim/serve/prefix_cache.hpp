@@ -27,6 +27,8 @@ class LruBlockCache {
   size_t cached_prefix(const std::vector<uint64_t>& ids);
   // Touches or inserts each block in order, evicting beyond the capacity.
   void use(const std::vector<uint64_t>& ids);
+  // Evicts the least recently used blocks beyond the new capacity.
+  void set_capacity(size_t capacity);
 
  private:
   size_t capacity_;

@@ -1,0 +1,67 @@
+// Iteration model `roofline` (REFERENCE.md, "Serving hardware and models"): an iteration is
+// bound by compute or by memory, whichever takes longer, on the instance's GPUs together
+// (tensor parallel, perfect scaling assumed):
+//   flop  = 2 x params x (prefill tokens + decodes) + 4 x layers x d_model x attention pairs
+//   bytes = weights + KV bytes per token x (context tokens the batch reads and writes)
+//   time  = max(flop / (GPUs x flops x mfu), bytes / (GPUs x hbm_bandwidth x hbm_efficiency)) + overhead
+// Prefill is compute-bound, decode memory-bound. mfu, hbm_efficiency and overhead are
+// assumptions: the defaults are typical of published serving measurements, not fitted here.
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/serve/iteration_model.hpp"
+
+#include <algorithm>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kRooflineParams = {
+    ParamSpec::quantity("mfu", Dimension::Number, "share of peak flops a forward pass reaches (assumption)")
+        .defaults("0.5")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("hbm_efficiency", Dimension::Number, "share of HBM bandwidth reached (assumption)")
+        .defaults("0.8")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("overhead", Dimension::Duration, "fixed cost of every iteration: scheduling, kernel launches (assumption)")
+        .defaults("0s")
+        .at_least(0),
+};
+
+class Roofline : public IterationModel {
+ public:
+  Roofline(const Params& p, const Context& c)
+      : model_(c.model)
+      , flops_(static_cast<double>(c.gpu.count) * c.gpu.flops * p.quantity("mfu"))
+      , hbm_Bps_(static_cast<double>(c.gpu.count) * c.gpu.hbm_Bps * p.quantity("hbm_efficiency"))
+      , overhead_s_(p.quantity("overhead"))
+  {
+    if (!model_.has_shape())
+      p.ref().fail("the roofline needs the model's layers and d_model (give them, or a preset, or use the table model)");
+  }
+
+  double seconds(const BatchWork& w) const override
+  {
+    if (w.empty())
+      return 0;
+    const double tokens = static_cast<double>(w.prefill_tokens + w.decodes);
+    const double pairs  = w.prefill_pairs + w.decode_context;
+    const double flop   = 2 * model_.params * tokens +
+                        4.0 * static_cast<double>(model_.layers) * static_cast<double>(model_.d_model) * pairs;
+    const double bytes = model_.weight_bytes() + model_.kv_bytes_per_token * (w.prefill_kv_tokens + w.decode_context);
+    return std::max(flop / flops_, bytes / hbm_Bps_) + overhead_s_;
+  }
+
+ private:
+  LlmModel model_;
+  double flops_, hbm_Bps_, overhead_s_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(IterationModel, "roofline", Roofline,
+               "max(compute time, memory time) of the batch on the instance's GPUs", kRooflineParams);
+
+}  // namespace llsim

@@ -1,0 +1,83 @@
+// Iteration model `table`: measured times, interpolated, the way profile-based simulators work
+// (Vidur, DistServe's simulator). A CSV with the columns kind,tokens,seconds:
+//   prefill rows: tokens = new prompt tokens in the iteration;
+//   decode rows:  tokens = context tokens the iteration's decodes attend to (their KV read).
+// Each kind is interpolated linearly between its points and extrapolated from its last two
+// outside them (never below 0). An iteration with both takes prefill(tokens) + decode(context):
+// that sum counts the weights read twice, an assumption on the safe side for mixed batches.
+#include "sim/core/csv.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/serve/iteration_model.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kTableParams = {
+    ParamSpec::text("file", "CSV kind,tokens,seconds with prefill and decode rows (relative to the scenario)"),
+};
+
+using Curve = std::vector<std::pair<double, double>>;  // (tokens, seconds), tokens increasing
+
+double interpolate(const Curve& c, double x)
+{
+  size_t hi = 1;
+  while (hi + 1 < c.size() && c[hi].first < x)
+    ++hi;
+  const auto& [x0, y0] = c[hi - 1];
+  const auto& [x1, y1] = c[hi];
+  return std::max(0.0, y0 + (y1 - y0) * (x - x0) / (x1 - x0));
+}
+
+class Table : public IterationModel {
+ public:
+  Table(const Params& p, const Context&)
+  {
+    const std::string file = p.path("file");
+    const CsvTable csv     = read_csv_file(file);
+    const size_t kind = csv.column("kind"), tokens = csv.column("tokens"), seconds = csv.column("seconds");
+    std::map<std::string, std::map<double, double>> points;
+    for (size_t r = 0; r < csv.rows.size(); ++r) {
+      const std::string& k = csv.rows[r][kind];
+      const std::string where = file + ":" + std::to_string(csv.line_of_row[r]) + ": ";
+      if (k != "prefill" && k != "decode")
+        throw ConfigError(where + "kind '" + k + "' (expected prefill or decode)");
+      const double x = csv.number(r, tokens), y = csv.number(r, seconds);
+      if (x < 0 || y < 0)
+        throw ConfigError(where + "tokens and seconds must be >= 0");
+      if (!points[k].emplace(x, y).second)
+        throw ConfigError(where + "a second " + k + " row for " + csv.rows[r][tokens] + " tokens");
+    }
+    for (const char* k : {"prefill", "decode"})
+      if (points[k].size() < 2)
+        throw ConfigError(file + ": needs at least two " + std::string(k) + " rows (kind,tokens,seconds)");
+    prefill_.assign(points["prefill"].begin(), points["prefill"].end());
+    decode_.assign(points["decode"].begin(), points["decode"].end());
+  }
+
+  double seconds(const BatchWork& w) const override
+  {
+    double t = 0;
+    if (w.prefill_tokens > 0)
+      t += interpolate(prefill_, static_cast<double>(w.prefill_tokens));
+    if (w.decodes > 0)
+      t += interpolate(decode_, w.decode_context);
+    return t;
+  }
+
+ private:
+  Curve prefill_, decode_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(IterationModel, "table", Table, "interpolates measured prefill and decode times from a CSV",
+               kTableParams);
+
+}  // namespace llsim

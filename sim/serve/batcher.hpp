@@ -1,0 +1,111 @@
+// Continuous batching at iteration level on one serving instance (Orca, vLLM), as plain logic:
+// the instance asks for the next iteration's batch (plan), runs it for the time the iteration
+// model gives, then applies it (complete), which reports each request's tokens.
+//
+// - KV lives in `kv_blocks` paged blocks of `block_size` tokens (vLLM's PagedAttention). A
+//   sequence holds ceil(context tokens / block_size) blocks, allocated as its context grows.
+// - Each iteration: every running decode first (one token each); when a decode needs a block
+//   and none is free, the most recently admitted running sequence is preempted by recompute (its
+//   blocks freed, back to the front of the queue, to prefill its prompt and its output so far
+//   again). Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
+//   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
+//   order while the batch has fewer than max_batch_size sequences and their chunk's blocks fit.
+// - The iteration that completes a prompt emits a token (the first one, or the next after a
+//   recompute); each decode emits one. A sequence ends with its last output token.
+// - PrefillOnly instances (disaggregated prefill) hand a sequence off once its first token is
+//   out and free its blocks; DecodeOnly instances receive sequences whose prompt KV has arrived.
+// - Optional prefix caching within the instance (vLLM's automatic prefix caching): the blocks of
+//   finished prompts stay cached in the free blocks, least recently used reclaimed first; a
+//   new sequence skips the prefill of its longest cached prefix. A hit is copied, not shared:
+//   the sequence still allocates all its blocks (a simplification on the safe side).
+#pragma once
+#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/prefix_cache.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+namespace llsim {
+
+struct BatcherConfig {
+  int64_t kv_blocks        = 0;
+  int64_t block_size       = 16;
+  int64_t max_batch_tokens = 8192;
+  int64_t max_batch_size   = 256;
+  int64_t prefill_chunk    = 8192;
+  bool prefix_caching      = false;
+  int64_t hash_block_tokens = 512;  // tokens per prefix hash id (the Mooncake trace's block)
+};
+
+enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
+
+struct SeqArrival {
+  int64_t id            = 0;
+  int64_t input_tokens  = 0;
+  int64_t output_tokens = 1;
+  int64_t cached_tokens = 0;  // prompt tokens whose KV is already there (loaded or received)
+  int64_t generated     = 0;  // tokens already out (1 for a sequence handed to a decode instance)
+  const std::vector<uint64_t>* hash_ids = nullptr;  // prefix blocks, for prefix caching
+};
+
+class BatchListener {
+ public:
+  virtual ~BatchListener() = default;
+  virtual void token(int64_t id, bool first)         = 0;
+  virtual void finished(int64_t id)                  = 0;  // its last token is out
+  virtual void handed_off(int64_t id)                = 0;  // PrefillOnly: prompt done
+  virtual void preempted(int64_t) {}
+};
+
+class Batcher {
+ public:
+  Batcher(const BatcherConfig& config, InstanceRole role);
+
+  // Whether a sequence of this many tokens (prompt + output) can ever fit alone.
+  bool fits(int64_t tokens) const;
+  void add(const SeqArrival& s);
+  bool idle() const { return running_.empty() && waiting_.empty(); }
+  // The next iteration's work (empty only when idle). When running prompts fill the KV and
+  // none can go on, the latest admitted is preempted. Must be followed by complete().
+  BatchWork plan();
+  void complete(BatchListener& listener);
+
+  int64_t running() const { return static_cast<int64_t>(running_.size()); }
+  int64_t waiting() const { return static_cast<int64_t>(waiting_.size()); }
+  int64_t used_blocks() const { return config_.kv_blocks - free_blocks_; }
+  // Prompt tokens still to prefill, queued or running.
+  int64_t queued_prompt_tokens() const;
+  double prefix_hit_tokens() const { return prefix_hit_tokens_; }
+  double preemptions() const { return preemptions_; }
+
+ private:
+  struct Seq {
+    SeqArrival a;
+    int64_t prompt   = 0;  // tokens to prefill (input, plus output so far after a recompute)
+    int64_t computed = 0;  // tokens whose KV is held
+    int64_t blocks   = 0;
+    int64_t step     = 0;  // tokens this iteration computes
+  };
+  int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
+  bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
+  void release(Seq& s);
+  void preempt_last();
+  int64_t cached_prefix(const Seq& s);
+  void trim_cache();
+  BatchWork plan_once();
+
+  BatcherConfig config_;
+  InstanceRole role_;
+  int64_t free_blocks_;
+  std::unordered_map<int64_t, Seq> seqs_;
+  std::vector<int64_t> running_;  // admission order
+  std::deque<int64_t> waiting_;
+  std::vector<int64_t> batch_;    // this iteration's sequences
+  std::unique_ptr<LruBlockCache> cache_;
+  double prefix_hit_tokens_ = 0, preemptions_ = 0;
+};
+
+}  // namespace llsim

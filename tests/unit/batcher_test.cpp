@@ -1,0 +1,175 @@
+#include "sim/serve/batcher.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <vector>
+
+using namespace llsim;
+
+namespace {
+
+struct Log : BatchListener {
+  std::map<int64_t, int> tokens;
+  std::vector<int64_t> finished_ids, handed;
+  void token(int64_t id, bool first) override
+  {
+    if (first)
+      CHECK(tokens[id] == 0);
+    tokens[id] += 1;
+  }
+  void finished(int64_t id) override { finished_ids.push_back(id); }
+  void handed_off(int64_t id) override { handed.push_back(id); }
+};
+
+BatcherConfig config(int64_t blocks)
+{
+  BatcherConfig c;
+  c.kv_blocks        = blocks;
+  c.block_size       = 16;
+  c.max_batch_tokens = 64;
+  c.max_batch_size   = 4;
+  c.prefill_chunk    = 32;
+  return c;
+}
+
+// Runs iterations until idle; returns how many.
+int drain(Batcher& b, Log& log, int limit = 10000)
+{
+  int n = 0;
+  while (!b.idle() && n < limit) {
+    REQUIRE_FALSE(b.plan().empty());
+    b.complete(log);
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("batcher: a prompt is prefilled in chunks, then decodes one token per iteration", "[batcher]")
+{
+  Batcher b(config(100), InstanceRole::Colocated);
+  b.add({1, 80, 5});
+  Log log;
+  BatchWork w = b.plan();
+  CHECK(w.prefill_tokens == 32);
+  CHECK(w.decodes == 0);
+  b.complete(log);
+  CHECK(log.tokens[1] == 0);
+  CHECK(b.plan().prefill_tokens == 32);
+  b.complete(log);
+  w = b.plan();
+  CHECK(w.prefill_tokens == 16);
+  b.complete(log);
+  CHECK(log.tokens[1] == 1);  // the iteration that ends the prompt gives the first token
+  w = b.plan();
+  CHECK(w.decodes == 1);
+  CHECK(w.decode_context == 81);
+  b.complete(log);
+  CHECK(drain(b, log) == 3);
+  CHECK(log.tokens[1] == 5);
+  CHECK(log.finished_ids == std::vector<int64_t>{1});
+  CHECK(b.used_blocks() == 0);
+}
+
+TEST_CASE("batcher: decodes come first and prefills share what is left of the token budget", "[batcher]")
+{
+  Batcher b(config(100), InstanceRole::Colocated);
+  Log log;
+  b.add({1, 10, 100});
+  b.plan();
+  b.complete(log);  // 1 is decoding now
+  b.add({2, 200, 2});
+  const BatchWork w = b.plan();
+  CHECK(w.decodes == 1);
+  CHECK(w.prefill_tokens == 32);  // one chunk; budget 63 left
+  b.complete(log);
+}
+
+TEST_CASE("batcher: max_batch_size bounds the sequences admitted", "[batcher]")
+{
+  Batcher b(config(100), InstanceRole::Colocated);
+  for (int64_t id = 0; id < 6; ++id)
+    b.add({id, 4, 3});
+  b.plan();
+  CHECK(b.running() == 4);
+  CHECK(b.waiting() == 2);
+}
+
+TEST_CASE("batcher: when decodes run out of blocks the latest admitted sequence is preempted and recomputed", "[batcher]")
+{
+  Batcher b(config(4), InstanceRole::Colocated);  // 64 tokens of KV
+  Log log;
+  b.add({1, 16, 20});
+  b.add({2, 16, 20});
+  drain(b, log);
+  CHECK(b.preemptions() >= 1);
+  CHECK(log.tokens[1] == 20);
+  CHECK(log.tokens[2] == 20);
+  CHECK(b.used_blocks() == 0);
+}
+
+TEST_CASE("batcher: a sequence too large for the whole KV never fits", "[batcher]")
+{
+  Batcher b(config(4), InstanceRole::Colocated);
+  CHECK(b.fits(64));
+  CHECK_FALSE(b.fits(65));
+}
+
+TEST_CASE("batcher: a prefill instance hands a sequence off after its first token and frees its blocks", "[batcher]")
+{
+  Batcher b(config(100), InstanceRole::PrefillOnly);
+  Log log;
+  b.add({7, 20, 50});
+  b.add({8, 20, 1});
+  drain(b, log);
+  CHECK(log.handed == std::vector<int64_t>{7});
+  CHECK(log.finished_ids == std::vector<int64_t>{8});
+  CHECK(b.used_blocks() == 0);
+}
+
+TEST_CASE("batcher: a decode instance starts from the received prompt KV", "[batcher]")
+{
+  Batcher b(config(100), InstanceRole::DecodeOnly);
+  Log log;
+  b.add({3, 40, 4, 40, 1});
+  const BatchWork w = b.plan();
+  CHECK(w.prefill_tokens == 0);
+  CHECK(w.decodes == 1);
+  CHECK(w.decode_context == 41);
+  b.complete(log);
+  CHECK(drain(b, log) == 2);
+  CHECK(log.tokens[3] == 3);
+}
+
+TEST_CASE("batcher: prefix caching skips the cached blocks of an earlier prompt", "[batcher]")
+{
+  BatcherConfig c       = config(100);
+  c.prefix_caching      = true;
+  c.hash_block_tokens   = 16;
+  c.max_batch_tokens    = 256;
+  c.prefill_chunk       = 256;
+  const std::vector<uint64_t> ids = {1, 2, 3};
+  Batcher b(c, InstanceRole::Colocated);
+  Log log;
+  b.add({1, 48, 1, 0, 0, &ids});
+  CHECK(b.plan().prefill_tokens == 48);
+  b.complete(log);
+  b.add({2, 48, 1, 0, 0, &ids});
+  CHECK(b.plan().prefill_tokens == 1);  // all but the last token hit
+  CHECK(b.prefix_hit_tokens() == 47);
+  b.complete(log);
+}
+
+TEST_CASE("batcher: without prefix caching the same prompt is prefilled again", "[batcher]")
+{
+  const std::vector<uint64_t> ids = {1, 2, 3};
+  Batcher b(config(100), InstanceRole::Colocated);
+  Log log;
+  b.add({1, 48, 1, 0, 0, &ids});
+  drain(b, log);
+  b.add({2, 48, 1, 0, 0, &ids});
+  CHECK(b.plan().prefill_tokens == 32);
+  CHECK(b.prefix_hit_tokens() == 0);
+}
