@@ -25,6 +25,7 @@
 // reply), hits and misses (memory_pool get). CSV: time_s, completed, failed (cumulative).
 #include "sim/core/distribution.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/percentile.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/time_series.hpp"
 #include "sim/phase/phase.hpp"
@@ -61,14 +62,6 @@ const ParamTable kRequestsParams = {
     ParamSpec::integer("keys", "distinct paths, files or blocks (request i uses key i mod keys)").defaults("1").at_least(1),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of the phase CSV").defaults("1s").positive(),
 };
-
-double percentile(std::vector<double> sorted, double q)
-{
-  if (sorted.empty())
-    return 0;
-  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(sorted.size())));
-  return sorted[std::max<size_t>(rank, 1) - 1];
-}
 
 class RequestsPhase : public Phase {
  public:

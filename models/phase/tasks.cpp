@@ -25,6 +25,7 @@
 // start, end, worker, attempts), <phase>_workers.csv (per worker totals).
 // Source: the master-worker simulator of the founding documents; schedulers after Braun et al.,
 // JPDC 2001.
+#include "sim/core/percentile.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/mw/master_worker.hpp"
@@ -60,15 +61,6 @@ const ParamTable kTasksParams = {
         .at_least(0),
     ParamSpec::section("tracking", "{period}: task tracking by the master").defaults("{}").with_fields(tracking_params()),
 };
-
-double percentile(std::vector<double> values, double q)
-{
-  if (values.empty())
-    return 0;
-  std::sort(values.begin(), values.end());
-  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(values.size())));
-  return values[std::max<size_t>(rank, 1) - 1];
-}
 
 class TasksPhase : public Phase {
  public:

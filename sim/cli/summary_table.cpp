@@ -49,6 +49,8 @@ std::string readable(const std::string& metric, double value)
     return "n/a";
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
+  if (ends_with(metric, "_per_s"))
+    return format_number(value) + "/s";
   if (ends_with(metric, "_s"))
     return duration(value);
   if (ends_with(metric, "_Bps"))

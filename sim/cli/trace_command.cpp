@@ -1,6 +1,7 @@
 #include "sim/cli/trace_command.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/percentile.hpp"
 #include "sim/core/text.hpp"
 #include "sim/serve/prefix_cache.hpp"
 #include "sim/serve/request_trace.hpp"
@@ -68,14 +69,7 @@ std::vector<size_t> parse_sizes(const std::string& text, std::vector<std::string
   return sizes;
 }
 
-double percentile(std::vector<double> v, double q)
-{
-  std::sort(v.begin(), v.end());
-  const size_t rank = static_cast<size_t>(std::ceil(q * static_cast<double>(v.size())));
-  return v[std::max<size_t>(rank, 1) - 1];
-}
-
-nlohmann::json lengths(const std::vector<double>& v)
+nlohmann::json lengths(std::vector<double> v)
 {
   double sum = 0;
   for (double x : v)

@@ -1,23 +1,12 @@
 #include "sim/ingest/ingest_tally.hpp"
 
+#include "sim/core/percentile.hpp"
 #include "sim/core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 namespace llsim {
-
-namespace {
-
-// The q-quantile (nearest rank) of `values`, which it partly reorders.
-double percentile(std::vector<double>& values, double q)
-{
-  const size_t rank = std::max<size_t>(static_cast<size_t>(std::ceil(q * static_cast<double>(values.size()))), 1) - 1;
-  std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(rank), values.end());
-  return values[rank];
-}
-
-}  // namespace
 
 IngestTally::IngestTally(size_t servers, double sample_period_s, double scale)
     : period_s_(sample_period_s), scale_(scale), rpcs_of_server_(servers, 0)

@@ -71,12 +71,13 @@ void Batcher::preempt_last()
   preemptions_ += 1;
 }
 
+// Whole prefix blocks cached; the tokens skipped are fewer when they would cover the prompt's
+// last token, which is always computed (it gives the first output token).
 int64_t Batcher::cached_prefix(const Seq& s)
 {
   if (!cache_ || s.a.hash_ids == nullptr)
     return 0;
-  const auto blocks = static_cast<int64_t>(cache_->cached_prefix(*s.a.hash_ids));
-  return std::min(blocks * config_.hash_block_tokens, s.prompt - 1);  // the last token is always computed
+  return static_cast<int64_t>(cache_->cached_prefix(*s.a.hash_ids));
 }
 
 void Batcher::trim_cache()
@@ -100,7 +101,24 @@ BatchWork Batcher::plan_once()
 {
   batch_.clear();
   BatchWork w;
-  // Sequences whose prompt KV is already here (handed to a decode instance) join the decodes.
+  admit_decode_ready();
+  if (config_.prefill_chunk == 0) {
+    prefill_whole_prompts(w);
+    if (!w.empty()) {
+      trim_cache();
+      return w;
+    }
+  }
+  schedule_decodes(w);
+  if (config_.prefill_chunk > 0)
+    schedule_chunks(w);
+  trim_cache();
+  return w;
+}
+
+// Sequences whose prompt KV is already here (handed to a decode instance) join the decodes.
+void Batcher::admit_decode_ready()
+{
   while (!waiting_.empty() && running() < config_.max_batch_size) {
     Seq& s = seqs_.at(waiting_.front());
     if (s.computed < s.prompt || !grow(s, s.computed + 1))
@@ -108,6 +126,10 @@ BatchWork Batcher::plan_once()
     running_.push_back(waiting_.front());
     waiting_.pop_front();
   }
+}
+
+void Batcher::schedule_decodes(BatchWork& w)
+{
   for (size_t i = 0; i < running_.size(); ++i) {
     const int64_t id = running_[i];
     Seq& s           = seqs_.at(id);
@@ -120,48 +142,83 @@ BatchWork Batcher::plan_once()
     }
     if (!kept)
       break;
-    s.step = 1;
-    batch_.push_back(id);
-    w.add_decode(s.computed);
+    take(id, s, 1, w);
   }
+}
+
+void Batcher::take(int64_t id, Seq& s, int64_t tokens, BatchWork& w)
+{
+  grow(s, s.computed + tokens);
+  s.step = tokens;
+  batch_.push_back(id);
+  if (s.computed >= s.prompt)
+    w.add_decode(s.computed);
+  else
+    w.add_prefill(s.computed, tokens);
+}
+
+// Looks the waiting sequence at the front up in the prefix cache (once, when first considered).
+void Batcher::apply_prefix_cache(Seq& s)
+{
+  if (s.hit_blocks > 0 || s.computed > 0)
+    return;
+  s.hit_blocks      = cached_prefix(s);
+  const int64_t hit = std::min(s.hit_blocks * config_.hash_block_tokens, s.prompt - 1);
+  prefix_hit_tokens_ += static_cast<double>(hit);
+  s.computed = hit;
+}
+
+void Batcher::schedule_chunks(BatchWork& w)
+{
   int64_t budget = config_.max_batch_tokens - w.decodes;
   // A chunk of at most `budget` tokens that the free blocks can hold; 0 when none.
   const auto chunk_of = [&](const Seq& s) {
     const int64_t room = (s.blocks + free_blocks_) * config_.block_size - s.computed;
     return std::max<int64_t>(0, std::min({s.prompt - s.computed, config_.prefill_chunk, budget, room}));
   };
-  const auto take = [&](int64_t id, Seq& s, int64_t chunk) {
-    grow(s, s.computed + chunk);
-    s.step = chunk;
-    batch_.push_back(id);
-    w.add_prefill(s.computed, chunk);
-    budget -= chunk;
-  };
   for (int64_t id : running_) {
     Seq& s = seqs_.at(id);
-    if (s.computed >= s.prompt || budget <= 0)
+    if (s.computed >= s.prompt || s.step > 0 || budget <= 0)
       continue;
-    if (const int64_t chunk = chunk_of(s); chunk > 0)
-      take(id, s, chunk);
+    if (const int64_t chunk = chunk_of(s); chunk > 0) {
+      take(id, s, chunk, w);
+      budget -= chunk;
+    }
   }
   while (!waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
     Seq& s           = seqs_.at(id);
     if (s.computed >= s.prompt)
-      break;  // decode-ready, waits for blocks above
-    const int64_t hit = cached_prefix(s);
-    if (hit > s.computed)
-      prefix_hit_tokens_ += static_cast<double>(hit - s.computed);
-    s.computed        = std::max(s.computed, hit);
+      break;  // decode-ready, waits for blocks
+    apply_prefix_cache(s);
     const int64_t chunk = chunk_of(s);
     if (chunk <= 0)
       break;
     waiting_.pop_front();
     running_.push_back(id);
-    take(id, s, chunk);
+    take(id, s, chunk, w);
+    budget -= chunk;
   }
-  trim_cache();
-  return w;
+}
+
+// Without chunking (vLLM before chunked prefill): waiting prompts are prefilled whole, in an
+// iteration of their own, up to max_batch_tokens (a longer prompt runs alone).
+void Batcher::prefill_whole_prompts(BatchWork& w)
+{
+  while (!waiting_.empty() && running() < config_.max_batch_size) {
+    const int64_t id = waiting_.front();
+    Seq& s           = seqs_.at(id);
+    if (s.computed >= s.prompt)
+      break;
+    apply_prefix_cache(s);
+    const int64_t need = s.prompt - s.computed;
+    if ((!w.empty() && w.prefill_tokens + need > config_.max_batch_tokens) ||
+        blocks_for(s.prompt) - s.blocks > free_blocks_)
+      break;
+    waiting_.pop_front();
+    running_.push_back(id);
+    take(id, s, need, w);
+  }
 }
 
 void Batcher::complete(BatchListener& listener)
@@ -174,6 +231,8 @@ void Batcher::complete(BatchListener& listener)
     if (s.computed < s.prompt)
       continue;  // a prompt chunk that did not end the prompt
     s.a.generated += 1;
+    if (s.a.generated == 1 && s.hit_blocks > 0)
+      listener.prefix_hit(id, s.hit_blocks);
     listener.token(id, s.a.generated == 1);
     const bool done    = s.a.generated >= s.a.output_tokens;
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;

@@ -10,6 +10,8 @@
 //   again). Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
 //   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
 //   order while the batch has fewer than max_batch_size sequences and their chunk's blocks fit.
+//   With prefill_chunk 0 (vLLM before chunked prefill), waiting prompts are prefilled whole in
+//   iterations without decodes, which run only when no prompt can be admitted.
 // - The iteration that completes a prompt emits a token (the first one, or the next after a
 //   recompute); each decode emits one. A sequence ends with its last output token.
 // - PrefillOnly instances (disaggregated prefill) hand a sequence off once its first token is
@@ -35,7 +37,7 @@ struct BatcherConfig {
   int64_t block_size       = 16;
   int64_t max_batch_tokens = 8192;
   int64_t max_batch_size   = 256;
-  int64_t prefill_chunk    = 8192;
+  int64_t prefill_chunk    = 512;  // 0: no chunking, whole prompts in iterations of their own
   bool prefix_caching      = false;
   int64_t hash_block_tokens = 512;  // tokens per prefix hash id (the Mooncake trace's block)
 };
@@ -57,7 +59,7 @@ class BatchListener {
   virtual void token(int64_t id, bool first)         = 0;
   virtual void finished(int64_t id)                  = 0;  // its last token is out
   virtual void handed_off(int64_t id)                = 0;  // PrefillOnly: prompt done
-  virtual void preempted(int64_t) {}
+  virtual void prefix_hit(int64_t id, int64_t blocks) = 0;  // prefix blocks found cached
 };
 
 class Batcher {
@@ -76,6 +78,10 @@ class Batcher {
   int64_t running() const { return static_cast<int64_t>(running_.size()); }
   int64_t waiting() const { return static_cast<int64_t>(waiting_.size()); }
   int64_t used_blocks() const { return config_.kv_blocks - free_blocks_; }
+  double kv_used_share() const
+  {
+    return config_.kv_blocks > 0 ? static_cast<double>(used_blocks()) / static_cast<double>(config_.kv_blocks) : 0;
+  }
   // Prompt tokens still to prefill, queued or running.
   int64_t queued_prompt_tokens() const;
   double prefix_hit_tokens() const { return prefix_hit_tokens_; }
@@ -88,6 +94,7 @@ class Batcher {
     int64_t computed = 0;  // tokens whose KV is held
     int64_t blocks   = 0;
     int64_t step     = 0;  // tokens this iteration computes
+    int64_t hit_blocks = 0;  // prefix blocks found in the cache when admitted
   };
   int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
   bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
@@ -96,6 +103,12 @@ class Batcher {
   int64_t cached_prefix(const Seq& s);
   void trim_cache();
   BatchWork plan_once();
+  void admit_decode_ready();
+  void schedule_decodes(BatchWork& w);
+  void schedule_chunks(BatchWork& w);
+  void prefill_whole_prompts(BatchWork& w);
+  void apply_prefix_cache(Seq& s);
+  void take(int64_t id, Seq& s, int64_t tokens, BatchWork& w);
 
   BatcherConfig config_;
   InstanceRole role_;

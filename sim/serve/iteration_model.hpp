@@ -13,6 +13,7 @@ namespace llsim {
 // tokens of context attends to n*c + n*(n+1)/2 token pairs (causal); a decode of a request with
 // c tokens of context attends to c + 1.
 struct BatchWork {
+  int64_t prefills         = 0;  // sequences prefilling
   int64_t prefill_tokens   = 0;  // new prompt tokens
   double prefill_pairs     = 0;  // attention token pairs of the prefill parts
   double prefill_kv_tokens = 0;  // context + new tokens of the prefill parts (KV read and written)
@@ -21,6 +22,7 @@ struct BatchWork {
 
   void add_prefill(int64_t context, int64_t n)
   {
+    prefills += 1;
     prefill_tokens += n;
     prefill_pairs += static_cast<double>(n) * static_cast<double>(context) +
                      static_cast<double>(n) * static_cast<double>(n + 1) / 2;

@@ -6,6 +6,7 @@
 #include "sim/platform/platform_spec.hpp"
 
 #include <functional>
+#include <vector>
 
 namespace llsim {
 
@@ -17,6 +18,14 @@ enum class IoOp { Read, Write };
 // or bytes < 1). It lasts at least `min_duration` (a sender that cannot go faster).
 bool transfer(const Platform& platform, HostId from, HostId to, double bytes, double deadline,
               double min_duration = 0);
+
+// Moves several flows at once (they share the links they cross) and returns when all are done;
+// false, with the rest cancelled, if the deadline comes first.
+struct Flow {
+  HostId from, to;
+  double bytes;
+};
+bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, double deadline);
 
 // Cut-through relay: from -> via and via -> to at the same time, as a forwarding server sends
 // on while it receives. `first_hop_done` runs once from -> via has ended and `min_first_hop`

@@ -20,6 +20,8 @@ struct Log : BatchListener {
   }
   void finished(int64_t id) override { finished_ids.push_back(id); }
   void handed_off(int64_t id) override { handed.push_back(id); }
+  void prefix_hit(int64_t, int64_t blocks) override { hit_blocks += blocks; }
+  int64_t hit_blocks = 0;
 };
 
 BatcherConfig config(int64_t blocks)
@@ -160,6 +162,7 @@ TEST_CASE("batcher: prefix caching skips the cached blocks of an earlier prompt"
   CHECK(b.plan().prefill_tokens == 1);  // all but the last token hit
   CHECK(b.prefix_hit_tokens() == 47);
   b.complete(log);
+  CHECK(log.hit_blocks == 3);
 }
 
 TEST_CASE("batcher: without prefix caching the same prompt is prefilled again", "[batcher]")
@@ -172,4 +175,24 @@ TEST_CASE("batcher: without prefix caching the same prompt is prefilled again", 
   b.add({2, 48, 1, 0, 0, &ids});
   CHECK(b.plan().prefill_tokens == 32);
   CHECK(b.prefix_hit_tokens() == 0);
+}
+
+TEST_CASE("batcher: without chunking, whole prompts run in iterations without decodes", "[batcher]")
+{
+  BatcherConfig c = config(100);
+  c.prefill_chunk = 0;
+  Batcher b(c, InstanceRole::Colocated);
+  Log log;
+  b.add({1, 10, 50});
+  b.plan();
+  b.complete(log);  // 1 decodes from now on
+  b.add({2, 100, 2});
+  BatchWork w = b.plan();
+  CHECK(w.prefill_tokens == 100);  // longer than max_batch_tokens, so alone
+  CHECK(w.decodes == 0);           // the decode of 1 waits
+  b.complete(log);
+  w = b.plan();
+  CHECK(w.decodes == 2);
+  CHECK(w.prefill_tokens == 0);
+  b.complete(log);
 }

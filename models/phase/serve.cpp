@@ -1,0 +1,139 @@
+// Phase kind `serve`: LLM inference on a serving system, replaying a request trace or a
+// synthetic load, judged against an SLO (sim/serve/).
+//
+//   - name: chat
+//     kind: serve
+//     model: {preset: llama3-70b}             or {params, layers, d_model, kv_heads, head_dim}
+//     system: {impl: vllm, instances: gpu}    vllm | mooncake | fastdecode
+//     iteration: {impl: roofline}             how long an iteration takes: roofline | table
+//     batching: {max_batch_tokens: 8192, max_batch_size: 256, prefill_chunk: 512,
+//                block_size: 16, gpu_memory_utilization: 0.9}
+//     workload: {trace: traces/mooncake_conversation_trace.jsonl, format: mooncake}
+//     slo: {ttft: 30s, tbt: 100ms}
+//     sample_period: 1s                       rows of <phase>_instances.csv
+//
+// The phase ends when every request has finished or been rejected. Metrics and CSVs:
+// sim/serve/serve_tally.hpp.
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/phase/phase.hpp"
+#include "sim/serve/serve_system.hpp"
+#include "sim/serve/serve_workload.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/wait_point.hpp"
+
+#include <limits>
+#include <memory>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kBatchingParams = {
+    ParamSpec::integer("max_batch_tokens", "tokens one iteration computes at most (vLLM max_num_batched_tokens)")
+        .defaults("8192")
+        .at_least(1)
+        .at_most(1e8),
+    ParamSpec::integer("max_batch_size", "sequences running at once on an instance (vLLM max_num_seqs)")
+        .defaults("256")
+        .at_least(1)
+        .at_most(1e6),
+    ParamSpec::integer("prefill_chunk", "prompt tokens of one sequence per iteration; 0: no chunking, whole prompts "
+                                        "in iterations without decodes (vLLM before chunked prefill)")
+        .defaults("512")
+        .at_least(0),
+    ParamSpec::integer("block_size", "tokens per KV block of the paged allocator").defaults("16").at_least(1).at_most(1e6),
+    ParamSpec::quantity("gpu_memory_utilization", Dimension::Number, "share of HBM for weights and KV (vLLM's default)")
+        .defaults("0.9")
+        .positive()
+        .at_most(1),
+};
+
+const ParamTable kServeParams = {
+    ParamSpec::section("model", "the served model {preset} or {params, layers, d_model, kv_heads, head_dim, "
+                                "dtype_bytes} or {params, kv_bytes_per_token}")
+        .with_fields(llm_model_params()),
+    ParamSpec::section("system", "the serving system {impl: vllm | mooncake | fastdecode, ...}"),
+    ParamSpec::section("iteration", "iteration time {impl: roofline | table, ...}").defaults("{impl: roofline}"),
+    ParamSpec::section("batching", "continuous batching and paged KV").defaults("{}").with_fields(kBatchingParams),
+    ParamSpec::section("workload", "a trace {trace, format} or a synthetic load {requests, arrival, input_tokens, "
+                                   "output_tokens}")
+        .with_fields(serve_workload_params()),
+    ParamSpec::section("slo", "{ttft, tbt, tbt_statistic, tbt_tail}").with_fields(slo_params()),
+    ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_instances.csv")
+        .defaults("1s")
+        .positive(),
+};
+
+ServeBatching parse_batching(const Params& p)
+{
+  ServeBatching b;
+  b.base.max_batch_tokens       = p.integer("max_batch_tokens");
+  b.base.max_batch_size         = p.integer("max_batch_size");
+  b.base.prefill_chunk          = p.integer("prefill_chunk");
+  b.base.block_size             = p.integer("block_size");
+  b.gpu_memory_utilization      = p.quantity("gpu_memory_utilization");
+  if (b.base.max_batch_tokens < b.base.max_batch_size)
+    p.fail("max_batch_tokens", "must be at least max_batch_size (every running sequence decodes one token)");
+  return b;
+}
+
+class ServePhase : public Phase {
+ public:
+  ServePhase(const Params& p, const PhaseLoadContext& c)
+      : model_(parse_llm_model(p.section("model", llm_model_params())))
+      , slo_(parse_slo(p.section("slo", slo_params())))
+      , sample_period_s_(p.quantity("sample_period"))
+  {
+    batching_ = parse_batching(p.section("batching", kBatchingParams));
+    const Params w = p.section("workload", serve_workload_params());
+    workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
+    batching_.base.hash_block_tokens = workload_.block_tokens;
+    system_ = Registry<ServeSystem>::create(p.raw("system"),
+                                            {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_});
+  }
+
+  void run(PhaseRuntime& runtime) override
+  {
+    const auto& requests = workload_.requests;
+    tally_ = std::make_unique<ServeTally>(requests, slo_, system_->instances(), sample_period_s_);
+    WaitPoint progress;
+    ServeEnv env{runtime.platform, *tally_, requests, runtime.label, [&progress] { progress.notify_all(); }};
+    const double start = now();
+    tally_->start(start);
+    system_->start(env);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      sleep_until(start + requests[i].arrival_s);
+      system_->arrive(static_cast<int64_t>(i));
+    }
+    progress.wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
+    system_->close();
+    const ServeTotals t = system_->totals();
+    tally_->set_system_totals(t.kv_bytes_transferred, t.pool_peak_bytes, t.evicted_blocks, t.preemptions);
+  }
+
+  Metrics metrics() const override { return tally_ ? tally_->metrics(workload_.bad_lines) : Metrics{}; }
+
+  std::vector<OutputTable> tables() const override
+  {
+    if (!tally_)
+      return {};
+    return {{"requests", tally_->requests_table()}, {"instances", tally_->instances_table()}};
+  }
+
+ private:
+  LlmModel model_;
+  SloSpec slo_;
+  double sample_period_s_;
+  ServeBatching batching_;
+  ServeWorkload workload_;
+  std::unique_ptr<ServeSystem> system_;
+  std::unique_ptr<ServeTally> tally_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(Phase, "serve", ServePhase, "LLM inference on a serving system against an SLO (vllm, mooncake, fastdecode)",
+               kServeParams);
+
+}  // namespace llsim

@@ -1,0 +1,111 @@
+// Serve system `vllm`: colocated instances (vLLM; Kwon et al., SOSP'23), one per host of a GPU
+// group, each prefilling and decoding its own requests with continuous batching and the KV in
+// the HBM its weights leave. A router sends each request to one instance:
+//   round_robin   in turn;
+//   least_loaded  the instance with the fewest requests queued and running (ties: lowest index).
+// prefix_caching: vLLM's automatic prefix caching inside an instance (needs prefix blocks in the
+// trace: Mooncake's hash_ids). A request that could never fit in an instance's KV is rejected.
+#include "sim/core/registry.hpp"
+#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/serve_system.hpp"
+#include "sim/sg/clock.hpp"
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kVllmParams = {
+    ParamSpec::text("instances", "GPU group; each host is one instance"),
+    ParamSpec::text("router", "round_robin or least_loaded").defaults("least_loaded"),
+    ParamSpec::flag("prefix_caching", "reuse the KV of cached prefix blocks within an instance").defaults("false"),
+};
+
+class Vllm : public ServeSystem {
+ public:
+  Vllm(const Params& p, const Context& c) : group_(c.platform.group_param(p, "instances"))
+  {
+    config_                = gpu_instance_config(p, "instances", group_, c.model, c.batching);
+    config_.prefix_caching = p.flag("prefix_caching");
+    model_                 = gpu_iteration_model(c, group_);
+    const std::string router = p.text("router");
+    if (router != "round_robin" && router != "least_loaded")
+      p.fail("router", "unknown router '" + router + "' (expected round_robin or least_loaded)");
+    least_loaded_ = router == "least_loaded";
+  }
+
+  size_t instances() const override { return static_cast<size_t>(group_.count); }
+
+  void start(ServeEnv& env) override
+  {
+    env_ = &env;
+    for (int64_t i = 0; i < group_.count; ++i) {
+      auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), group_.host(i), config_, InstanceRole::Colocated,
+                                                  env.tally);
+      inst->set_run_iteration([this](const BatchWork& w) {
+        const double t = model_->seconds(w);
+        sleep_for(t);
+        return t;
+      });
+      inst->set_on_done(env.progress);
+      inst->start(env.platform, env.label);
+      instances_.push_back(std::move(inst));
+    }
+  }
+
+  void arrive(int64_t id) override
+  {
+    const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
+    if (!instances_.front()->batcher().fits(r.input_tokens + r.output_tokens)) {
+      env_->tally.rejected(id, now());
+      env_->progress();
+      return;
+    }
+    ServeInstance& to = pick();
+    env_->tally.assigned(id, to.index());
+    to.submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
+  }
+
+  void close() override
+  {
+    for (auto& i : instances_)
+      i->close();
+    for (auto& i : instances_)
+      i->join();
+  }
+
+  ServeTotals totals() const override
+  {
+    ServeTotals t;
+    for (const auto& i : instances_)
+      t.preemptions += i->batcher().preemptions();
+    return t;
+  }
+
+ private:
+  ServeInstance& pick()
+  {
+    if (!least_loaded_)
+      return *instances_[next_++ % instances_.size()];
+    ServeInstance* best = instances_.front().get();
+    for (const auto& i : instances_)
+      if (i->load() < best->load())
+        best = i.get();
+    return *best;
+  }
+
+  const GroupSpec& group_;
+  BatcherConfig config_;
+  std::unique_ptr<IterationModel> model_;
+  bool least_loaded_ = true;
+  ServeEnv* env_     = nullptr;
+  std::vector<std::unique_ptr<ServeInstance>> instances_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(ServeSystem, "vllm", Vllm, "colocated prefill and decode per instance, KV in HBM, a router",
+               kVllmParams);
+
+}  // namespace llsim

@@ -1,0 +1,63 @@
+// One serving instance in the simulation: an actor on its host that runs the batcher's
+// iterations back to back while it has work, each lasting what `run_iteration` takes (by
+// default, sleeping the iteration model's time; FastDecode moves data over the network too).
+// Token events go to the tally; a sequence a prefill instance is done with goes to `on_handoff`.
+#pragma once
+#include "sim/platform/platform_spec.hpp"
+#include "sim/serve/batcher.hpp"
+#include "sim/serve/serve_tally.hpp"
+#include "sim/sg/actors.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace llsim {
+
+class Platform;
+class WaitPoint;
+
+class ServeInstance : public BatchListener {
+ public:
+  // Blocks for one iteration of `work`; returns the seconds the instance counts as busy.
+  using RunIteration = std::function<double(const BatchWork& work)>;
+
+  ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally);
+  ~ServeInstance() override;
+
+  void set_run_iteration(RunIteration run) { run_ = std::move(run); }
+  void set_on_handoff(std::function<void(int64_t id)> f) { on_handoff_ = std::move(f); }
+  void set_on_done(std::function<void()> f) { on_done_ = std::move(f); }
+
+  // Inside the simulation: starts the actor (and its wake-up point).
+  void start(const Platform& platform, const std::string& label);
+  void submit(const SeqArrival& s);
+  void close();  // no more work comes: the actor ends once idle
+  void join() { actor_.join(); }
+
+  int index() const { return index_; }
+  HostId host() const { return host_; }
+  const Batcher& batcher() const { return batcher_; }
+  int64_t load() const { return batcher_.running() + batcher_.waiting(); }
+
+  void token(int64_t id, bool first) override;
+  void finished(int64_t id) override;
+  void handed_off(int64_t id) override;
+  void prefix_hit(int64_t id, int64_t blocks) override { tally_.prefix_hit(id, blocks); }
+
+ private:
+  void loop();
+
+  int index_;
+  HostId host_;
+  Batcher batcher_;
+  ServeTally& tally_;
+  RunIteration run_;
+  std::function<void(int64_t)> on_handoff_;
+  std::function<void()> on_done_;
+  std::unique_ptr<WaitPoint> wake_;
+  bool closed_ = false;
+  Actor actor_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,34 @@
+#include "sim/serve/serve_system.hpp"
+
+#include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
+#include "sim/serve/iteration_model.hpp"
+
+#include <cmath>
+
+namespace llsim {
+
+BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
+                                  const LlmModel& model, const ServeBatching& batching)
+{
+  if (!group.gpu)
+    p.fail(key, "group '" + group.name + "' has no GPUs (give it gpu: {flops, hbm_bandwidth, hbm, count})");
+  const GpuSpec& gpu = *group.gpu;
+  const double hbm   = gpu.hbm_B * static_cast<double>(gpu.count) * batching.gpu_memory_utilization;
+  const double room  = hbm - model.weight_bytes();
+  BatcherConfig c    = batching.base;
+  const double block = static_cast<double>(c.block_size) * model.kv_bytes_per_token;
+  if (room < block)
+    p.fail(key, "the weights (" + format_number(model.weight_bytes() / 1e9) + " GB) leave no room for KV in " +
+                    std::to_string(gpu.count) + " x " + format_number(gpu.hbm_B / 1e9) + " GB of HBM x gpu_memory_utilization " +
+                    format_number(batching.gpu_memory_utilization) + " on group '" + group.name + "'");
+  c.kv_blocks = static_cast<int64_t>(std::floor(room / block));
+  return c;
+}
+
+std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group)
+{
+  return Registry<IterationModel>::create(c.iteration, {c.model, *group.gpu});
+}
+
+}  // namespace llsim

@@ -1,0 +1,74 @@
+// Contract of a serving system (registry "serve system", chosen with `impl:` under a serve
+// phase's `system:`): the instances, how requests reach them, and where the KV lives.
+// - The constructor reads and checks every key and sizes its instances (no SimGrid yet).
+// - start() runs inside the phase's actor and starts the instances' actors; arrive(i) is called
+//   at request i's arrival time; the system reports every request to the tally exactly once as
+//   finished or rejected. close() is called when all are, and returns once its actors ended.
+#pragma once
+#include "sim/core/yaml_ref.hpp"
+#include "sim/platform/platform_spec.hpp"
+#include "sim/serve/batcher.hpp"
+#include "sim/serve/llm_model.hpp"
+#include "sim/serve/serve_tally.hpp"
+#include "sim/serve/slo.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+class Platform;
+class ServiceDirectory;
+class IterationModel;
+
+// The phase's `batching:` section, before an instance's KV size is known.
+struct ServeBatching {
+  BatcherConfig base;  // kv_blocks left 0
+  double gpu_memory_utilization = 0.9;
+};
+
+struct ServeEnv {
+  const Platform& platform;
+  ServeTally& tally;
+  const std::vector<TraceRequest>& requests;
+  std::string label;                // "phase 'name'"
+  std::function<void()> progress;   // call after a request finished or was rejected
+};
+
+struct ServeTotals {
+  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0;
+};
+
+class ServeSystem {
+ public:
+  struct Context {
+    const PlatformSpec& platform;
+    ServiceDirectory& services;
+    const LlmModel& model;
+    const ServeBatching& batching;
+    YamlRef iteration;  // the phase's iteration model section
+    const SloSpec& slo;
+  };
+  static constexpr const char* kInterfaceName = "serve system";
+  static constexpr const char* kSelector      = "impl";
+
+  virtual ~ServeSystem() = default;
+  virtual size_t instances() const              = 0;
+  virtual void start(ServeEnv& env)             = 0;
+  virtual void arrive(int64_t id)               = 0;
+  virtual void close()                          = 0;
+  virtual ServeTotals totals() const            = 0;
+};
+
+// The batcher configuration of a GPU instance on a host of `group`: the KV blocks are the HBM
+// of its GPUs x gpu_memory_utilization, less the weights. A located error (at `key` of `p`)
+// when the group has no GPUs or the weights leave no room.
+BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
+                                  const LlmModel& model, const ServeBatching& batching);
+
+// An iteration model for instances on `group`'s GPUs.
+std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group);
+
+}  // namespace llsim

@@ -1,0 +1,145 @@
+#include "sim/serve/serve_tally.hpp"
+
+#include "sim/core/percentile.hpp"
+
+#include <algorithm>
+
+namespace llsim {
+
+ServeTally::ServeTally(const std::vector<TraceRequest>& requests, const SloSpec& slo, size_t instances,
+                       double sample_period_s)
+    : slo_(slo), period_s_(sample_period_s), records_(requests.size()), busy_s_(instances, 0), next_sample_(instances, 0)
+{
+  for (size_t i = 0; i < requests.size(); ++i) {
+    Record& r       = records_[i];
+    r.arrival_s     = requests[i].arrival_s;
+    r.output_tokens = requests[i].output_tokens;
+    r.blocks        = static_cast<int64_t>(requests[i].hash_ids.size());
+  }
+  instances_.header = {"time_s", "instance", "batch", "kv_used_share", "busy_share"};
+}
+
+void ServeTally::start(double now)
+{
+  start_s_ = end_s_ = now;
+  for (Record& r : records_)
+    r.arrival_s += now;
+}
+
+void ServeTally::token(int64_t id, double now, bool first)
+{
+  Record& r = records_[static_cast<size_t>(id)];
+  if (first) {
+    r.first_s = now;
+    r.gaps    = GapTracker(slo_, r.output_tokens - 1);
+  } else {
+    r.gaps.add(now - r.last_s);
+  }
+  r.last_s = now;
+  r.tokens += 1;
+}
+
+void ServeTally::finished(int64_t id, double now)
+{
+  records_[static_cast<size_t>(id)].finish_s = now;
+  done_ += 1;
+  end_s_ = std::max(end_s_, now);
+}
+
+void ServeTally::rejected(int64_t id, double now)
+{
+  records_[static_cast<size_t>(id)].rejected = true;
+  done_ += 1;
+  end_s_ = std::max(end_s_, now);
+}
+
+void ServeTally::iteration(int instance, double now, double seconds, int64_t batch, double kv_used_share)
+{
+  const auto i = static_cast<size_t>(instance);
+  busy_s_[i] += seconds;
+  batch_seconds_ += static_cast<double>(batch) * seconds;
+  if (now < next_sample_[i])
+    return;
+  const double span = now - start_s_;
+  instances_.add_numbers({now, static_cast<double>(instance), static_cast<double>(batch), kv_used_share,
+                          span > 0 ? busy_s_[i] / span : 0});
+  next_sample_[i] = now + period_s_;
+}
+
+void ServeTally::set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions)
+{
+  kv_bytes_    = kv_bytes;
+  pool_peak_   = pool_peak_bytes;
+  evicted_     = evicted_blocks;
+  preemptions_ = preemptions;
+}
+
+bool ServeTally::meets(const Record& r) const
+{
+  return r.finish_s >= 0 && r.first_s - r.arrival_s <= slo_.ttft_s && r.gaps.statistic() <= slo_.tbt_s;
+}
+
+Metrics ServeTally::metrics(size_t bad_lines) const
+{
+  std::vector<double> ttft, tbt;
+  double met = 0, rejected = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0, tbt_sum = 0;
+  for (const Record& r : records_) {
+    rejected += r.rejected ? 1 : 0;
+    tokens += static_cast<double>(r.tokens);
+    blocks += static_cast<double>(r.blocks);
+    hits += static_cast<double>(r.hit_blocks);
+    if (r.finish_s < 0)
+      continue;
+    met += meets(r) ? 1 : 0;
+    ttft.push_back(r.first_s - r.arrival_s);
+    ttft_sum += ttft.back();
+    if (r.gaps.gaps() > 0) {
+      tbt.push_back(r.gaps.statistic());
+      tbt_sum += tbt.back();
+    }
+  }
+  const double n = static_cast<double>(records_.size()), span = active_seconds();
+  const double completed = static_cast<double>(ttft.size());
+  double busy            = 0;
+  for (double b : busy_s_)
+    busy += b;
+  return {{"requests", n},
+          {"completed", completed},
+          {"rejected", rejected},
+          {"slo_attainment", n > 0 ? met / n : 0},
+          {"goodput_rps", span > 0 ? met / span : 0},
+          {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
+          {"p50_ttft_s", percentile(ttft, 0.50)},
+          {"p90_ttft_s", percentile(ttft, 0.90)},
+          {"p99_ttft_s", percentile(ttft, 0.99)},
+          {"mean_tbt_s", tbt.empty() ? 0 : tbt_sum / static_cast<double>(tbt.size())},
+          {"p90_tbt_s", percentile(tbt, 0.90)},
+          {"p99_tbt_s", percentile(tbt, 0.99)},
+          {"tokens_per_s", span > 0 ? tokens / span : 0},
+          {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
+          {"kv_bytes_transferred", kv_bytes_},
+          {"pool_peak_bytes", pool_peak_},
+          {"evicted_blocks", evicted_},
+          {"gpu_utilization", span > 0 && !busy_s_.empty() ? busy / (span * static_cast<double>(busy_s_.size())) : 0},
+          {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
+          {"preemptions", preemptions_},
+          {"bad_lines", static_cast<double>(bad_lines)}};
+}
+
+CsvWriter ServeTally::requests_table() const
+{
+  CsvWriter t;
+  t.header = {"request", "arrival_s", "first_token_s", "finish_s", "ttft_s", "tbt_s", "output_tokens", "hit_blocks",
+              "blocks", "instance", "met_slo"};
+  for (size_t i = 0; i < records_.size(); ++i) {
+    const Record& r = records_[i];
+    const bool done = r.finish_s >= 0;
+    t.add_numbers({static_cast<double>(i), r.arrival_s, done ? r.first_s : -1, r.finish_s,
+                   done ? r.first_s - r.arrival_s : -1, done ? r.gaps.statistic() : -1,
+                   static_cast<double>(r.output_tokens), static_cast<double>(r.hit_blocks),
+                   static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0});
+  }
+  return t;
+}
+
+}  // namespace llsim

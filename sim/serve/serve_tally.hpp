@@ -1,0 +1,68 @@
+// What a serve phase measured, per request and per instance, and the phase's metrics.
+//
+// Metrics (SI units):
+//   requests, completed, rejected, slo_attainment (requests meeting the SLO / requests),
+//   goodput_rps (requests meeting the SLO per second of the phase), mean/p50/p90/p99_ttft_s
+//   (completed requests), mean/p90/p99_tbt_s (the TBT statistic of completed requests with at
+//   least one gap), tokens_per_s (output tokens per second of the phase), prefix_hit_ratio
+//   (prefix blocks whose KV was reused / prefix blocks; 0 for traces without blocks),
+//   kv_bytes_transferred, pool_peak_bytes, evicted_blocks (the system's), gpu_utilization
+//   (iteration time / (instances x phase time)), mean_concurrency (sequences in the instances'
+//   batches, averaged over the phase's time: Little's L, from the instances' side),
+//   preemptions, bad_lines.
+// CSVs: <phase>_requests.csv one row per request; <phase>_instances.csv each instance's batch
+// and KV use, sampled once per sample_period.
+#pragma once
+#include "sim/core/csv.hpp"
+#include "sim/core/metrics.hpp"
+#include "sim/serve/request_trace.hpp"
+#include "sim/serve/slo.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace llsim {
+
+class ServeTally {
+ public:
+  ServeTally(const std::vector<TraceRequest>& requests, const SloSpec& slo, size_t instances, double sample_period_s);
+
+  void token(int64_t id, double now, bool first);
+  void finished(int64_t id, double now);
+  void rejected(int64_t id, double now);
+  void assigned(int64_t id, int instance) { records_[static_cast<size_t>(id)].instance = instance; }
+  void prefix_hit(int64_t id, int64_t blocks) { records_[static_cast<size_t>(id)].hit_blocks = blocks; }
+  // One iteration of `instance` ran from now - seconds to now.
+  void iteration(int instance, double now, double seconds, int64_t batch, double kv_used_share);
+  void set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions);
+
+  bool all_done() const { return done_ == records_.size(); }
+  double active_seconds() const { return end_s_ - start_s_; }
+  // The phase starts: arrival times, relative until now, become absolute.
+  void start(double now);
+  Metrics metrics(size_t bad_lines) const;
+  CsvWriter requests_table() const;
+  CsvWriter instances_table() const { return instances_; }
+
+ private:
+  struct Record {
+    double arrival_s = 0, first_s = -1, last_s = -1, finish_s = -1;
+    int64_t output_tokens = 0, blocks = 0, hit_blocks = 0, tokens = 0;
+    int instance  = -1;
+    bool rejected = false;
+    GapTracker gaps;
+  };
+  bool meets(const Record& r) const;
+
+  SloSpec slo_;
+  double period_s_;
+  std::vector<Record> records_;
+  size_t done_ = 0;
+  double start_s_ = 0, end_s_ = 0;
+  std::vector<double> busy_s_, next_sample_;
+  double batch_seconds_ = 0;  // sequences in a batch x seconds of its iteration
+  double kv_bytes_ = 0, pool_peak_ = 0, evicted_ = 0, preemptions_ = 0;
+  CsvWriter instances_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,130 @@
+#include "sim/serve/serve_workload.hpp"
+
+#include "sim/core/distribution.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/random.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace llsim {
+
+const ParamTable& serve_workload_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("trace", "request trace file (relative to the scenario)").may_be_absent(),
+      ParamSpec::text("format", "trace format: mooncake, azure or burstgpt").defaults("mooncake"),
+      ParamSpec::flag("skip_bad_lines", "skip and count malformed trace lines instead of failing").defaults("false"),
+      ParamSpec::integer("requests", "synthetic: number of requests").may_be_absent().at_least(1).at_most(
+          static_cast<double>(kMaxTraceRequests)),
+      ParamSpec::distribution("arrival", Dimension::Duration, "synthetic: time between arrivals").may_be_absent().at_least(0),
+      ParamSpec::distribution("input_tokens", Dimension::Number, "synthetic: prompt tokens (rounded, at least 1)")
+          .may_be_absent()
+          .at_least(0),
+      ParamSpec::distribution("output_tokens", Dimension::Number, "synthetic: output tokens (rounded, at least 1)")
+          .may_be_absent()
+          .at_least(0),
+      ParamSpec::integer("block_tokens", "tokens per prefix block id of the trace (512 in the Mooncake release)")
+          .defaults("512")
+          .at_least(1)
+          .at_most(1e6),
+      ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster").defaults("1").positive(),
+      ParamSpec::quantity("start", Dimension::Duration, "requests arriving before this are left out").defaults("0s").at_least(0),
+      ParamSpec::quantity("duration", Dimension::Duration, "keep the requests arriving in [start, start + duration)")
+          .may_be_absent()
+          .positive(),
+      ParamSpec::integer("max_requests", "keep at most this many requests (the first ones)").may_be_absent().at_least(1),
+      ParamSpec::integer("max_input_tokens", "longer prompts are truncated to this").may_be_absent().at_least(1),
+      ParamSpec::integer("max_output_tokens", "longer outputs are truncated to this").may_be_absent().at_least(1),
+  };
+  return t;
+}
+
+namespace {
+
+int64_t tokens(const Distribution& d, Rng& rng)
+{
+  return std::max<int64_t>(1, std::llround(std::min(d.sample(rng), 1e12)));
+}
+
+std::vector<TraceRequest> synthetic(const Params& p, uint64_t seed, const std::string& stream)
+{
+  for (const char* key : {"requests", "arrival", "input_tokens", "output_tokens"})
+    if (!p.has(key))
+      p.fail(key, "required for a synthetic workload (or give a 'trace')");
+  if (p.flag("skip_bad_lines"))
+    p.fail("skip_bad_lines", "only for a trace");
+  const auto arrival = p.distribution("arrival");
+  const auto input = p.distribution("input_tokens"), output = p.distribution("output_tokens");
+  Rng rng = Rng::stream(seed, stream);
+  std::vector<TraceRequest> out(static_cast<size_t>(p.integer("requests")));
+  double t = 0;
+  for (auto& r : out) {
+    r.arrival_s     = t;
+    r.input_tokens  = tokens(*input, rng);
+    r.output_tokens = tokens(*output, rng);
+    t += arrival->sample(rng);
+  }
+  return out;
+}
+
+}  // namespace
+
+ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::string& stream)
+{
+  ServeWorkload w;
+  w.block_tokens = p.integer("block_tokens");
+  const int64_t hash_block_tokens = w.block_tokens;
+  if (p.has("trace")) {
+    for (const char* key : {"requests", "arrival", "input_tokens", "output_tokens"})
+      if (p.has(key))
+        p.fail(key, "a synthetic workload's key; this workload replays a trace");
+    TraceFormat format;
+    if (!parse_trace_format(p.text("format"), &format))
+      p.fail("format", "unknown trace format '" + p.text("format") + "' (expected mooncake, azure or burstgpt)");
+    const std::string file = p.path("trace");
+    RequestTrace trace;
+    try {
+      trace = read_request_trace(file, format, p.flag("skip_bad_lines"));
+    } catch (const ConfigError& e) {
+      p.fail("trace", e.what());
+    }
+    w.requests  = std::move(trace.requests);
+    w.bad_lines = trace.skipped_lines;
+  } else {
+    w.requests = synthetic(p, seed, stream);
+  }
+  // Arrival order, ties in file order; then the window, the count and the truncations.
+  std::stable_sort(w.requests.begin(), w.requests.end(),
+                   [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; });
+  const double t0 = w.requests.empty() ? 0 : w.requests.front().arrival_s;
+  const double start = p.quantity("start");
+  const double end   = p.has("duration") ? start + p.quantity("duration") : std::numeric_limits<double>::infinity();
+  const size_t keep  = p.has("max_requests") ? static_cast<size_t>(p.integer("max_requests")) : w.requests.size();
+  const double scale = p.quantity("rate_scale");
+  const int64_t max_in  = p.has("max_input_tokens") ? p.integer("max_input_tokens") : INT64_MAX;
+  const int64_t max_out = p.has("max_output_tokens") ? p.integer("max_output_tokens") : INT64_MAX;
+  std::vector<TraceRequest> kept;
+  for (auto& r : w.requests) {
+    const double t = r.arrival_s - t0;
+    if (t < start || t >= end)
+      continue;
+    if (kept.size() == keep)
+      break;
+    r.arrival_s     = (t - start) / scale;
+    r.output_tokens = std::max<int64_t>(1, std::min(r.output_tokens, max_out));
+    r.input_tokens  = std::max<int64_t>(1, std::min(r.input_tokens, max_in));
+    const auto covered = static_cast<size_t>((r.input_tokens + hash_block_tokens - 1) / hash_block_tokens);
+    if (r.hash_ids.size() > covered)
+      r.hash_ids.resize(covered);
+    kept.push_back(std::move(r));
+  }
+  if (kept.empty())
+    p.ref().fail("no request is left after the window and filters (start, duration, max_requests)");
+  w.requests = std::move(kept);
+  return w;
+}
+
+}  // namespace llsim

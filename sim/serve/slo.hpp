@@ -1,0 +1,49 @@
+// A request's service-level objective and the statistic of its token gaps it is judged on.
+//
+//   slo: {ttft: 30s, tbt: 100ms, tbt_statistic: tail_mean, tbt_tail: 0.1}
+//
+// TBT statistics over a request's gaps between consecutive output tokens:
+//   tail_mean  the mean of its longest tbt_tail share of gaps (Mooncake, FAST'25: 10%)
+//   mean       the mean gap
+//   max        the longest gap
+// A request meets the SLO when it completed, its TTFT <= ttft and its statistic <= tbt (a
+// request of one token has no gap and meets the TBT limit).
+#pragma once
+#include "sim/core/params.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace llsim {
+
+enum class TbtStatistic { TailMean, Mean, Max };
+
+struct SloSpec {
+  double ttft_s = 0;
+  double tbt_s  = 0;
+  TbtStatistic statistic = TbtStatistic::TailMean;
+  double tail   = 0.1;
+};
+
+const ParamTable& slo_params();
+SloSpec parse_slo(const Params& p);
+
+// The gaps of one request, kept only as far as its statistic needs: a running sum (mean), or
+// the k longest in a min-heap (k = ceil(tail x gaps), 1 for max), so memory stays O(k).
+class GapTracker {
+ public:
+  GapTracker() = default;
+  GapTracker(const SloSpec& slo, int64_t expected_gaps);
+  void add(double gap);
+  double statistic() const;  // 0 without gaps
+  int64_t gaps() const { return count_; }
+
+ private:
+  TbtStatistic statistic_ = TbtStatistic::Mean;
+  size_t keep_  = 1;
+  int64_t count_ = 0;
+  double sum_    = 0;
+  std::vector<double> longest_;  // min-heap of the longest gaps
+};
+
+}  // namespace llsim
