@@ -15,7 +15,7 @@ const ParamTable kNoParams = {};
 class Lru : public EvictionPolicy {
  public:
   Lru(const Params&, const Context&) {}
-  void inserted(const std::string& key) override
+  void inserted(const std::string& key, int64_t) override
   {
     order_.push_front(key);
     where_[key] = order_.begin();

@@ -11,7 +11,7 @@ const ParamTable kNoParams = {};
 class NoEviction : public EvictionPolicy {
  public:
   NoEviction(const Params&, const Context&) {}
-  void inserted(const std::string&) override {}
+  void inserted(const std::string&, int64_t) override {}
   void used(const std::string&) override {}
   void removed(const std::string&) override {}
   std::string victim(const std::function<bool(const std::string&)>&) const override { return ""; }

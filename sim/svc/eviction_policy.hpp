@@ -1,7 +1,8 @@
 // Contract of a memory pool's eviction policy (registry "eviction policy", chosen with `impl:`
 // under a memory_pool service's `eviction:`): which block of a full server goes to make room.
-// One instance per server; pure logic. The serve phase adds more policies.
+// One instance per server; pure logic.
 #pragma once
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -14,7 +15,9 @@ class EvictionPolicy {
   static constexpr const char* kSelector      = "impl";
 
   virtual ~EvictionPolicy() = default;
-  virtual void inserted(const std::string& key) = 0;
+  // `depth`: the block's position in its prefix (0: the first block of a prompt), for policies
+  // that prefer to keep the blocks many prompts share.
+  virtual void inserted(const std::string& key, int64_t depth) = 0;
   virtual void used(const std::string& key)     = 0;  // read (a hit) or put again
   virtual void removed(const std::string& key)  = 0;
   // The block to evict next among those `evictable` accepts; "" when there is none.

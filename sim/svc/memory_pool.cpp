@@ -20,7 +20,7 @@ const ParamTable& MemoryPool::params()
 {
   static const ParamTable t = {
       ParamSpec::quantity("capacity", Dimension::Size, "bytes of blocks one server holds").positive(),
-      ParamSpec::section("eviction", "which block goes when a server is full {impl: lru | none}").defaults("{impl: lru}"),
+      ParamSpec::section("eviction", "which block goes when a server is full {impl: lru | lfu | length_aware | none}").defaults("{impl: lru}"),
   };
   return t;
 }
@@ -46,12 +46,18 @@ void MemoryPool::start(const ServiceRuntime& runtime)
   }
 }
 
-Metrics MemoryPool::totals() const
+double MemoryPool::stored_bytes() const
 {
-  Metrics m = Service::totals();
   double stored = 0;
   for (const auto& s : servers_)
     stored += s.stored_B;
+  return stored;
+}
+
+Metrics MemoryPool::totals() const
+{
+  Metrics m = Service::totals();
+  const double stored = stored_bytes();
   m.push_back({"hits", hits_});
   m.push_back({"misses", misses_});
   m.push_back({"evictions", evictions_});
@@ -119,7 +125,7 @@ bool MemoryPool::make_room(Server& s, double bytes)
 }
 
 PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes,
-                                 double deadline)
+                                 int64_t depth, double deadline)
 {
   forget_if_failed(s, host);
   if (s.blocks.count(key) != 0) {
@@ -134,7 +140,7 @@ PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const st
   }
   s.blocks[key] = Block{bytes};
   s.stored_B += bytes;
-  s.policy->inserted(key);
+  s.policy->inserted(key, depth);
   if (!transfer(*platform_, client, host, bytes, deadline)) {
     drop(s, key);
     return PoolResult::Failed;
@@ -167,7 +173,8 @@ PoolResult MemoryPool::serve_get(Server& s, HostId host, HostId client, const st
   return PoolResult::Hit;
 }
 
-PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes, bool is_put, double deadline)
+PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes, int64_t depth, bool is_put,
+                            double deadline)
 {
   struct Pending {
     bool done         = false;
@@ -184,9 +191,9 @@ PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes,
     pending->over.notify_all();
   };
   ServerPool::Request r;
-  r.serve = [this, &s, host, client, key, bytes, is_put, deadline, finish] {
+  r.serve = [this, &s, host, client, key, bytes, depth, is_put, deadline, finish] {
     const double until = std::min({deadline, s.pool->deadline(), faults_->next_failure(client, now())});
-    finish(is_put ? serve_put(s, host, client, key, bytes, until) : serve_get(s, host, client, key, until));
+    finish(is_put ? serve_put(s, host, client, key, bytes, depth, until) : serve_get(s, host, client, key, until));
   };
   r.on_down = [finish] { finish(PoolResult::Failed); };
   s.pool->submit(std::move(r));
@@ -194,14 +201,14 @@ PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes,
   return pending->done ? pending->result : PoolResult::Failed;
 }
 
-PoolResult MemoryPool::put(HostId client, const std::string& key, double bytes, double deadline)
+PoolResult MemoryPool::put(HostId client, const std::string& key, double bytes, double deadline, int64_t depth)
 {
-  return call(client, key, bytes, true, deadline);
+  return call(client, key, bytes, depth, true, deadline);
 }
 
 PoolResult MemoryPool::get(HostId client, const std::string& key, double deadline)
 {
-  return call(client, key, 0, false, deadline);
+  return call(client, key, 0, 0, false, deadline);
 }
 
 }  // namespace llsim

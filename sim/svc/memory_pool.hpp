@@ -38,10 +38,13 @@ class MemoryPool : public Service {
   size_t server_of(const std::string& key) const;
   double capacity() const { return capacity_B_; }
   bool holds(const std::string& key) const;
+  double stored_bytes() const;
+  double evictions() const { return evictions_; }
 
   // Blocking calls made by an actor on behalf of `client`; Failed when a host involved is down
   // or `deadline` passes.
-  PoolResult put(HostId client, const std::string& key, double bytes, double deadline);
+  // `depth`: the block's position in its prefix, for the eviction policy.
+  PoolResult put(HostId client, const std::string& key, double bytes, double deadline, int64_t depth = 0);
   PoolResult get(HostId client, const std::string& key, double deadline);
   void evict(const std::string& key);
 
@@ -58,8 +61,9 @@ class MemoryPool : public Service {
     double stored_B   = 0;
     double checked_at = 0;  // no failure of the host went unnoticed before this time
   };
-  PoolResult call(HostId client, const std::string& key, double bytes, bool is_put, double deadline);
-  PoolResult serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes, double deadline);
+  PoolResult call(HostId client, const std::string& key, double bytes, int64_t depth, bool is_put, double deadline);
+  PoolResult serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes, int64_t depth,
+                       double deadline);
   PoolResult serve_get(Server& s, HostId host, HostId client, const std::string& key, double deadline);
   bool make_room(Server& s, double bytes);
   void drop(Server& s, const std::string& key);
