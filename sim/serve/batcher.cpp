@@ -75,9 +75,7 @@ void Batcher::preempt_last()
 // last token, which is always computed (it gives the first output token).
 int64_t Batcher::cached_prefix(const Seq& s)
 {
-  if (!cache_ || s.a.hash_ids == nullptr)
-    return 0;
-  return static_cast<int64_t>(cache_->cached_prefix(*s.a.hash_ids));
+  return s.a.hash_ids == nullptr ? 0 : cached_blocks(*s.a.hash_ids);
 }
 
 void Batcher::trim_cache()

@@ -70,6 +70,11 @@ class Batcher {
   bool fits(int64_t tokens) const;
   void add(const SeqArrival& s);
   bool idle() const { return running_.empty() && waiting_.empty(); }
+  // Leading blocks of `ids` in the prefix cache (0 without one).
+  int64_t cached_blocks(const std::vector<uint64_t>& ids) const
+  {
+    return cache_ ? static_cast<int64_t>(cache_->cached_prefix(ids)) : 0;
+  }
   // The next iteration's work (empty only when idle). When running prompts fill the KV and
   // none can go on, the latest admitted is preempted. Must be followed by complete().
   BatchWork plan();

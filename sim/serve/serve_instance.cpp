@@ -21,8 +21,10 @@ void ServeInstance::start(const Platform& platform, const std::string& label)
   actor_ = start_actor(platform, host_, "instance-" + std::to_string(index_), label, [this] { loop(); });
 }
 
-void ServeInstance::submit(const SeqArrival& s)
+void ServeInstance::submit(const SeqArrival& s, bool expected)
 {
+  if (expected)
+    incoming_ -= 1;
   batcher_.add(s);
   wake_->notify_all();
 }

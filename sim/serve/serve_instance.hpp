@@ -31,14 +31,17 @@ class ServeInstance : public BatchListener {
 
   // Inside the simulation: starts the actor (and its wake-up point).
   void start(const Platform& platform, const std::string& label);
-  void submit(const SeqArrival& s);
+  // `expected`: announced earlier with expect() (a sequence on its way).
+  void submit(const SeqArrival& s, bool expected = false);
+  void expect() { incoming_ += 1; }
   void close();  // no more work comes: the actor ends once idle
   void join() { actor_.join(); }
 
   int index() const { return index_; }
   HostId host() const { return host_; }
   const Batcher& batcher() const { return batcher_; }
-  int64_t load() const { return batcher_.running() + batcher_.waiting(); }
+  // Sequences running, queued or on their way.
+  int64_t load() const { return batcher_.running() + batcher_.waiting() + incoming_; }
 
   void token(int64_t id, bool first) override;
   void finished(int64_t id) override;
@@ -57,6 +60,7 @@ class ServeInstance : public BatchListener {
   std::function<void()> on_done_;
   std::unique_ptr<WaitPoint> wake_;
   bool closed_ = false;
+  int64_t incoming_ = 0;
   Actor actor_;
 };
 

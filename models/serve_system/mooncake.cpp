@@ -1,0 +1,263 @@
+// Serve system `mooncake`: disaggregated prefill and decode with a pooled KVCache (Mooncake;
+// Qin et al., FAST'25 and arXiv 2407.00079).
+// - P prefill instances (hosts of `prefill`) and D decode instances (hosts of `decode`).
+// - KV tiers: each prefill instance keeps prefix blocks in the HBM its running prompts leave
+//   free (`local_cache`); below it the `pool` (a memory_pool service over the nodes' CPU
+//   memory) and optionally an SSD tier (`ssd: {storage, capacity}`) written through.
+// - The global scheduler (Mooncake's Conductor) sends a request to the prefill instance with the
+//   smallest estimated TTFT: the prefill time of the prompts queued there, plus the prefill of
+//   the tokens it cannot reuse (the longer of its local prefix and the pool's), plus the time to
+//   bring the pool's blocks over its NIC. The estimates use the phase's iteration model.
+// - A loader on the prefill node reads the reused blocks from the pool (or SSD) over the network
+//   before the prompt is queued. When the prompt is done (first token out), the prompt's KV
+//   goes to the least loaded decode instance over the network, and the prompt's blocks the pool
+//   lacks are written to it.
+// - early_rejection: a request whose estimated TTFT, or whose decode instance's estimated
+//   iteration time with it, exceeds the SLO is rejected on arrival (Mooncake's prediction-based
+//   early rejection, simplified to the current load).
+#include "sim/core/registry.hpp"
+#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/kv_block_store.hpp"
+#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/serve_system.hpp"
+#include "sim/sg/activities.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/memory_pool.hpp"
+#include "sim/svc/storage.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kSsdParams = {
+    ParamSpec::text("storage", "storage service holding the SSD tier"),
+    ParamSpec::quantity("capacity", Dimension::Size, "bytes of KV blocks the tier keeps (least recently used deleted)").positive(),
+};
+
+const ParamTable kMooncakeParams = {
+    ParamSpec::text("prefill", "GPU group; each host is one prefill instance"),
+    ParamSpec::text("decode", "GPU group; each host is one decode instance"),
+    ParamSpec::text("pool", "memory_pool service holding KV blocks (Mooncake's pool over CPU memory)"),
+    ParamSpec::flag("local_cache", "prefill instances keep prefix blocks in their free HBM").defaults("true"),
+    ParamSpec::section("ssd", "{storage, capacity}: an SSD tier below the pool, written through")
+        .may_be_absent()
+        .with_fields(kSsdParams),
+    ParamSpec::flag("early_rejection", "reject on arrival when the estimated TTFT or TBT misses the SLO").defaults("false"),
+};
+
+constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
+
+class Mooncake : public ServeSystem {
+ public:
+  Mooncake(const Params& p, const Context& c)
+      : prefill_group_(c.platform.group_param(p, "prefill"))
+      , decode_group_(c.platform.group_param(p, "decode"))
+      , model_(c.model)
+      , slo_(c.slo)
+      , early_rejection_(p.flag("early_rejection"))
+  {
+    if (prefill_group_.name == decode_group_.name)
+      p.fail("decode", "prefill and decode instances must be different groups");
+    prefill_config_                = gpu_instance_config(p, "prefill", prefill_group_, c.model, c.batching);
+    prefill_config_.prefix_caching = p.flag("local_cache");
+    decode_config_                 = gpu_instance_config(p, "decode", decode_group_, c.model, c.batching);
+    prefill_model_                 = gpu_iteration_model(c, prefill_group_);
+    decode_model_                  = gpu_iteration_model(c, decode_group_);
+    block_tokens_                  = c.batching.base.hash_block_tokens;
+    MemoryPool& pool               = c.services.get<MemoryPool>(p, "pool");
+    StorageService* ssd            = nullptr;
+    double ssd_capacity            = 0;
+    if (p.has("ssd")) {
+      const Params s = p.section("ssd", kSsdParams);
+      ssd            = &c.services.get<StorageService>(s, "storage");
+      ssd_capacity   = s.quantity("capacity");
+    }
+    store_ = std::make_unique<KvBlockStore>(pool, ssd, ssd_capacity, block_tokens_, c.model.kv_bytes_per_token);
+  }
+
+  size_t instances() const override { return static_cast<size_t>(prefill_group_.count + decode_group_.count); }
+
+  void start(ServeEnv& env) override
+  {
+    env_    = &env;
+    stored_ = std::make_unique<WaitPoint>();
+    for (int64_t i = 0; i < prefill_group_.count; ++i) {
+      auto inst = make_instance(static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
+                                *prefill_model_);
+      inst->set_on_handoff([this, host = inst->host()](int64_t id) { hand_off(host, id); });
+      prefill_.push_back(std::move(inst));
+    }
+    for (int64_t i = 0; i < decode_group_.count; ++i)
+      decode_.push_back(make_instance(static_cast<int>(prefill_group_.count + i), decode_group_.host(i), decode_config_,
+                                      InstanceRole::DecodeOnly, *decode_model_));
+  }
+
+  void arrive(int64_t id) override
+  {
+    const TraceRequest& r = request(id);
+    if (!prefill_.front()->batcher().fits(r.input_tokens + 1) ||
+        !decode_.front()->batcher().fits(r.input_tokens + r.output_tokens)) {
+      reject(id);
+      return;
+    }
+    const int64_t remote = store_->held_prefix(r.hash_ids);
+    ServeInstance* best  = nullptr;
+    double best_ttft     = kNoDeadline;
+    int64_t best_local = 0, best_reuse = 0;
+    for (const auto& inst : prefill_) {
+      const int64_t local = inst->batcher().cached_blocks(r.hash_ids);
+      const int64_t reuse = std::max(local, remote);
+      double fetch        = 0;
+      for (int64_t k = local; k < reuse; ++k)
+        fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
+      const double ttft = prefill_seconds(inst->batcher().queued_prompt_tokens(), 0) +
+                          prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r)) +
+                          fetch / prefill_group_.nic_Bps;
+      if (ttft < best_ttft) {
+        best_ttft = ttft;
+        best      = inst.get();
+        best_local = local;
+        best_reuse = reuse;
+      }
+    }
+    if (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s)) {
+      reject(id);
+      return;
+    }
+    env_->tally.assigned(id, best->index());
+    start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label,
+                [this, id, best, best_local, best_reuse] {
+                  const TraceRequest& r = request(id);
+                  const int64_t got     = store_->fetch(best->host(), r.hash_ids, best_local, best_reuse, r.input_tokens);
+                  const int64_t reuse   = got > best_local ? got : best_local;
+                  if (reuse > 0)
+                    env_->tally.prefix_hit(id, reuse);
+                  best->submit({id, r.input_tokens, r.output_tokens, reused_tokens(reuse, r), 0, &r.hash_ids});
+                });
+  }
+
+  void close() override
+  {
+    stored_->wait_until([this] { return stores_left_ == 0; }, kNoDeadline);  // blocks still going to the pool
+    for (auto* group : {&prefill_, &decode_})
+      for (auto& i : *group)
+        i->close();
+    for (auto* group : {&prefill_, &decode_})
+      for (auto& i : *group)
+        i->join();
+  }
+
+  ServeTotals totals() const override
+  {
+    ServeTotals t;
+    t.kv_bytes_transferred = store_->bytes_moved() + handoff_bytes_;
+    t.pool_peak_bytes      = store_->peak_bytes();
+    t.evicted_blocks       = store_->evictions();
+    for (auto* group : {&prefill_, &decode_})
+      for (const auto& i : *group)
+        t.preemptions += i->batcher().preemptions();
+    return t;
+  }
+
+ private:
+  const TraceRequest& request(int64_t id) const { return env_->requests[static_cast<size_t>(id)]; }
+
+  std::unique_ptr<ServeInstance> make_instance(int index, HostId host, const BatcherConfig& config, InstanceRole role,
+                                               const IterationModel& model)
+  {
+    auto inst = std::make_unique<ServeInstance>(index, host, config, role, env_->tally);
+    inst->set_run_iteration([&model](const BatchWork& w) {
+      const double t = model.seconds(w);
+      sleep_for(t);
+      return t;
+    });
+    inst->set_on_done(env_->progress);
+    inst->start(env_->platform, env_->label);
+    return inst;
+  }
+
+  // Prompt tokens whose KV `blocks` reused blocks cover (the last token is always computed).
+  int64_t reused_tokens(int64_t blocks, const TraceRequest& r) const
+  {
+    return std::min(blocks * block_tokens_, r.input_tokens - 1);
+  }
+
+  double prefill_seconds(int64_t tokens, int64_t context) const
+  {
+    if (tokens <= 0)
+      return 0;
+    BatchWork w;
+    w.add_prefill(context, tokens);
+    return prefill_model_->seconds(w);
+  }
+
+  // The least loaded decode instance's iteration time once this request joins it.
+  double decode_seconds_with(const TraceRequest& r) const
+  {
+    const ServeInstance& d = least_loaded_decode();
+    BatchWork w;
+    for (int64_t i = 0; i <= d.load(); ++i)
+      w.add_decode(r.input_tokens);
+    return decode_model_->seconds(w);
+  }
+
+  ServeInstance& least_loaded_decode() const
+  {
+    ServeInstance* best = decode_.front().get();
+    for (const auto& d : decode_)
+      if (d->load() < best->load())
+        best = d.get();
+    return *best;
+  }
+
+  void hand_off(HostId from, int64_t id)
+  {
+    ServeInstance& to = least_loaded_decode();
+    stores_left_ += 1;
+    to.expect();  // counted as load at once, so that handoffs at the same time spread
+    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, &to] {
+      const TraceRequest& r = request(id);
+      const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
+      transfer(env_->platform, from, to.host(), bytes, kNoDeadline);
+      handoff_bytes_ += from == to.host() ? 0 : bytes;
+      to.submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
+      store_->store(from, r.hash_ids, r.input_tokens);
+      stores_left_ -= 1;
+      stored_->notify_all();
+    });
+  }
+
+  void reject(int64_t id)
+  {
+    env_->tally.rejected(id, now());
+    env_->progress();
+  }
+
+  const GroupSpec& prefill_group_;
+  const GroupSpec& decode_group_;
+  LlmModel model_;
+  SloSpec slo_;
+  bool early_rejection_;
+  BatcherConfig prefill_config_, decode_config_;
+  std::unique_ptr<IterationModel> prefill_model_, decode_model_;
+  int64_t block_tokens_ = 512;
+  std::unique_ptr<KvBlockStore> store_;
+  ServeEnv* env_ = nullptr;
+  std::vector<std::unique_ptr<ServeInstance>> prefill_, decode_;
+  double handoff_bytes_ = 0;
+  int64_t stores_left_  = 0;
+  std::unique_ptr<WaitPoint> stored_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(ServeSystem, "mooncake", Mooncake,
+               "disaggregated prefill and decode instances with a pooled KVCache and a global scheduler",
+               kMooncakeParams);
+
+}  // namespace llsim

@@ -1,0 +1,103 @@
+#include "sim/serve/kv_block_store.hpp"
+
+#include "sim/svc/memory_pool.hpp"
+#include "sim/svc/storage.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace llsim {
+
+namespace {
+
+constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
+
+std::string key_of(uint64_t id)
+{
+  return "kv" + std::to_string(id);
+}
+
+}  // namespace
+
+KvBlockStore::KvBlockStore(MemoryPool& pool, StorageService* ssd, double ssd_capacity_B, int64_t block_tokens,
+                           double kv_bytes_per_token)
+    : pool_(pool)
+    , ssd_(ssd)
+    , ssd_capacity_B_(ssd_capacity_B)
+    , block_tokens_(block_tokens)
+    , kv_bytes_per_token_(kv_bytes_per_token)
+{
+}
+
+double KvBlockStore::block_bytes(size_t index, int64_t input_tokens) const
+{
+  const int64_t first = static_cast<int64_t>(index) * block_tokens_;
+  const int64_t tokens = std::clamp<int64_t>(input_tokens - first, 1, block_tokens_);
+  return static_cast<double>(tokens) * kv_bytes_per_token_;
+}
+
+double KvBlockStore::evictions() const
+{
+  return pool_.evictions() + ssd_evictions_;
+}
+
+int64_t KvBlockStore::held_prefix(const std::vector<uint64_t>& ids) const
+{
+  int64_t n = 0;
+  while (static_cast<size_t>(n) < ids.size() && (pool_.holds(key_of(ids[static_cast<size_t>(n)])) || on_ssd(ids[static_cast<size_t>(n)])))
+    ++n;
+  return n;
+}
+
+int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to, int64_t input_tokens)
+{
+  for (int64_t k = from; k < to; ++k) {
+    const auto i     = static_cast<size_t>(k);
+    const double bytes = block_bytes(i, input_tokens);
+    if (pool_.get(host, key_of(ids[i]), kNoDeadline) == PoolResult::Hit) {
+      bytes_moved_ += bytes;
+      continue;
+    }
+    const auto it = ssd_files_.find(ids[i]);
+    if (it == ssd_files_.end() || !ssd_->read(host, it->second.file, 0, it->second.bytes, kNoDeadline).ok())
+      return k;
+    ssd_order_.splice(ssd_order_.begin(), ssd_order_, it->second.at);
+    bytes_moved_ += bytes;
+  }
+  return to;
+}
+
+void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens)
+{
+  for (size_t i = 0; i < ids.size(); ++i) {
+    const double bytes    = block_bytes(i, input_tokens);
+    const std::string key = key_of(ids[i]);
+    if (!pool_.holds(key) && pool_.put(host, key, bytes, kNoDeadline, static_cast<int64_t>(i)) == PoolResult::Stored)
+      bytes_moved_ += bytes;
+    peak_B_ = std::max(peak_B_, pool_.stored_bytes());
+    if (ssd_ != nullptr && !on_ssd(ids[i]))
+      write_to_ssd(host, ids[i], bytes);
+  }
+}
+
+void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes)
+{
+  if (bytes > ssd_capacity_B_)
+    return;
+  while (ssd_used_B_ + bytes > ssd_capacity_B_) {
+    const auto victim = ssd_files_.find(ssd_order_.back());
+    ssd_->remove(victim->second.file);
+    ssd_used_B_ -= victim->second.bytes;
+    ssd_files_.erase(victim);
+    ssd_order_.pop_back();
+    ssd_evictions_ += 1;
+  }
+  const size_t file = ssd_->new_file();
+  ssd_order_.push_front(id);
+  ssd_files_[id] = {file, bytes, ssd_order_.begin()};
+  ssd_used_B_ += bytes;
+  if (ssd_->write(host, file, 0, bytes, kNoDeadline).ok())
+    bytes_moved_ += bytes;
+}
+
+}  // namespace llsim

@@ -1,0 +1,59 @@
+// The KVCache blocks of a disaggregated serving system, in tiers below the instances' HBM:
+//   DRAM  a memory_pool service (Mooncake's pool over the nodes' CPU memory), with its own
+//         capacity per server and eviction policy;
+//   SSD   optionally, blocks written through to a storage service, one file per block, the
+//         least recently used deleted beyond `capacity`.
+// A block is a prefix hash id of a request (block_tokens tokens; the last block of a prompt may
+// be shorter). Blocks move over the real network; calls block the calling actor.
+#pragma once
+#include "sim/platform/platform_spec.hpp"
+
+#include <cstdint>
+#include <list>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace llsim {
+
+class MemoryPool;
+class StorageService;
+
+class KvBlockStore {
+ public:
+  KvBlockStore(MemoryPool& pool, StorageService* ssd, double ssd_capacity_B, int64_t block_tokens,
+               double kv_bytes_per_token);
+
+  // Leading blocks of `ids` held in DRAM or on SSD.
+  int64_t held_prefix(const std::vector<uint64_t>& ids) const;
+  // Reads blocks [from, to) of a prompt of `input_tokens` to `host`, in order, DRAM first then
+  // SSD; stops at the first block it cannot get. Returns the index after the last block read.
+  int64_t fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to, int64_t input_tokens);
+  // Writes the prompt's blocks the pool lacks from `host` (and through to SSD).
+  void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens);
+
+  double block_bytes(size_t index, int64_t input_tokens) const;
+  double bytes_moved() const { return bytes_moved_; }
+  double peak_bytes() const { return peak_B_; }
+  double evictions() const;
+
+ private:
+  bool on_ssd(uint64_t id) const { return ssd_files_.count(id) != 0; }
+  void write_to_ssd(HostId host, uint64_t id, double bytes);
+
+  MemoryPool& pool_;
+  StorageService* ssd_;
+  double ssd_capacity_B_;
+  int64_t block_tokens_;
+  double kv_bytes_per_token_;
+  double bytes_moved_ = 0, peak_B_ = 0, ssd_used_B_ = 0, ssd_evictions_ = 0;
+  struct SsdBlock {
+    size_t file;
+    double bytes;
+    std::list<uint64_t>::iterator at;
+  };
+  std::list<uint64_t> ssd_order_;  // most recently used first
+  std::unordered_map<uint64_t, SsdBlock> ssd_files_;
+};
+
+}  // namespace llsim
