@@ -58,6 +58,14 @@ void Batcher::release(Seq& s)
   s.blocks = 0;
 }
 
+// Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
+// them by priority, so that the victim of a preemption is the latest arrival, not a sequence
+// that was just readmitted after its own preemption.
+void Batcher::admit(int64_t id)
+{
+  running_.insert(std::upper_bound(running_.begin(), running_.end(), id), id);
+}
+
 void Batcher::preempt_last()
 {
   const int64_t id = running_.back();
@@ -121,7 +129,7 @@ void Batcher::admit_decode_ready()
     Seq& s = seqs_.at(waiting_.front());
     if (s.computed < s.prompt || !grow(s, s.computed + 1))
       break;
-    running_.push_back(waiting_.front());
+    admit(waiting_.front());
     waiting_.pop_front();
   }
 }
@@ -193,7 +201,7 @@ void Batcher::schedule_chunks(BatchWork& w)
     if (chunk <= 0)
       break;
     waiting_.pop_front();
-    running_.push_back(id);
+    admit(id);
     take(id, s, chunk, w);
     budget -= chunk;
   }
@@ -214,7 +222,7 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
         blocks_for(s.prompt) - s.blocks > free_blocks_)
       break;
     waiting_.pop_front();
-    running_.push_back(id);
+    admit(id);
     take(id, s, need, w);
   }
 }

@@ -5,7 +5,7 @@
 // - KV lives in `kv_blocks` paged blocks of `block_size` tokens (vLLM's PagedAttention). A
 //   sequence holds ceil(context tokens / block_size) blocks, allocated as its context grows.
 // - Each iteration: every running decode first (one token each); when a decode needs a block
-//   and none is free, the most recently admitted running sequence is preempted by recompute (its
+//   and none is free, the running sequence that arrived last is preempted by recompute (its
 //   blocks freed, back to the front of the queue, to prefill its prompt and its output so far
 //   again). Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
 //   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
@@ -76,7 +76,7 @@ class Batcher {
     return cache_ ? static_cast<int64_t>(cache_->cached_prefix(ids)) : 0;
   }
   // The next iteration's work (empty only when idle). When running prompts fill the KV and
-  // none can go on, the latest admitted is preempted. Must be followed by complete().
+  // none can go on, the latest arrival is preempted. Must be followed by complete().
   BatchWork plan();
   void complete(BatchListener& listener);
 
@@ -104,6 +104,7 @@ class Batcher {
   int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
   bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
   void release(Seq& s);
+  void admit(int64_t id);
   void preempt_last();
   int64_t cached_prefix(const Seq& s);
   void trim_cache();
@@ -119,7 +120,7 @@ class Batcher {
   InstanceRole role_;
   int64_t free_blocks_;
   std::unordered_map<int64_t, Seq> seqs_;
-  std::vector<int64_t> running_;  // admission order
+  std::vector<int64_t> running_;  // arrival (id) order
   std::deque<int64_t> waiting_;
   std::vector<int64_t> batch_;    // this iteration's sequences
   std::unique_ptr<LruBlockCache> cache_;

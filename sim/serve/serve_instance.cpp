@@ -45,10 +45,11 @@ void ServeInstance::loop()
     const BatchWork work = batcher_.plan();
     if (work.empty())  // a sequence that can never fit was let in: a bug of the system
       throw SimulationError("serving instance " + std::to_string(index_) + " has work it cannot schedule");
+    const double t0      = now();
     const double busy    = run_(work);
     const double kv_used = batcher_.kv_used_share();
     batcher_.complete(*this);
-    tally_.iteration(index_, now(), busy, work.decodes + work.prefills, kv_used);
+    tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
   }
 }
 

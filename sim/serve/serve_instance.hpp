@@ -19,7 +19,7 @@ class WaitPoint;
 
 class ServeInstance : public BatchListener {
  public:
-  // Blocks for one iteration of `work`; returns the seconds the instance counts as busy.
+  // Blocks for one iteration of `work`; returns the seconds its GPUs were busy.
   using RunIteration = std::function<double(const BatchWork& work)>;
 
   ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally);

@@ -53,10 +53,11 @@ void ServeTally::rejected(int64_t id, double now)
   end_s_ = std::max(end_s_, now);
 }
 
-void ServeTally::iteration(int instance, double now, double seconds, int64_t batch, double kv_used_share)
+void ServeTally::iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch,
+                           double kv_used_share)
 {
   const auto i = static_cast<size_t>(instance);
-  busy_s_[i] += seconds;
+  busy_s_[i] += gpu_seconds;
   batch_seconds_ += static_cast<double>(batch) * seconds;
   if (now < next_sample_[i])
     return;

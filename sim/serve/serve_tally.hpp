@@ -32,8 +32,9 @@ class ServeTally {
   void rejected(int64_t id, double now);
   void assigned(int64_t id, int instance) { records_[static_cast<size_t>(id)].instance = instance; }
   void prefix_hit(int64_t id, int64_t blocks) { records_[static_cast<size_t>(id)].hit_blocks = blocks; }
-  // One iteration of `instance` ran from now - seconds to now.
-  void iteration(int instance, double now, double seconds, int64_t batch, double kv_used_share);
+  // One iteration of `instance` of `batch` sequences ran from now - seconds to now, its GPUs
+  // busy for gpu_seconds of it.
+  void iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch, double kv_used_share);
   void set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions);
 
   bool all_done() const { return done_ == records_.size(); }

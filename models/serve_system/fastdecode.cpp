@@ -1,0 +1,176 @@
+// Serve system `fastdecode`: the S-part of every layer (the projections and MLP, which read the
+// weights) runs batched on GPU instances, the R-part (attention over the KV) on CPU nodes that
+// hold the KV in their memory (FastDecode; He and Zhai, arXiv 2403.11421).
+// - Each host of `gpu` is one instance; the hosts of `cpu` are shared out evenly, in order, as
+//   its R-workers. The instance's KV is the R-workers' memory x kv_memory_share.
+// - S time: the phase's iteration model for the batch without attention to the context (the
+//   prefill's own attention stays on the GPU).
+// - R time: the KV bytes the decodes attend to, read at the R-workers' memory bandwidth x
+//   memory_efficiency, plus the network: for every layer, each R-worker receives its share of the
+//   batch's queries (d_model x dtype bytes per decode) and sends back as many result bytes; a
+//   prefill's new KV goes to the R-workers as well. These move as real flows, one round per
+//   layer.
+// - pipelined (as the paper runs two mini-batches in turn): an iteration takes max(S, R);
+//   otherwise S + R.
+// memory_efficiency and kv_memory_share are assumptions.
+#include "sim/core/registry.hpp"
+#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/serve_system.hpp"
+#include "sim/sg/activities.hpp"
+#include "sim/sg/clock.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kFastDecodeParams = {
+    ParamSpec::text("gpu", "GPU group; each host is one instance running the S-part"),
+    ParamSpec::text("cpu", "CPU group holding the KV and running the R-part (shared evenly among instances)"),
+    ParamSpec::quantity("kv_memory_share", Dimension::Number, "share of an R-worker's memory for KV (assumption)")
+        .defaults("0.8")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("memory_efficiency", Dimension::Number,
+                        "share of the CPU memory bandwidth attention reaches (assumption)")
+        .defaults("0.7")
+        .positive()
+        .at_most(1),
+    ParamSpec::flag("pipelined", "S and R of two mini-batches overlap: an iteration takes max(S, R)").defaults("true"),
+};
+
+constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
+
+class FastDecode : public ServeSystem {
+ public:
+  FastDecode(const Params& p, const Context& c)
+      : gpu_group_(c.platform.group_param(p, "gpu"))
+      , cpu_group_(c.platform.group_param(p, "cpu"))
+      , model_(c.model)
+      , memory_efficiency_(p.quantity("memory_efficiency"))
+      , pipelined_(p.flag("pipelined"))
+  {
+    if (!gpu_group_.gpu)
+      p.fail("gpu", "group '" + gpu_group_.name + "' has no GPUs (give it gpu: {flops, hbm_bandwidth, hbm, count})");
+    if (cpu_group_.count % gpu_group_.count != 0)
+      p.fail("cpu", std::to_string(cpu_group_.count) + " CPU hosts do not share out evenly over " +
+                        std::to_string(gpu_group_.count) + " GPU instances");
+    if (cpu_group_.memory_Bps <= 0)
+      p.fail("cpu", "group '" + cpu_group_.name + "' needs memory_bandwidth (the R-part reads the KV at that rate)");
+    if (!model_.has_shape())
+      p.fail("gpu", "fastdecode needs the model's layers and d_model (the query and result bytes per layer)");
+    const GpuSpec& gpu = *gpu_group_.gpu;
+    if (model_.weight_bytes() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
+      p.fail("gpu", "the weights do not fit in the HBM of group '" + gpu_group_.name + "'");
+    workers_per_instance_ = cpu_group_.count / gpu_group_.count;
+    config_               = c.batching.base;
+    const double kv_room  = static_cast<double>(workers_per_instance_) * cpu_group_.memory_B * p.quantity("kv_memory_share");
+    config_.kv_blocks = static_cast<int64_t>(
+        std::floor(kv_room / (static_cast<double>(config_.block_size) * model_.kv_bytes_per_token)));
+    if (config_.kv_blocks < 1)
+      p.fail("cpu", "the R-workers' memory holds no KV block");
+    s_model_ = gpu_iteration_model(c, gpu_group_);
+  }
+
+  size_t instances() const override { return static_cast<size_t>(gpu_group_.count); }
+
+  void start(ServeEnv& env) override
+  {
+    env_ = &env;
+    for (int64_t i = 0; i < gpu_group_.count; ++i) {
+      auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), gpu_group_.host(i), config_,
+                                                  InstanceRole::Colocated, env.tally);
+      inst->set_run_iteration([this, i](const BatchWork& w) { return iterate(i, w); });
+      inst->set_on_done(env.progress);
+      inst->start(env.platform, env.label);
+      instances_.push_back(std::move(inst));
+    }
+  }
+
+  void arrive(int64_t id) override
+  {
+    const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
+    if (!instances_.front()->batcher().fits(r.input_tokens + r.output_tokens)) {
+      env_->tally.rejected(id, now());
+      env_->progress();
+      return;
+    }
+    ServeInstance* to = instances_.front().get();
+    for (const auto& i : instances_)
+      if (i->load() < to->load())
+        to = i.get();
+    env_->tally.assigned(id, to->index());
+    to->submit({id, r.input_tokens, r.output_tokens, 0, 0, nullptr});
+  }
+
+  void close() override
+  {
+    for (auto& i : instances_)
+      i->close();
+    for (auto& i : instances_)
+      i->join();
+  }
+
+  ServeTotals totals() const override
+  {
+    ServeTotals t;
+    t.kv_bytes_transferred = network_bytes_;
+    for (const auto& i : instances_)
+      t.preemptions += i->batcher().preemptions();
+    return t;
+  }
+
+ private:
+  // One iteration of instance `index`: the R-part's flows, then the rest of max(S, R) (or S + R).
+  double iterate(int64_t index, const BatchWork& w)
+  {
+    const double start = now();
+    BatchWork s_part   = w;
+    s_part.decode_context = 0;  // attention over the context is the R-part
+    s_part.prefill_kv_tokens = static_cast<double>(w.prefill_tokens);
+    const double s_time = s_model_->seconds(s_part);
+    const double workers = static_cast<double>(workers_per_instance_);
+    const double kv_read = w.decode_context * model_.kv_bytes_per_token /
+                           (workers * cpu_group_.memory_Bps * memory_efficiency_);
+    const double per_layer = static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_bytes / workers;
+    const double new_kv = static_cast<double>(w.prefill_tokens) * model_.kv_bytes_per_token / workers;
+    const HostId gpu_host = gpu_group_.host(index);
+    for (int64_t layer = 0; layer < model_.layers && (per_layer >= 1 || (layer == 0 && new_kv >= 1)); ++layer) {
+      std::vector<Flow> flows;
+      for (int64_t k = 0; k < workers_per_instance_; ++k) {
+        const HostId cpu = cpu_group_.host(index * workers_per_instance_ + k);
+        const double out = per_layer + (layer == 0 ? new_kv : 0);
+        flows.push_back({gpu_host, cpu, out});
+        flows.push_back({cpu, gpu_host, per_layer});
+        network_bytes_ += out + per_layer;
+      }
+      transfer_all(env_->platform, flows, kNoDeadline);
+    }
+    const double r_time = (now() - start) + kv_read;
+    sleep_until(start + (pipelined_ ? std::max(s_time, r_time) : s_time + r_time));
+    return s_time;
+  }
+
+  const GroupSpec& gpu_group_;
+  const GroupSpec& cpu_group_;
+  LlmModel model_;
+  double memory_efficiency_;
+  bool pipelined_;
+  int64_t workers_per_instance_ = 1;
+  BatcherConfig config_;
+  std::unique_ptr<IterationModel> s_model_;
+  ServeEnv* env_ = nullptr;
+  std::vector<std::unique_ptr<ServeInstance>> instances_;
+  double network_bytes_ = 0;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(ServeSystem, "fastdecode", FastDecode,
+               "S-part batched on GPUs, attention on CPU nodes holding the KV, pipelined", kFastDecodeParams);
+
+}  // namespace llsim
