@@ -171,11 +171,7 @@ class Mooncake : public ServeSystem {
                                                const IterationModel& model)
   {
     auto inst = std::make_unique<ServeInstance>(index, host, config, role, env_->tally);
-    inst->set_run_iteration([&model](const BatchWork& w) {
-      const double t = model.seconds(w);
-      sleep_for(t);
-      return t;
-    });
+    inst->set_iteration_model(model);
     inst->set_on_done(env_->progress);
     inst->start(env_->platform, env_->label);
     return inst;

@@ -42,11 +42,7 @@ class Vllm : public ServeSystem {
     for (int64_t i = 0; i < group_.count; ++i) {
       auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), group_.host(i), config_, InstanceRole::Colocated,
                                                   env.tally);
-      inst->set_run_iteration([this](const BatchWork& w) {
-        const double t = model_->seconds(w);
-        sleep_for(t);
-        return t;
-      });
+      inst->set_iteration_model(*model_);
       inst->set_on_done(env.progress);
       inst->start(env.platform, env.label);
       instances_.push_back(std::move(inst));

@@ -93,6 +93,46 @@ void Batcher::trim_cache()
                                              config_.hash_block_tokens));
 }
 
+int64_t Batcher::steady_decode_steps(int64_t at_most) const
+{
+  if (!waiting_.empty() || running_.empty())
+    return 0;
+  int64_t k = at_most;
+  for (int64_t id : running_) {
+    const Seq& s = seqs_.at(id);
+    if (s.computed < s.prompt)
+      return 0;
+    k = std::min(k, s.a.output_tokens - s.a.generated);
+  }
+  while (k > 0) {
+    int64_t need = 0;
+    for (int64_t id : running_) {
+      const Seq& s = seqs_.at(id);
+      need += std::max<int64_t>(0, blocks_for(s.computed + k) - s.blocks);
+    }
+    if (need <= free_blocks_)
+      return k;
+    k /= 2;
+  }
+  return 0;
+}
+
+BatchWork Batcher::decode_work(int64_t ahead) const
+{
+  BatchWork w;
+  for (int64_t id : running_)
+    w.add_decode(seqs_.at(id).computed + ahead);
+  return w;
+}
+
+BatchWork Batcher::plan_steady()
+{
+  batch_.clear();
+  BatchWork w;
+  schedule_decodes(w);
+  return w;
+}
+
 BatchWork Batcher::plan()
 {
   BatchWork w = plan_once();

@@ -80,6 +80,16 @@ class Batcher {
   BatchWork plan();
   void complete(BatchListener& listener);
 
+  // Iterations from now on that will be the same decodes, one token more of context each, as
+  // long as nothing is submitted: every running sequence is decoding, none waits, the blocks
+  // they need are free, and none ends before the last of them (0 when that is not the case).
+  // decode_work(j) is the work of the j-th of them (0: the next).
+  int64_t steady_decode_steps(int64_t at_most) const;
+  BatchWork decode_work(int64_t ahead) const;
+  // One of those iterations: the running decodes only, nothing admitted (what was submitted
+  // meanwhile joins the iteration after). Must be followed by complete().
+  BatchWork plan_steady();
+
   int64_t running() const { return static_cast<int64_t>(running_.size()); }
   int64_t waiting() const { return static_cast<int64_t>(waiting_.size()); }
   int64_t used_blocks() const { return config_.kv_blocks - free_blocks_; }

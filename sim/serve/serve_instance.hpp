@@ -1,7 +1,14 @@
 // One serving instance in the simulation: an actor on its host that runs the batcher's
-// iterations back to back while it has work, each lasting what `run_iteration` takes (by
-// default, sleeping the iteration model's time; FastDecode moves data over the network too).
-// Token events go to the tally; a sequence a prefill instance is done with goes to `on_handoff`.
+// iterations back to back while it has work, each lasting what its iteration model says
+// (set_iteration_model) or what a custom `run_iteration` takes (FastDecode moves data over the
+// network as well). Token events go to the tally; a sequence a prefill instance is done with
+// goes to `on_handoff`.
+//
+// With an iteration model, runs of identical decode iterations (Batcher::steady_decode_steps)
+// take one wait instead of one per iteration: the instance sleeps until the last of them ends
+// or a sequence is submitted, whichever comes first, then applies the iterations that ended by
+// then (the one under way included), each at its own end time. The results are those of
+// iterating one by one; only the number of simulation events shrinks.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/batcher.hpp"
@@ -25,6 +32,7 @@ class ServeInstance : public BatchListener {
   ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally);
   ~ServeInstance() override;
 
+  void set_iteration_model(const IterationModel& model) { model_ = &model; }
   void set_run_iteration(RunIteration run) { run_ = std::move(run); }
   void set_on_handoff(std::function<void(int64_t id)> f) { on_handoff_ = std::move(f); }
   void set_on_done(std::function<void()> f) { on_done_ = std::move(f); }
@@ -50,12 +58,17 @@ class ServeInstance : public BatchListener {
 
  private:
   void loop();
+  void iterate_once();
+  void iterate_steady(int64_t steps);
 
   int index_;
   HostId host_;
   Batcher batcher_;
   ServeTally& tally_;
+  const IterationModel* model_ = nullptr;
   RunIteration run_;
+  double event_time_ = 0;  // when the tokens being reported came out
+  int64_t submitted_ = 0;
   std::function<void(int64_t)> on_handoff_;
   std::function<void()> on_done_;
   std::unique_ptr<WaitPoint> wake_;

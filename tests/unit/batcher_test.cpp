@@ -196,3 +196,36 @@ TEST_CASE("batcher: without chunking, whole prompts run in iterations without de
   CHECK(w.prefill_tokens == 0);
   b.complete(log);
 }
+
+TEST_CASE("batcher: steady decode steps stop at the first sequence to end and at the free blocks", "[batcher]")
+{
+  Batcher b(config(10), InstanceRole::DecodeOnly);  // 160 tokens of KV
+  Log log;
+  b.add({1, 16, 30, 16, 1});
+  b.add({2, 16, 8, 16, 1});
+  CHECK(b.steady_decode_steps(100) == 0);  // both wait to be admitted
+  b.plan();
+  b.complete(log);  // generated: 2 each
+  CHECK(b.steady_decode_steps(100) == 6);  // request 2 has 6 tokens left
+  CHECK(b.steady_decode_steps(4) == 4);
+  const BatchWork w = b.decode_work(3);
+  CHECK(w.decodes == 2);
+  CHECK(w.decode_context == 2 * (17 + 3 + 1));
+  b.add({3, 16, 5, 16, 1});
+  CHECK(b.steady_decode_steps(100) == 0);  // one waits
+  CHECK(b.plan_steady().decodes == 2);     // and does not join
+  b.complete(log);
+  CHECK(b.waiting() == 1);
+}
+
+TEST_CASE("batcher: steady decode steps shrink to what the free blocks hold", "[batcher]")
+{
+  Batcher b(config(3), InstanceRole::DecodeOnly);  // 48 tokens of KV
+  Log log;
+  b.add({1, 15, 100, 15, 1});
+  b.add({2, 15, 100, 15, 1});
+  b.plan();  // 2 x 1 block; contexts 15 -> 16 after this iteration
+  b.complete(log);
+  // Each needs a second block at context 17, the one free block covers one of them.
+  CHECK(b.steady_decode_steps(100) == 0);
+}
