@@ -69,4 +69,47 @@ check_close(s["mean_concurrency"], lam * w, 0.03,
 busy = {r["instance"] for r in rows}
 check(len(busy) == 4, "the least-loaded router uses every instance")
 
+# The table iteration model interpolates: a 4,000-token prompt between the 1,000 and 8,000 rows;
+# a decode of context c at 0.012 + 1e-7 c.
+tab = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}")
+check_close(tab["mean_ttft_s"], 0.1 + 0.8 * 3000 / 7000, 1e-6, "table: interpolated prefill")
+check_close(tab["mean_tbt_s"], 0.012 + 1e-7 * (4000 + 49), 0.01, "table: interpolated decode")
+
+# The model's shape: the KV bytes per token and the weights decide the memory-bound decode.
+shape = ["phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128}"]
+check_close(single(*shape)["mean_tbt_s"], m["mean_tbt_s"], 1e-9, "the preset equals its written shape")
+check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 64, head_dim: 128}")
+      ["mean_tbt_s"] > m["mean_tbt_s"], "more KV heads, more KV read per decode")
+check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, "
+             "dtype_bytes: 1}")["mean_tbt_s"] < 0.6 * m["mean_tbt_s"], "one-byte weights halve the decode")
+direct = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}",
+                "phases.chat.model={params: 70.6G, kv_bytes_per_token: 1MB}",
+                "phases.chat.batching.gpu_memory_utilization=0.225")
+check(direct["rejected"] == 1, "kv_bytes_per_token sizes the KV: 2.8 GB hold fewer than 4,050 tokens of 1 MB")
+for key, value in [("flops", "156TFlops"), ("hbm_bandwidth", "1TBps")]:
+    check(single(f"platform.groups.gpu.gpu.{key}={value}") != m, f"gpu.{key} changes results")
+check(single("platform.groups.gpu.gpu.hbm=19.7GB")["rejected"] == 1, "gpu.hbm sizes the KV")
+
+# FastDecode, scaled down: 64 requests of 128 tokens out.
+FD = "scenarios/paper/fastdecode.yaml"
+small = ["phases.vllm.workload.requests=64", "phases.fastdecode.workload.requests=64",
+         "phases.vllm.workload.output_tokens=128", "phases.fastdecode.workload.output_tokens=128"]
+
+
+def fd(*sets):
+    return phase_metrics(FD, "fastdecode", *small, *sets)
+
+
+f0 = fd()
+check(f0["completed"] == 64 and f0["kv_bytes_transferred"] > 0, "fastdecode completes and moves queries and KV")
+check(fd("phases.fastdecode.system.memory_efficiency=0.35")["tokens_per_s"] < f0["tokens_per_s"],
+      "memory_efficiency: a slower R-part")
+check(fd("phases.fastdecode.system.pipelined=false")["tokens_per_s"] < f0["tokens_per_s"], "pipelined=false: S + R")
+check(fd("phases.fastdecode.system.kv_memory_share=0.001")["preemptions"] > 0, "kv_memory_share bounds the KV")
+check(fd("platform.groups.epyc.memory_bandwidth=200GBps")["tokens_per_s"] < f0["tokens_per_s"],
+      "memory_bandwidth of the CPU group")
+check(fd("platform.groups.epyc.count=1")["tokens_per_s"] < f0["tokens_per_s"], "one R-worker instead of four, slower")
+check(fd("platform.groups.epyc.nic.bandwidth=100MBps")["tokens_per_s"] < f0["tokens_per_s"],
+      "the network carries the queries and results")
+
 finish()
