@@ -2,8 +2,10 @@
 
 #include "sim/core/distribution.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/serve/llm_model.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/service.hpp"
 
@@ -60,6 +62,12 @@ std::string models_listing()
       list_params(out, *model.params, "      ");
     }
   }
+
+  out << "\nServed models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds:\n";
+  for (const auto& m : llm_presets())
+    out << "  " << m.name << ": " << format_number(m.params / 1e9) << " G parameters, " << m.layers << " layers, d_model "
+        << m.d_model << ", " << m.kv_heads << " KV heads x " << m.head_dim << ", " << format_number(m.dtype_bytes)
+        << " B per value -> " << format_number(m.kv_bytes_per_token) << " B of KV per token\n";
 
   out << "\nDistributions (wherever a parameter says 'or distribution'; values take that parameter's unit,\n"
          "shown here with a duration as example):\n";

@@ -29,6 +29,11 @@ def single(*sets):
     return phase_metrics(SINGLE, "chat", *sets)
 
 
+# llsim models lists the presets with their derived KV bytes per token (REFERENCE.md's figures).
+_, listing, _ = run("models")
+check("llama2-7b" in listing and "-> 524288 B of KV per token" in listing, "models: Llama-2-7B's 0.5 MiB per token")
+check("llama3-70b" in listing and "-> 327680 B of KV per token" in listing, "models: LLaMA3-70B's 320 KiB per token")
+
 # A request alone: TTFT = prefill time; every gap = a decode at batch 1 (within 2%).
 m = single()
 check_close(m["mean_ttft_s"], prefill_s(4000), 0.02, "TTFT alone = roofline prefill of 4,000 tokens")
