@@ -6,10 +6,13 @@ bisection on a log scale; write results.csv (every run), capacity.csv and serve_
 
 usage: analysis/serve_capacity.py [--llsim build/llsim] [--out out/serve_capacity]
                                   [--lo 0.5] [--hi 8] [--steps 7] [--target 0.9] [--jobs 2]
+                                  [--set KEY=VALUE ...] [--mooncake-set KEY=VALUE ...]
+                                  [--vllm-set KEY=VALUE ...]
 
 Mooncake is the scenario as written; vLLM is the same scenario with
 --set 'phases.chat.system={impl: vllm, instances: colocated, router: least_loaded}'.
-The capacity is bracketed to within (hi/lo)^(1/2^steps). Needs matplotlib (Debian:
+--set overrides apply to both systems' runs (e.g. phases.chat.batching.prefill_chunk=512 for
+chunked prefill), --mooncake-set and --vllm-set to one. The capacity is bracketed to within (hi/lo)^(1/2^steps). Needs matplotlib (Debian:
 python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
@@ -27,14 +30,14 @@ KEPT = ["slo_attainment", "goodput_rps", "p90_ttft_s", "p90_tbt_s", "prefix_hit_
         "requests", "end_s"]
 
 
-def bisect(llsim, out_dir, system, lo, hi, steps, target):
+def bisect(llsim, out_dir, system, lo, hi, steps, target, sets):
     """Returns (capacity rate_scale or None, rows of every run)."""
     rows = []
 
     def attainment(rate):
         run_dir = os.path.join(out_dir, "runs", f"{system}_{rate:.6g}")
         m = run_phase(llsim, SCENARIO, run_dir, "chat",
-                      SYSTEMS[system] + [f"phases.chat.workload.rate_scale={rate:.6g}"], "serve_capacity")
+                      SYSTEMS[system] + sets + [f"phases.chat.workload.rate_scale={rate:.6g}"], "serve_capacity")
         rows.append({"system": system, "rate_scale": rate, **{k: m[k] for k in KEPT}})
         return m["slo_attainment"]
 
@@ -79,11 +82,15 @@ def main():
     ap.add_argument("--steps", type=int, default=7)
     ap.add_argument("--target", type=float, default=0.9)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--set", action="append", default=[], dest="sets", metavar="KEY=VALUE")
+    for system in SYSTEMS:
+        ap.add_argument(f"--{system}-set", action="append", default=[], dest=f"{system}_sets", metavar="KEY=VALUE")
     a = ap.parse_args()
     if not 0 < a.lo < a.hi:
         ap.error("need 0 < --lo < --hi")
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        found = dict(zip(SYSTEMS, pool.map(lambda s: bisect(a.llsim, a.out, s, a.lo, a.hi, a.steps, a.target), SYSTEMS)))
+        found = dict(zip(SYSTEMS, pool.map(lambda s: bisect(a.llsim, a.out, s, a.lo, a.hi, a.steps, a.target,
+                                                                 a.sets + getattr(a, f"{s}_sets")), SYSTEMS)))
     rows = [r for system in SYSTEMS for r in found[system][1]]
     capacity = {system: found[system][0] for system in SYSTEMS}
     first = rows[0]
