@@ -25,7 +25,8 @@ const ParamTable kRooflineParams = {
         .defaults("0.8")
         .positive()
         .at_most(1),
-    ParamSpec::quantity("overhead", Dimension::Duration, "fixed cost of every iteration: scheduling, kernel launches (assumption)")
+    ParamSpec::quantity("overhead", Dimension::Duration,
+                        "fixed cost of every iteration: scheduling, kernel launches (assumption)")
         .defaults("0s")
         .at_least(0),
 };

@@ -136,7 +136,8 @@ class FastDecode : public ServeSystem {
     const double workers = static_cast<double>(workers_per_instance_);
     const double kv_read = w.decode_context * model_.kv_bytes_per_token /
                            (workers * cpu_group_.memory_Bps * memory_efficiency_);
-    const double per_layer = static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_bytes / workers;
+    const double per_layer =  // query (and result) bytes of one layer for one R-worker
+        static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_bytes / workers;
     const double new_kv = static_cast<double>(w.prefill_tokens) * model_.kv_bytes_per_token / workers;
     const HostId gpu_host = gpu_group_.host(index);
     for (int64_t layer = 0; layer < model_.layers && (per_layer >= 1 || (layer == 0 && new_kv >= 1)); ++layer) {

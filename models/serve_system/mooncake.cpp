@@ -36,7 +36,8 @@ namespace {
 
 const ParamTable kSsdParams = {
     ParamSpec::text("storage", "storage service holding the SSD tier"),
-    ParamSpec::quantity("capacity", Dimension::Size, "bytes of KV blocks the tier keeps (least recently used deleted)").positive(),
+    ParamSpec::quantity("capacity", Dimension::Size, "bytes of KV blocks the tier keeps (least recently used deleted)")
+        .positive(),
 };
 
 const ParamTable kMooncakeParams = {

@@ -43,10 +43,10 @@ double KvBlockStore::evictions() const
 
 int64_t KvBlockStore::held_prefix(const std::vector<uint64_t>& ids) const
 {
-  int64_t n = 0;
-  while (static_cast<size_t>(n) < ids.size() && (pool_.holds(key_of(ids[static_cast<size_t>(n)])) || on_ssd(ids[static_cast<size_t>(n)])))
+  size_t n = 0;
+  while (n < ids.size() && (pool_.holds(key_of(ids[n])) || on_ssd(ids[n])))
     ++n;
-  return n;
+  return static_cast<int64_t>(n);
 }
 
 int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to, int64_t input_tokens)

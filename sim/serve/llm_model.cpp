@@ -33,10 +33,15 @@ const ParamTable& llm_model_params()
   static const ParamTable t = {
       ParamSpec::text("preset", "a known architecture (llsim models lists them); the other keys are then not given")
           .may_be_absent(),
-      ParamSpec::quantity("params", Dimension::Count, "parameters (weights read by every iteration)").may_be_absent().positive(),
+      ParamSpec::quantity("params", Dimension::Count, "parameters (weights read by every iteration)")
+          .may_be_absent()
+          .positive(),
       ParamSpec::integer("layers", "transformer layers").may_be_absent().at_least(1).at_most(10000),
       ParamSpec::integer("d_model", "hidden size").may_be_absent().at_least(1).at_most(1e6),
-      ParamSpec::integer("kv_heads", "key/value heads (fewer than query heads with GQA)").may_be_absent().at_least(1).at_most(1e4),
+      ParamSpec::integer("kv_heads", "key/value heads (fewer than query heads with GQA)")
+          .may_be_absent()
+          .at_least(1)
+          .at_most(1e4),
       ParamSpec::integer("head_dim", "dimension of one head").may_be_absent().at_least(1).at_most(1e5),
       ParamSpec::quantity("dtype_bytes", Dimension::Number, "bytes per weight and per KV element").defaults("2").positive(),
       ParamSpec::quantity("kv_bytes_per_token", Dimension::Size,

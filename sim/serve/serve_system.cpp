@@ -20,8 +20,9 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
   const double block = static_cast<double>(c.block_size) * model.kv_bytes_per_token;
   if (room < block)
     p.fail(key, "the weights (" + format_number(model.weight_bytes() / 1e9) + " GB) leave no room for KV in " +
-                    std::to_string(gpu.count) + " x " + format_number(gpu.hbm_B / 1e9) + " GB of HBM x gpu_memory_utilization " +
-                    format_number(batching.gpu_memory_utilization) + " on group '" + group.name + "'");
+                    std::to_string(gpu.count) + " x " + format_number(gpu.hbm_B / 1e9) +
+                    " GB of HBM x gpu_memory_utilization " + format_number(batching.gpu_memory_utilization) +
+                    " on group '" + group.name + "'");
   c.kv_blocks = static_cast<int64_t>(std::floor(room / block));
   return c;
 }

@@ -31,7 +31,9 @@ const ParamTable& serve_workload_params()
           .at_least(1)
           .at_most(1e6),
       ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster").defaults("1").positive(),
-      ParamSpec::quantity("start", Dimension::Duration, "requests arriving before this are left out").defaults("0s").at_least(0),
+      ParamSpec::quantity("start", Dimension::Duration, "requests arriving before this are left out")
+          .defaults("0s")
+          .at_least(0),
       ParamSpec::quantity("duration", Dimension::Duration, "keep the requests arriving in [start, start + duration)")
           .may_be_absent()
           .positive(),

@@ -20,7 +20,8 @@ const ParamTable& MemoryPool::params()
 {
   static const ParamTable t = {
       ParamSpec::quantity("capacity", Dimension::Size, "bytes of blocks one server holds").positive(),
-      ParamSpec::section("eviction", "which block goes when a server is full {impl: lru | lfu | length_aware | none}").defaults("{impl: lru}"),
+      ParamSpec::section("eviction", "which block goes when a server is full {impl: lru | lfu | length_aware | none}")
+          .defaults("{impl: lru}"),
   };
   return t;
 }
