@@ -3,6 +3,7 @@
 #include "sim/cli/models_listing.hpp"
 #include "sim/cli/plot_runner.hpp"
 #include "sim/cli/summary_table.hpp"
+#include "sim/cli/sweep_command.hpp"
 #include "sim/cli/trace_command.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
@@ -25,6 +26,7 @@ namespace {
 const char* const kUsage =
     "usage: llsim run SCENARIO.yaml [--out DIR] [--set PATH=VALUE]... [--seed N] [--quiet] [--plot] [--log=CAT:LEVEL]...\n"
     "       llsim validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]\n"
+    "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set PATH=VALUE]...\n"
     "       llsim models\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
     "       llsim --help | --version\n";
@@ -203,9 +205,9 @@ int main_with_args(const std::vector<std::string>& args)
       return validate_command(args);
     if (command == "models")
       return models_command(args);
-    if (command == "trace") {
+    if (command == "trace" || command == "sweep") {
       try {
-        return trace_command(args);
+        return command == "trace" ? trace_command(args) : sweep_command(args);
       } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
       }

@@ -1,0 +1,64 @@
+#include "sim/run/child_runs.hpp"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace llsim {
+
+namespace {
+
+double seconds_now()
+{
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+void ChildRuns::start(size_t job, const std::vector<std::string>& args, const std::string& stderr_path)
+{
+  std::vector<std::string> argv_text = {"llsim"};
+  argv_text.insert(argv_text.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_text)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid     = 0;
+  const int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (err != 0)
+    throw std::runtime_error(std::string("cannot start llsim: ") + std::strerror(err));
+  running_.push_back({pid, job, seconds_now()});
+}
+
+ChildExit ChildRuns::wait_any()
+{
+  if (running_.empty())
+    throw std::logic_error("no child to wait for");
+  int status = 0;
+  pid_t pid  = 0;
+  do
+    pid = waitpid(-1, &status, 0);
+  while (pid < 0 && errno == EINTR);
+  for (auto it = running_.begin(); it != running_.end(); ++it)
+    if (it->pid == pid) {
+      ChildExit e{it->job, WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status),
+                  seconds_now() - it->started_s};
+      running_.erase(it);
+      return e;
+    }
+  throw std::runtime_error("waitpid returned an unknown process");
+}
+
+}  // namespace llsim

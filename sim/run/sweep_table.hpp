@@ -1,0 +1,46 @@
+// The tables of a parameter sweep: results.csv (one row per point and seed: the swept values and
+// every metric of the run's summary.json) and summary.csv (per point and metric: the number of
+// seeds, the mean and a 95% confidence interval, mean -/+ t(0.975, n-1) x s / sqrt(n)). Rows come
+// in point then seed order whatever order the runs finished in, so the same sweep writes the
+// same bytes.
+#pragma once
+#include "sim/run/sweep_grid.hpp"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+// A run's metrics as named columns: simulated_time_s, then <phase>.<metric> for every phase and
+// services.<service>.<metric> for every service, in the summary's order. Throws
+// std::runtime_error when `summary_json` is not a summary.
+std::vector<std::pair<std::string, double>> summary_metrics(const std::string& summary_json);
+
+// Student's t quantile at 0.975 for `dof` degrees of freedom (dof >= 1).
+double t975(int64_t dof);
+
+struct SweepRun {
+  size_t point = 0;
+  uint64_t seed = 0;
+  std::vector<std::pair<std::string, double>> metrics;
+};
+
+class SweepTable {
+ public:
+  SweepTable(std::vector<SweepAxis> axes, std::vector<SweepPoint> points);
+  void add(SweepRun run);  // any order
+  std::string results_csv() const;
+  std::string summary_csv() const;
+
+ private:
+  std::vector<std::string> metric_names() const;  // first appearance, in point and seed order
+  std::vector<SweepRun> sorted() const;
+
+  std::vector<SweepAxis> axes_;
+  std::vector<SweepPoint> points_;
+  std::vector<SweepRun> runs_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,89 @@
+"""llsim sweep through the real binary: the grid's cross product and seeds, results.csv and
+summary.csv (mean and 95% confidence interval checked against the rows), the same bytes with
+--jobs 1 and 2, resuming, and bad command lines and failing points."""
+import csv
+import math
+import os
+import shutil
+
+from harness import check, check_close, finish, run, scratch_dir
+
+SCENARIO = "tests/scenarios/serve_single.yaml"
+# Twenty requests with Poisson arrivals: the metrics differ from seed to seed.
+BASE = ["--set", "phases.chat.workload.requests=20",
+        "--set", "phases.chat.workload.arrival={dist: exponential, mean: 0.3s}"]
+GRID = ["--grid", "phases.chat.workload.output_tokens=10,30", "--grid", "platform.groups.gpu.gpu.count=4,8"]
+
+
+def sweep(out, *extra):
+    return run("sweep", SCENARIO, "--out", out, *BASE, *GRID, "--seeds", "3", *extra)
+
+
+def rows(path):
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+out1 = scratch_dir()
+_, stdout, stderr = sweep(out1, "--jobs", "2")
+res = rows(os.path.join(out1, "results.csv"))
+check(len(res) == 2 * 2 * 3, f"{len(res)} rows for 4 points x 3 seeds")
+check({(r["phases.chat.workload.output_tokens"], r["platform.groups.gpu.gpu.count"]) for r in res} ==
+      {("10", "4"), ("10", "8"), ("30", "4"), ("30", "8")}, "the cross product of the two axes")
+check(sorted({r["seed"] for r in res}) == ["1", "2", "3"], "seeds 1, 2, 3 (the scenario's seed and the next)")
+check(len({r["chat.mean_ttft_s"] for r in res if r["point"] == "0"}) == 3, "the seeds give different results")
+check("wall_time_s" not in res[0], "no wall-clock figure in results.csv")
+check(stderr.count("seeds done") == 4, f"a progress line per point: {stderr!r}")
+check("left" in stderr, "progress says the time left")
+
+# summary.csv: mean and t-based 95% interval per point and metric, from the rows.
+summ = rows(os.path.join(out1, "summary.csv"))
+for p in ["0", "3"]:
+    xs = [float(r["chat.mean_ttft_s"]) for r in res if r["point"] == p]
+    mean = sum(xs) / 3
+    half = 4.303 * math.sqrt(sum((x - mean) ** 2 for x in xs) / 2 / 3)
+    s = [r for r in summ if r["point"] == p and r["metric"] == "chat.mean_ttft_s"][0]
+    check(s["n"] == "3", "n = 3 seeds")
+    check_close(float(s["mean"]), mean, 1e-12, f"point {p}: mean")
+    check_close(float(s["ci95_high"]) - float(s["mean"]), half, 1e-9, f"point {p}: 95% half-width, t(2) = 4.303")
+
+# The same sweep one run at a time writes the same bytes.
+out2 = scratch_dir()
+sweep(out2, "--jobs", "1", "--quiet")
+for name in ["results.csv", "summary.csv"]:
+    with open(os.path.join(out1, name), "rb") as a, open(os.path.join(out2, name), "rb") as b:
+        check(a.read() == b.read(), f"{name}: --jobs 2 and --jobs 1 write the same bytes")
+
+# Resume: only the missing run runs again, and the results are the same.
+shutil.rmtree(os.path.join(out2, "runs", "p2_s2"))
+before = open(os.path.join(out2, "results.csv")).read()
+sweep(out2, "--jobs", "2", "--quiet")
+walls = rows(os.path.join(out2, "wall_times.csv"))
+check([w["resumed"] for w in walls].count("0") == 1, "one run ran again, the others were kept")
+check(open(os.path.join(out2, "results.csv")).read() == before, "a resumed sweep writes the same results")
+
+# Without --grid the scenario is the single point.
+single = scratch_dir()
+run("sweep", SCENARIO, "--out", single, "--quiet")
+check(len(rows(os.path.join(single, "results.csv"))) == 1, "no grid: one point, one seed")
+
+# Bad command lines and points: exit 2 before anything runs; a failing run: exit 1, others kept.
+for args, text in [(["--grid", "nokey"], "--grid expects PATH=v1,v2"),
+                   (["--grid", "seed=1,", ], "an empty value"),
+                   (["--grid", "seed=1", "--grid", "seed=2"], "given twice"),
+                   (["--seeds", "0"], "--seeds expects a whole number"),
+                   (["--jobs", "x"], "--jobs expects a whole number")]:
+    bad = os.path.join(scratch_dir(), "o")
+    _, _, err = run("sweep", SCENARIO, "--out", bad, *args, expect=2)
+    check(text in err, f"{args}: {err.strip()}")
+    check(not os.path.exists(bad), f"{args}: nothing written")
+bad = os.path.join(scratch_dir(), "o")
+_, _, err = run("sweep", SCENARIO, "--out", bad, "--grid", "phases.chat.batching.block_size=16,-3", expect=2)
+check("block_size" in err and not os.path.exists(bad), f"a bad point is found before any run: {err.strip()}")
+fail = os.path.join(scratch_dir(), "o")
+_, _, err = run("sweep", "scenarios/demo.yaml", "--out", fail, "--grid", "platform.groups.storage.disks.capacity=100TB,1GB",
+                expect=1)
+check("p1_s1 failed (exit 1)" in err and "is full" in err, f"the failing run and its message: {err.strip()[:300]}")
+check(os.path.exists(os.path.join(fail, "runs", "p0_s1", "summary.json")), "the finished run is kept")
+
+finish()
