@@ -17,17 +17,20 @@ python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
 import csv
+import json
 import math
 import os
+import subprocess
+import sys
 from concurrent.futures import ThreadPoolExecutor
 
 from llsim_runs import pyplot, run_phase
 
 SCENARIO = "scenarios/paper/mooncake_vs_vllm.yaml"
+TRACE = "traces/mooncake_conversation_trace.jsonl"
 SYSTEMS = {"mooncake": [],
            "vllm": ["phases.chat.system={impl: vllm, instances: colocated, router: least_loaded}"]}
-KEPT = ["slo_attainment", "goodput_rps", "p90_ttft_s", "p90_tbt_s", "prefix_hit_ratio", "gpu_utilization",
-        "requests", "end_s"]
+KEPT = ["slo_attainment", "goodput_rps", "p90_ttft_s", "p90_tbt_s", "prefix_hit_ratio", "gpu_utilization"]
 
 
 def bisect(llsim, out_dir, system, lo, hi, steps, target, sets):
@@ -52,6 +55,14 @@ def bisect(llsim, out_dir, system, lo, hi, steps, target, sets):
         else:
             hi = mid
     return lo, rows
+
+
+def trace_rate(llsim):
+    """Requests per second of the trace as recorded (rate_scale 1), from `llsim trace stats`."""
+    proc = subprocess.run([llsim, "trace", "stats", TRACE, "--json"], capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"serve_capacity: llsim trace stats failed:\n{proc.stderr}")
+    return json.loads(proc.stdout)["request_rate_per_s"]
 
 
 def plot(rows, capacity, base_rps, target, path):
@@ -93,8 +104,7 @@ def main():
                                                                  a.sets + getattr(a, f"{s}_sets")), SYSTEMS)))
     rows = [r for system in SYSTEMS for r in found[system][1]]
     capacity = {system: found[system][0] for system in SYSTEMS}
-    first = rows[0]
-    base_rps = first["requests"] / (first["end_s"] * first["rate_scale"]) if first["end_s"] > 0 else 1
+    base_rps = trace_rate(a.llsim)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))

@@ -3,11 +3,14 @@
 //   prefill rows: tokens = new prompt tokens in the iteration;
 //   decode rows:  tokens = context tokens the iteration's decodes attend to (their KV read).
 // Each kind is interpolated linearly between its points and extrapolated from its last two
-// outside them (never below 0). An iteration with both takes prefill(tokens) + decode(context):
+// outside them (never below 0); times must not decrease as tokens grow. A decode's time depends
+// on the context tokens its batch reads, not on the batch size itself (the profile's points
+// carry whatever batch they were measured at). An iteration with both takes prefill(tokens) + decode(context):
 // that sum counts the weights read twice, an assumption on the safe side for mixed batches.
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/serve/iteration_model.hpp"
 
 #include <algorithm>
@@ -59,6 +62,12 @@ class Table : public IterationModel {
         throw ConfigError(file + ": needs at least two " + std::string(k) + " rows (kind,tokens,seconds)");
     prefill_.assign(points["prefill"].begin(), points["prefill"].end());
     decode_.assign(points["decode"].begin(), points["decode"].end());
+    for (const auto* curve : {&prefill_, &decode_})
+      for (size_t i = 1; i < curve->size(); ++i)
+        if ((*curve)[i].second < (*curve)[i - 1].second)
+          throw ConfigError(file + ": " + (curve == &prefill_ ? "prefill" : "decode") +
+                            " times must not decrease as tokens grow (" + format_number((*curve)[i].first) +
+                            " tokens take less than " + format_number((*curve)[i - 1].first) + ")");
   }
 
   double seconds(const BatchWork& w) const override

@@ -85,7 +85,7 @@ class FastDecode : public ServeSystem {
       auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), gpu_group_.host(i), config_,
                                                   InstanceRole::Colocated, env.tally);
       inst->set_run_iteration([this, i](const BatchWork& w) { return iterate(i, w); });
-      inst->set_on_done(env.progress);
+      inst->set_on_finished([&env](int64_t) { env.progress(); });
       inst->start(env.platform, env.label);
       instances_.push_back(std::move(inst));
     }

@@ -14,7 +14,11 @@
 //   lacks are written to it.
 // - early_rejection: a request whose estimated TTFT, or whose decode instance's estimated
 //   iteration time with it, exceeds the SLO is rejected on arrival (Mooncake's prediction-based
-//   early rejection, simplified to the current load).
+//   early rejection, simplified to the current load). The TTFT estimate is the one the
+//   Conductor routes by: the prefill, prompt by prompt, of what the instance has queued or is
+//   loading, plus this request's own; the iteration estimate counts the decode instance's
+//   running sequences at their contexts and those queued or on their way at this request's
+//   prompt length.
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/kv_block_store.hpp"
@@ -86,11 +90,21 @@ class Mooncake : public ServeSystem {
   void start(ServeEnv& env) override
   {
     env_    = &env;
+    loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
     stored_ = std::make_unique<WaitPoint>();
     for (int64_t i = 0; i < prefill_group_.count; ++i) {
       auto inst = make_instance(static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
                                 *prefill_model_);
       inst->set_on_handoff([this, host = inst->host()](int64_t id) { hand_off(host, id); });
+      // A request of one output token ends at prefill; its prompt's blocks still go to the pool.
+      inst->set_on_finished([this, host = inst->host()](int64_t id) {
+        env_->progress();
+        stores_left_ += 1;
+        start_actor(env_->platform, host, "kv-store-" + std::to_string(id), env_->label, [this, host, id] {
+          store_->store(host, request(id).hash_ids, request(id).input_tokens);
+          stored_one();
+        });
+      });
       prefill_.push_back(std::move(inst));
     }
     for (int64_t i = 0; i < decode_group_.count; ++i)
@@ -110,20 +124,21 @@ class Mooncake : public ServeSystem {
     ServeInstance* best  = nullptr;
     double best_ttft     = kNoDeadline;
     int64_t best_local = 0, best_reuse = 0;
+    double best_own    = 0;
     for (const auto& inst : prefill_) {
       const int64_t local = inst->batcher().cached_blocks(r.hash_ids);
       const int64_t reuse = std::max(local, remote);
       double fetch        = 0;
       for (int64_t k = local; k < reuse; ++k)
         fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
-      const double ttft = prefill_seconds(inst->batcher().queued_prompt_tokens(), 0) +
-                          prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r)) +
-                          fetch / prefill_group_.nic_Bps;
+      const double own  = prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r));
+      const double ttft = queue_seconds(*inst) + own + fetch / prefill_group_.nic_Bps;
       if (ttft < best_ttft) {
-        best_ttft = ttft;
-        best      = inst.get();
+        best_ttft  = ttft;
+        best       = inst.get();
         best_local = local;
         best_reuse = reuse;
+        best_own   = own;
       }
     }
     if (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s)) {
@@ -131,13 +146,15 @@ class Mooncake : public ServeSystem {
       return;
     }
     env_->tally.assigned(id, best->index());
+    loading_s_[static_cast<size_t>(best->index())] += best_own;  // queued from now on, for the estimates
     start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label,
-                [this, id, best, best_local, best_reuse] {
+                [this, id, best, best_local, best_reuse, best_own] {
                   const TraceRequest& r = request(id);
                   const int64_t got     = store_->fetch(best->host(), r.hash_ids, best_local, best_reuse, r.input_tokens);
                   const int64_t reuse   = got > best_local ? got : best_local;
                   if (reuse > 0)
                     env_->tally.prefix_hit(id, reuse);
+                  loading_s_[static_cast<size_t>(best->index())] -= best_own;
                   best->submit({id, r.input_tokens, r.output_tokens, reused_tokens(reuse, r), 0, &r.hash_ids});
                 });
   }
@@ -173,7 +190,7 @@ class Mooncake : public ServeSystem {
   {
     auto inst = std::make_unique<ServeInstance>(index, host, config, role, env_->tally);
     inst->set_iteration_model(model);
-    inst->set_on_done(env_->progress);
+    inst->set_on_finished([this](int64_t) { env_->progress(); });
     inst->start(env_->platform, env_->label);
     return inst;
   }
@@ -193,12 +210,23 @@ class Mooncake : public ServeSystem {
     return prefill_model_->seconds(w);
   }
 
-  // The least loaded decode instance's iteration time once this request joins it.
+  // The prefill time of what a prefill instance has queued or running, prompt by prompt, and of
+  // the requests still loading their prefix for it.
+  double queue_seconds(const ServeInstance& inst) const
+  {
+    double s = loading_s_[static_cast<size_t>(inst.index())];
+    inst.batcher().for_each_unfinished_prompt([&](int64_t context, int64_t tokens) { s += prefill_seconds(tokens, context); });
+    return s;
+  }
+
+  // The least loaded decode instance's iteration time once this request joins it: its running
+  // decodes at their contexts, plus this request and those queued or on their way at this
+  // request's prompt length.
   double decode_seconds_with(const TraceRequest& r) const
   {
     const ServeInstance& d = least_loaded_decode();
-    BatchWork w;
-    for (int64_t i = 0; i <= d.load(); ++i)
+    BatchWork w            = d.batcher().decode_work(0);
+    for (int64_t i = d.batcher().running(); i <= d.load(); ++i)
       w.add_decode(r.input_tokens);
     return decode_model_->seconds(w);
   }
@@ -224,9 +252,14 @@ class Mooncake : public ServeSystem {
       handoff_bytes_ += from == to.host() ? 0 : bytes;
       to.submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
       store_->store(from, r.hash_ids, r.input_tokens);
-      stores_left_ -= 1;
-      stored_->notify_all();
+      stored_one();
     });
+  }
+
+  void stored_one()
+  {
+    stores_left_ -= 1;
+    stored_->notify_all();
   }
 
   void reject(int64_t id)
@@ -247,6 +280,7 @@ class Mooncake : public ServeSystem {
   ServeEnv* env_ = nullptr;
   std::vector<std::unique_ptr<ServeInstance>> prefill_, decode_;
   double handoff_bytes_ = 0;
+  std::vector<double> loading_s_;  // per prefill instance: estimated prefill of requests loading
   int64_t stores_left_  = 0;
   std::unique_ptr<WaitPoint> stored_;
 };

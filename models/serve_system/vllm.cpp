@@ -43,7 +43,7 @@ class Vllm : public ServeSystem {
       auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), group_.host(i), config_, InstanceRole::Colocated,
                                                   env.tally);
       inst->set_iteration_model(*model_);
-      inst->set_on_done(env.progress);
+      inst->set_on_finished([&env](int64_t) { env.progress(); });
       inst->start(env.platform, env.label);
       instances_.push_back(std::move(inst));
     }

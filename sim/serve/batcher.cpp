@@ -26,18 +26,17 @@ void Batcher::add(const SeqArrival& a)
   waiting_.push_back(a.id);
 }
 
-int64_t Batcher::queued_prompt_tokens() const
+void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const
 {
-  int64_t n = 0;
-  for (int64_t id : waiting_) {
+  const auto visit = [&](int64_t id) {
     const Seq& s = seqs_.at(id);
-    n += s.prompt - s.computed;
-  }
-  for (int64_t id : running_) {
-    const Seq& s = seqs_.at(id);
-    n += std::max<int64_t>(0, s.prompt - s.computed);
-  }
-  return n;
+    if (s.computed < s.prompt)
+      f(s.computed, s.prompt - s.computed);
+  };
+  for (int64_t id : running_)
+    visit(id);
+  for (int64_t id : waiting_)
+    visit(id);
 }
 
 bool Batcher::grow(Seq& s, int64_t tokens)
@@ -176,6 +175,7 @@ void Batcher::admit_decode_ready()
 
 void Batcher::schedule_decodes(BatchWork& w)
 {
+  const double before = preemptions_;
   for (size_t i = 0; i < running_.size(); ++i) {
     const int64_t id = running_[i];
     Seq& s           = seqs_.at(id);
@@ -190,6 +190,7 @@ void Batcher::schedule_decodes(BatchWork& w)
       break;
     take(id, s, 1, w);
   }
+  preempted_now_ = preemptions_ > before;
 }
 
 void Batcher::take(int64_t id, Seq& s, int64_t tokens, BatchWork& w)
@@ -231,15 +232,19 @@ void Batcher::schedule_chunks(BatchWork& w)
       budget -= chunk;
     }
   }
-  while (!waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
+  // After a preemption nothing new is admitted in the same iteration (as vLLM does): a victim
+  // readmitted at once would only be preempted again.
+  while (!preempted_now_ && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
     Seq& s           = seqs_.at(id);
     if (s.computed >= s.prompt)
       break;  // decode-ready, waits for blocks
     apply_prefix_cache(s);
-    const int64_t chunk = chunk_of(s);
-    if (chunk <= 0)
+    // The whole prompt's blocks are taken on admission (vLLM allocates them then; chunks only
+    // split its compute), so a sequence is not let in to be preempted halfway through its prompt.
+    if (!grow(s, s.prompt))
       break;
+    const int64_t chunk = chunk_of(s);
     waiting_.pop_front();
     admit(id);
     take(id, s, chunk, w);

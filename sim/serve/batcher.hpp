@@ -7,9 +7,10 @@
 // - Each iteration: every running decode first (one token each); when a decode needs a block
 //   and none is free, the running sequence that arrived last is preempted by recompute (its
 //   blocks freed, back to the front of the queue, to prefill its prompt and its output so far
-//   again). Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
+//   again); nothing new is admitted in that iteration. Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
 //   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
-//   order while the batch has fewer than max_batch_size sequences and their chunk's blocks fit.
+//   order while the batch has fewer than max_batch_size sequences and the blocks of their whole
+//   prompt are free (taken on admission, as vLLM does; chunks split only the compute).
 //   With prefill_chunk 0 (vLLM before chunked prefill), waiting prompts are prefilled whole in
 //   iterations without decodes, which run only when no prompt can be admitted.
 // - The iteration that completes a prompt emits a token (the first one, or the next after a
@@ -26,6 +27,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -97,8 +99,9 @@ class Batcher {
   {
     return config_.kv_blocks > 0 ? static_cast<double>(used_blocks()) / static_cast<double>(config_.kv_blocks) : 0;
   }
-  // Prompt tokens still to prefill, queued or running.
-  int64_t queued_prompt_tokens() const;
+  // Calls f(context, tokens) for every prompt still to prefill, queued or running: its tokens
+  // already computed and those left.
+  void for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const;
   double prefix_hit_tokens() const { return prefix_hit_tokens_; }
   double preemptions() const { return preemptions_; }
 
@@ -135,6 +138,7 @@ class Batcher {
   std::vector<int64_t> batch_;    // this iteration's sequences
   std::unique_ptr<LruBlockCache> cache_;
   double prefix_hit_tokens_ = 0, preemptions_ = 0;
+  bool preempted_now_ = false;  // this iteration's decodes preempted a sequence
 };
 
 }  // namespace llsim

@@ -36,6 +36,11 @@ double KvBlockStore::block_bytes(size_t index, int64_t input_tokens) const
   return static_cast<double>(tokens) * kv_bytes_per_token_;
 }
 
+bool KvBlockStore::over_network(HostId host, const std::string& key) const
+{
+  return pool_.servers().host(static_cast<int64_t>(pool_.server_of(key))) != host;
+}
+
 double KvBlockStore::evictions() const
 {
   return pool_.evictions() + ssd_evictions_;
@@ -55,7 +60,7 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
     const auto i     = static_cast<size_t>(k);
     const double bytes = block_bytes(i, input_tokens);
     if (pool_.get(host, key_of(ids[i]), kNoDeadline) == PoolResult::Hit) {
-      bytes_moved_ += bytes;
+      bytes_moved_ += over_network(host, key_of(ids[i])) ? bytes : 0;
       continue;
     }
     const auto it = ssd_files_.find(ids[i]);
@@ -73,7 +78,7 @@ void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t 
     const double bytes    = block_bytes(i, input_tokens);
     const std::string key = key_of(ids[i]);
     if (!pool_.holds(key) && pool_.put(host, key, bytes, kNoDeadline, static_cast<int64_t>(i)) == PoolResult::Stored)
-      bytes_moved_ += bytes;
+      bytes_moved_ += over_network(host, key) ? bytes : 0;
     peak_B_ = std::max(peak_B_, pool_.stored_bytes());
     if (ssd_ != nullptr && !on_ssd(ids[i]))
       write_to_ssd(host, ids[i], bytes);

@@ -33,12 +33,13 @@ class KvBlockStore {
   void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens);
 
   double block_bytes(size_t index, int64_t input_tokens) const;
-  double bytes_moved() const { return bytes_moved_; }
+  double bytes_moved() const { return bytes_moved_; }  // over the network (a pool server's own blocks excluded)
   double peak_bytes() const { return peak_B_; }
   double evictions() const;
 
  private:
   bool on_ssd(uint64_t id) const { return ssd_files_.count(id) != 0; }
+  bool over_network(HostId host, const std::string& key) const;  // the block's pool server is elsewhere
   void write_to_ssd(HostId host, uint64_t id, double bytes);
 
   MemoryPool& pool_;

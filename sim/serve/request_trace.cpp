@@ -21,11 +21,16 @@ struct BadLine : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// Token counts and times are bounded so that sums of them stay exact in 64-bit integers and
+// doubles: at most a trillion tokens per request, a billion seconds (31 years) after the first.
+constexpr int64_t kMaxTokens  = 1000000000000;
+constexpr double kMaxSeconds  = 1e9;
+
 int64_t token_count(const nlohmann::json& v, const char* key)
 {
   const auto it = v.find(key);
-  if (it == v.end() || !it->is_number_integer() || it->get<int64_t>() < 0)
-    throw BadLine(std::string("'") + key + "' must be an integer >= 0");
+  if (it == v.end() || !it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > kMaxTokens)
+    throw BadLine(std::string("'") + key + "' must be an integer from 0 to 10^12");
   return it->get<int64_t>();
 }
 
@@ -36,8 +41,8 @@ TraceRequest mooncake_line(const std::string& line)
     throw BadLine("not a JSON object");
   TraceRequest r;
   const auto ts = v.find("timestamp");
-  if (ts == v.end() || !ts->is_number() || !(ts->get<double>() >= 0) || !std::isfinite(ts->get<double>()))
-    throw BadLine("'timestamp' must be a number of milliseconds >= 0");
+  if (ts == v.end() || !ts->is_number() || !(ts->get<double>() >= 0) || !(ts->get<double>() <= kMaxSeconds * 1000))
+    throw BadLine("'timestamp' must be a number of milliseconds from 0 to 10^12");
   r.arrival_s     = ts->get<double>() / 1000.0;
   r.input_tokens  = token_count(v, "input_length");
   r.output_tokens = token_count(v, "output_length");
@@ -73,14 +78,17 @@ double azure_time(const std::string& text)
   tm.tm_hour = hour;
   tm.tm_min  = minute;
   tm.tm_sec  = second;
-  return static_cast<double>(timegm(&tm)) + fraction;
+  const time_t t = timegm(&tm);  // normalises 2023-02-30 to March 2: such a date is refused
+  if (tm.tm_mday != day || tm.tm_mon != month - 1 || tm.tm_year != year - 1900)
+    throw BadLine("TIMESTAMP '" + text + "' is not a date");
+  return static_cast<double>(t) + fraction;
 }
 
 int64_t csv_count(const CsvTable& t, size_t row, size_t col)
 {
   const double v = t.number(row, col);
-  if (!(v >= 0) || v != std::floor(v) || v > 1e12)
-    throw BadLine("column '" + t.header[col] + "' must be an integer >= 0");
+  if (!(v >= 0) || v != std::floor(v) || v > static_cast<double>(kMaxTokens))
+    throw BadLine("column '" + t.header[col] + "' must be an integer from 0 to 10^12");
   return static_cast<int64_t>(v);
 }
 
@@ -148,13 +156,15 @@ RequestTrace read_csv_trace(const std::string& file, TraceFormat format, bool sk
         at = azure_time(t.rows[r][time]);
       } else {
         at = t.number(r, time);
-        if (!(at >= 0) || !std::isfinite(at))
-          throw BadLine("column 'Timestamp' must be seconds >= 0");
+        if (!(at >= 0) || !(at <= kMaxSeconds))
+          throw BadLine("column 'Timestamp' must be seconds from 0 to 10^9");
       }
       q.input_tokens  = csv_count(t, r, input);
       q.output_tokens = csv_count(t, r, output);
       if (std::isnan(first))
         first = at;
+      if (std::abs(at - first) > kMaxSeconds)
+        throw BadLine("more than 10^9 s (31 years) from the first request");
       q.arrival_s = at - first;
       trace.requests.push_back(q);
     } catch (const BadLine& e) {

@@ -115,8 +115,8 @@ void ServeInstance::token(int64_t id, bool first)
 void ServeInstance::finished(int64_t id)
 {
   tally_.finished(id, event_time_);
-  if (on_done_)
-    on_done_();
+  if (on_finished_)
+    on_finished_(id);
 }
 
 void ServeInstance::handed_off(int64_t id)

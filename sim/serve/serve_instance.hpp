@@ -35,7 +35,8 @@ class ServeInstance : public BatchListener {
   void set_iteration_model(const IterationModel& model) { model_ = &model; }
   void set_run_iteration(RunIteration run) { run_ = std::move(run); }
   void set_on_handoff(std::function<void(int64_t id)> f) { on_handoff_ = std::move(f); }
-  void set_on_done(std::function<void()> f) { on_done_ = std::move(f); }
+  // Called after a sequence's last token is out (the tally has it already).
+  void set_on_finished(std::function<void(int64_t id)> f) { on_finished_ = std::move(f); }
 
   // Inside the simulation: starts the actor (and its wake-up point).
   void start(const Platform& platform, const std::string& label);
@@ -70,7 +71,7 @@ class ServeInstance : public BatchListener {
   double event_time_ = 0;  // when the tokens being reported came out
   int64_t submitted_ = 0;
   std::function<void(int64_t)> on_handoff_;
-  std::function<void()> on_done_;
+  std::function<void(int64_t)> on_finished_;
   std::unique_ptr<WaitPoint> wake_;
   bool closed_ = false;
   int64_t incoming_ = 0;

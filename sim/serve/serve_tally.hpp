@@ -6,7 +6,9 @@
 //   (completed requests), mean/p90/p99_tbt_s (the TBT statistic of completed requests with at
 //   least one gap), tokens_per_s (output tokens per second of the phase), prefix_hit_ratio
 //   (prefix blocks whose KV was reused / prefix blocks; 0 for traces without blocks),
-//   kv_bytes_transferred, pool_peak_bytes, evicted_blocks (the system's), gpu_utilization
+//   kv_bytes_transferred (network bytes of KV: pool reads and writes to other hosts and prefill
+//   to decode for mooncake; new KV and the attention queries and results for fastdecode; 0 for
+//   vllm), pool_peak_bytes, evicted_blocks (the system's), gpu_utilization
 //   (iteration time / (instances x phase time)), mean_concurrency (sequences in the instances'
 //   batches, averaged over the phase's time: Little's L, from the instances' side),
 //   preemptions, bad_lines.

@@ -15,7 +15,8 @@ const ParamTable& serve_workload_params()
 {
   static const ParamTable t = {
       ParamSpec::text("trace", "request trace file (relative to the scenario)").may_be_absent(),
-      ParamSpec::text("format", "trace format: mooncake, azure or burstgpt").defaults("mooncake"),
+      ParamSpec::text("format", "trace format: mooncake, azure or burstgpt (absent: mooncake for a .jsonl file)")
+          .may_be_absent(),
       ParamSpec::flag("skip_bad_lines", "skip and count malformed trace lines instead of failing").defaults("false"),
       ParamSpec::integer("requests", "synthetic: number of requests").may_be_absent().at_least(1).at_most(
           static_cast<double>(kMaxTraceRequests)),
@@ -26,8 +27,8 @@ const ParamTable& serve_workload_params()
       ParamSpec::distribution("output_tokens", Dimension::Number, "synthetic: output tokens (rounded, at least 1)")
           .may_be_absent()
           .at_least(0),
-      ParamSpec::integer("block_tokens", "tokens per prefix block id of the trace (512 in the Mooncake release)")
-          .defaults("512")
+      ParamSpec::integer("block_tokens", "mooncake: tokens per prefix block id (absent: 512, the release's)")
+          .may_be_absent()
           .at_least(1)
           .at_most(1e6),
       ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster").defaults("1").positive(),
@@ -56,6 +57,9 @@ std::vector<TraceRequest> synthetic(const Params& p, uint64_t seed, const std::s
   for (const char* key : {"requests", "arrival", "input_tokens", "output_tokens"})
     if (!p.has(key))
       p.fail(key, "required for a synthetic workload (or give a 'trace')");
+  for (const char* key : {"format", "block_tokens"})
+    if (p.has(key))
+      p.fail(key, "only for a trace (this workload is synthetic)");
   if (p.flag("skip_bad_lines"))
     p.fail("skip_bad_lines", "only for a trace");
   const auto arrival = p.distribution("arrival");
@@ -77,16 +81,23 @@ std::vector<TraceRequest> synthetic(const Params& p, uint64_t seed, const std::s
 ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::string& stream)
 {
   ServeWorkload w;
-  w.block_tokens = p.integer("block_tokens");
+  if (p.has("block_tokens"))
+    w.block_tokens = p.integer("block_tokens");
   const int64_t hash_block_tokens = w.block_tokens;
   if (p.has("trace")) {
     for (const char* key : {"requests", "arrival", "input_tokens", "output_tokens"})
       if (p.has(key))
         p.fail(key, "a synthetic workload's key; this workload replays a trace");
-    TraceFormat format;
-    if (!parse_trace_format(p.text("format"), &format))
-      p.fail("format", "unknown trace format '" + p.text("format") + "' (expected mooncake, azure or burstgpt)");
     const std::string file = p.path("trace");
+    TraceFormat format     = TraceFormat::Mooncake;
+    if (p.has("format")) {
+      if (!parse_trace_format(p.text("format"), &format))
+        p.fail("format", "unknown trace format '" + p.text("format") + "' (expected mooncake, azure or burstgpt)");
+    } else if (file.size() < 6 || file.compare(file.size() - 6, 6, ".jsonl") != 0) {
+      p.fail("trace", "give its format (mooncake, azure or burstgpt); only a .jsonl file is taken as mooncake");
+    }
+    if (format != TraceFormat::Mooncake && p.has("block_tokens"))
+      p.fail("block_tokens", "only the mooncake format has prefix blocks");
     RequestTrace trace;
     try {
       trace = read_request_trace(file, format, p.flag("skip_bad_lines"));

@@ -12,8 +12,8 @@ const ParamTable& slo_params()
       ParamSpec::quantity("ttft", Dimension::Duration, "time to first token limit").positive(),
       ParamSpec::quantity("tbt", Dimension::Duration, "limit on the TBT statistic").positive(),
       ParamSpec::text("tbt_statistic", "tail_mean (mean of the longest tbt_tail gaps), mean or max").defaults("tail_mean"),
-      ParamSpec::quantity("tbt_tail", Dimension::Number, "tail_mean: share of a request's gaps averaged")
-          .defaults("0.1")
+      ParamSpec::quantity("tbt_tail", Dimension::Number, "tail_mean: share of a request's gaps averaged (absent: 0.1)")
+          .may_be_absent()
           .positive()
           .at_most(1),
   };
@@ -25,7 +25,6 @@ SloSpec parse_slo(const Params& p)
   SloSpec s;
   s.ttft_s = p.quantity("ttft");
   s.tbt_s  = p.quantity("tbt");
-  s.tail   = p.quantity("tbt_tail");
   const std::string name = p.text("tbt_statistic");
   if (name == "tail_mean")
     s.statistic = TbtStatistic::TailMean;
@@ -35,6 +34,11 @@ SloSpec parse_slo(const Params& p)
     s.statistic = TbtStatistic::Max;
   else
     p.fail("tbt_statistic", "unknown statistic '" + name + "' (expected tail_mean, mean or max)");
+  if (p.has("tbt_tail")) {
+    if (s.statistic != TbtStatistic::TailMean)
+      p.fail("tbt_tail", "only for tbt_statistic: tail_mean");
+    s.tail = p.quantity("tbt_tail");
+  }
   return s;
 }
 

@@ -5,6 +5,7 @@ malformed trace lines are skipped and counted on request, and the same seed give
 bytes."""
 import csv
 import filecmp
+import json
 import os
 
 from harness import check, check_close, finish, phase_metrics, run, scratch_dir
@@ -49,6 +50,39 @@ check(policies["lru"]["evicted_blocks"] > 0, "the small pool evicts")
 check(differs(policies["lru"], policies["lfu"]) and differs(policies["lru"], policies["length_aware"]),
       "lfu and length_aware differ from lru: " +
       ", ".join(f"{p} {m['prefix_hit_ratio']:.4f}" for p, m in policies.items()))
+
+# The Conductor counts requests still loading their prefix from the pool: 40 requests sharing a
+# prefix at once spread over both prefill instances (not all to the first).
+d = scratch_dir()
+shared = os.path.join(d, "shared.jsonl")
+with open(shared, "w") as f:
+    f.write(json.dumps({"timestamp": 0, "input_length": 10240, "output_length": 2, "hash_ids": list(range(20))}) + "\n")
+    for i in range(40):
+        f.write(json.dumps({"timestamp": 60000, "input_length": 10240 + 512, "output_length": 2,
+                            "hash_ids": list(range(20)) + [100 + i]}) + "\n")
+route = scratch_dir()
+run("run", MC, "--quiet", "--out", route, "--set", f"phases.chat.workload.trace={shared}",
+    "--set", "phases.chat.workload.duration=1h", "--set", "phases.chat.system.local_cache=false")
+with open(os.path.join(route, "chat_requests.csv")) as f:
+    late = [r["instance"] for r in csv.DictReader(f)][1:]
+check(min(late.count("0"), late.count("1")) >= 15, f"shared prefix: {late.count('0')} and {late.count('1')} requests")
+# A request of one output token still writes its prompt's blocks to the pool.
+once = os.path.join(d, "once.jsonl")
+with open(once, "w") as f:
+    for t, out in [(0, 1), (30000, 2)]:
+        f.write(json.dumps({"timestamp": t, "input_length": 5120, "output_length": out, "hash_ids": list(range(10))}) + "\n")
+m1 = mc(f"phases.chat.workload.trace={once}", "phases.chat.system.local_cache=false")
+check(m1["prefix_hit_ratio"] == 0.5, f"the second request reuses the first's 10 blocks: {m1['prefix_hit_ratio']}")
+
+# Early rejection rejects nothing that would have met the SLO: 12 prompts of 8,000 tokens at once
+# on one prefill instance all make a 12 s TTFT (the last at about 11.7 s).
+burst = ["phases.chat.workload={requests: 12, arrival: 0s, input_tokens: 8000, output_tokens: 2}",
+         "platform.groups.prefill.count=1", "phases.chat.slo.ttft=12s", "phases.chat.slo.tbt=1s",
+         "phases.chat.batching.prefill_chunk=0"]
+check(mc(*burst)["slo_attainment"] == 1, "without early rejection all 12 meet the SLO")
+check(mc(*burst, "phases.chat.system.early_rejection=true")["rejected"] == 0, "and early rejection rejects none")
+check(mc(*burst, "phases.chat.slo.ttft=6s", "phases.chat.system.early_rejection=true")["rejected"] >= 5,
+      "with a 6 s TTFT it rejects those that cannot make it")
 
 # Early rejection: under overload it rejects, and fewer of those it admits miss the TTFT.
 over = mc("phases.chat.workload.rate_scale=2")
@@ -99,6 +133,24 @@ for sets in [["phases.chat.slo.tbt_statistic=max"], ["phases.chat.slo.tbt_statis
 check(mc(LIGHT, "phases.chat.slo.tbt_statistic=max")["mean_tbt_s"] >= base["mean_tbt_s"] >=
       mc(LIGHT, "phases.chat.slo.tbt_statistic=mean")["mean_tbt_s"], "max >= tail mean >= mean")
 check(mc(LIGHT, "phases.chat.slo.ttft=1s")["slo_attainment"] < base["slo_attainment"], "slo.ttft")
+
+# Keys that would change nothing are refused.
+for sets, text in [(["phases.chat.workload={requests: 5, arrival: 1s, input_tokens: 10, output_tokens: 5, format: azure}"],
+                    "only for a trace"),
+                   (["phases.chat.slo.tbt_statistic=mean", "phases.chat.slo.tbt_tail=0.2"], "only for tbt_statistic"),
+                   (["phases.chat.workload.trace=../../traces/azure_llm_inference_2023_conv.csv",
+                     "phases.chat.workload.format=azure", "phases.chat.workload.block_tokens=256"], "prefix blocks"),
+                   (["phases.chat.workload.trace=../../traces/azure_llm_inference_2023_conv.csv",
+                     "phases.chat.workload.format=null"], "give its format")]:
+    _, _, err = run("run", MC, "--out", os.path.join(scratch_dir(), "x"), *[a for s in sets for a in ("--set", s)],
+                    expect=2)
+    check(text in err, f"{sets}: {err.strip()}")
+table = os.path.join(scratch_dir(), "down.csv")
+with open(table, "w") as f:
+    f.write("kind,tokens,seconds\nprefill,0,1\nprefill,1000,0.1\ndecode,0,0.01\ndecode,10,0.02\n")
+_, _, err = run("run", MC, "--out", os.path.join(scratch_dir(), "x"), "--set",
+                f"phases.chat.iteration={{impl: table, file: {table}}}", expect=2)
+check("must not decrease" in err, f"a decreasing table: {err.strip()}")
 
 # Malformed lines: skipped and counted when asked.
 d = scratch_dir()

@@ -115,4 +115,20 @@ for args, text in [(["stats"], "no trace file"), (["stats", MOONCAKE, "--cache-b
     _, _, err = run("trace", *args, expect=2)
     check(text in err, f"trace {args}: {err}")
 
+# Counts and times beyond llsim's bounds, and dates that do not exist, are malformed lines.
+d = scratch_dir()
+for name, text, expected in [
+        ("huge.jsonl", '{"timestamp": 0, "input_length": 100, "output_length": 9223372036854775800, "hash_ids": [1]}\n',
+         "huge.jsonl:1: 'output_length' must be an integer from 0 to 10^12"),
+        ("late.jsonl", '{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": []}\n'
+                       '{"timestamp": 1e21, "input_length": 1, "output_length": 1, "hash_ids": []}\n',
+         "late.jsonl:2: 'timestamp' must be a number of milliseconds from 0 to 10^12"),
+        ("feb30.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-02-30 18:15:40.0,10,10\n",
+         "feb30.csv:2: TIMESTAMP '2023-02-30 18:15:40.0' is not a date")]:
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    _, err = stats(path, expect=2)
+    check(expected in err, f"{name}: {err.strip()}")
+
 finish()

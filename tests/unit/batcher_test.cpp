@@ -229,3 +229,20 @@ TEST_CASE("batcher: steady decode steps shrink to what the free blocks hold", "[
   // Each needs a second block at context 17, the one free block covers one of them.
   CHECK(b.steady_decode_steps(100) == 0);
 }
+
+TEST_CASE("batcher: a preempted sequence is not readmitted at once to be preempted again", "[batcher]")
+{
+  // 16 blocks (256 tokens); four sequences of 64 + 64 tokens need 32 blocks at the end.
+  BatcherConfig c    = config(16);
+  c.max_batch_tokens = 256;
+  c.prefill_chunk    = 16;
+  Batcher b(c, InstanceRole::Colocated);
+  Log log;
+  for (int64_t id = 0; id < 4; ++id)
+    b.add({id, 64, 64});
+  drain(b, log);
+  for (int64_t id = 0; id < 4; ++id)
+    CHECK(log.tokens[id] == 64);
+  CHECK(b.preemptions() >= 1);
+  CHECK(b.preemptions() <= 4);  // each sequence at most once; readmitting a victim at once thrashes
+}
