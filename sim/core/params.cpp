@@ -174,6 +174,15 @@ YamlRef Params::value(const ParamSpec& s) const
     } else if (!s.optional) {
       ref_.fail("missing required key '" + s.name + "' (" + s.type_name() + ": " + s.description + ")");
     }
+  } else if (s.kind == ParamKind::Section && s.default_text) {
+    // A section given in part (`iteration: {mfu: 0.3}`, or one --set key under an absent section)
+    // takes the keys it lacks from its default (`{impl: roofline}`).
+    YAML::Node given = ref_.node()[s.name];
+    const YAML::Node defaults = YAML::Load(*s.default_text);
+    if (given.IsMap() && defaults.IsMap())
+      for (const auto& entry : defaults)
+        if (!given[entry.first.Scalar()])
+          given[entry.first.Scalar()] = entry.second;
   }
   return ref_.child(s.name);
 }

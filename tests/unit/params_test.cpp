@@ -103,3 +103,15 @@ TEST_CASE("params: flags and lists", "[params]")
   CHECK_THROWS_WITH(bad.flag("async"), Catch::Contains("test.yaml:1:8: job.async: expected true or false"));
   CHECK_THROWS_WITH(bad.text_list("after"), Catch::Contains("expected a list of strings"));
 }
+
+TEST_CASE("params: a section given in part takes the keys it lacks from its default", "[params]")
+{
+  static const ParamTable inner = {ParamSpec::text("impl", "which"), ParamSpec::integer("n", "count").defaults("1")};
+  static const ParamTable outer = {
+      ParamSpec::section("model", "a section with a default").defaults("{impl: roofline}").with_fields(inner)};
+  const Params p(parse("{model: {n: 3}}"), outer);
+  const Params m = p.section("model", inner);
+  CHECK(m.text("impl") == "roofline");
+  CHECK(m.integer("n") == 3);
+  CHECK(Params(parse("{model: {impl: table}}"), outer).section("model", inner).text("impl") == "table");
+}
