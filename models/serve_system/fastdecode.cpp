@@ -15,7 +15,7 @@
 // memory_efficiency and kv_memory_share are assumptions.
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
-#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
@@ -54,8 +54,7 @@ class FastDecode : public ServeSystem {
       , memory_efficiency_(p.quantity("memory_efficiency"))
       , pipelined_(p.flag("pipelined"))
   {
-    if (!gpu_group_.gpu)
-      p.fail("gpu", "group '" + gpu_group_.name + "' has no GPUs (give it gpu: {flops, hbm_bandwidth, hbm, count})");
+    require_gpus(p, "gpu", gpu_group_);
     if (cpu_group_.count % gpu_group_.count != 0)
       p.fail("cpu", std::to_string(cpu_group_.count) + " CPU hosts do not share out evenly over " +
                         std::to_string(gpu_group_.count) + " GPU instances");
@@ -81,46 +80,32 @@ class FastDecode : public ServeSystem {
   void start(ServeEnv& env) override
   {
     env_ = &env;
-    for (int64_t i = 0; i < gpu_group_.count; ++i) {
-      auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), gpu_group_.host(i), config_,
-                                                  InstanceRole::Colocated, env.tally);
-      inst->set_run_iteration([this, i](const BatchWork& w) { return iterate(i, w); });
-      inst->set_on_finished([&env](int64_t) { env.progress(); });
-      inst->start(env.platform, env.label);
-      instances_.push_back(std::move(inst));
-    }
+    for (int64_t i = 0; i < gpu_group_.count; ++i)
+      instances_.start(env, static_cast<int>(i), gpu_group_.host(i), config_, InstanceRole::Colocated,
+                       [this, i](ServeInstance& inst) {
+                         inst.set_run_iteration([this, i](const BatchWork& w) { return iterate(i, w); });
+                       });
   }
 
   void arrive(int64_t id) override
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
-    if (!instances_.front()->batcher().fits(r.input_tokens + r.output_tokens)) {
-      env_->tally.rejected(id, now());
-      env_->progress();
+    if (!instances_.front().batcher().fits(r.input_tokens + r.output_tokens)) {
+      reject_request(*env_, id);
       return;
     }
-    ServeInstance* to = instances_.front().get();
-    for (const auto& i : instances_)
-      if (i->load() < to->load())
-        to = i.get();
-    env_->tally.assigned(id, to->index());
-    to->submit({id, r.input_tokens, r.output_tokens, 0, 0, nullptr});
+    ServeInstance& to = instances_.least_loaded();
+    env_->tally.assigned(id, to.index());
+    to.submit({id, r.input_tokens, r.output_tokens, 0, 0, nullptr});
   }
 
-  void close() override
-  {
-    for (auto& i : instances_)
-      i->close();
-    for (auto& i : instances_)
-      i->join();
-  }
+  void close() override { instances_.close_and_join(); }
 
   ServeTotals totals() const override
   {
     ServeTotals t;
     t.kv_bytes_transferred = network_bytes_;
-    for (const auto& i : instances_)
-      t.preemptions += i->batcher().preemptions();
+    t.preemptions          = instances_.preemptions();
     return t;
   }
 
@@ -165,7 +150,7 @@ class FastDecode : public ServeSystem {
   BatcherConfig config_;
   std::unique_ptr<IterationModel> s_model_;
   ServeEnv* env_ = nullptr;
-  std::vector<std::unique_ptr<ServeInstance>> instances_;
+  InstanceSet instances_;
   double network_bytes_ = 0;
 };
 

@@ -22,7 +22,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/kv_block_store.hpp"
-#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
@@ -92,32 +92,30 @@ class Mooncake : public ServeSystem {
     env_    = &env;
     loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
     stored_ = std::make_unique<WaitPoint>();
-    for (int64_t i = 0; i < prefill_group_.count; ++i) {
-      auto inst = make_instance(static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
-                                *prefill_model_);
-      inst->set_on_handoff([this, host = inst->host()](int64_t id) { hand_off(host, id); });
-      // A request of one output token ends at prefill; its prompt's blocks still go to the pool.
-      inst->set_on_finished([this, host = inst->host()](int64_t id) {
-        env_->progress();
-        stores_left_ += 1;
-        start_actor(env_->platform, host, "kv-store-" + std::to_string(id), env_->label, [this, host, id] {
-          store_->store(host, request(id).hash_ids, request(id).input_tokens);
-          stored_one();
-        });
-      });
-      prefill_.push_back(std::move(inst));
-    }
+    for (int64_t i = 0; i < prefill_group_.count; ++i)
+      prefill_.start(env, static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
+                     [this, host = prefill_group_.host(i)](ServeInstance& inst) {
+                       inst.set_iteration_model(*prefill_model_);
+                       inst.set_on_handoff([this, host](int64_t id) { hand_off(host, id); });
+                       // A request of one output token ends at prefill; its blocks still go to the pool.
+                       inst.set_on_finished([this, host](int64_t id) {
+                         env_->progress();
+                         stores_left_ += 1;
+                         start_actor(env_->platform, host, "kv-store-" + std::to_string(id), env_->label,
+                                     [this, host, id] { store_blocks(host, id); });
+                       });
+                     });
     for (int64_t i = 0; i < decode_group_.count; ++i)
-      decode_.push_back(make_instance(static_cast<int>(prefill_group_.count + i), decode_group_.host(i), decode_config_,
-                                      InstanceRole::DecodeOnly, *decode_model_));
+      decode_.start(env, static_cast<int>(prefill_group_.count + i), decode_group_.host(i), decode_config_,
+                    InstanceRole::DecodeOnly, [this](ServeInstance& inst) { inst.set_iteration_model(*decode_model_); });
   }
 
   void arrive(int64_t id) override
   {
     const TraceRequest& r = request(id);
-    if (!prefill_.front()->batcher().fits(r.input_tokens + 1) ||
-        !decode_.front()->batcher().fits(r.input_tokens + r.output_tokens)) {
-      reject(id);
+    if (!prefill_.front().batcher().fits(r.input_tokens + 1) ||
+        !decode_.front().batcher().fits(r.input_tokens + r.output_tokens)) {
+      reject_request(*env_, id);
       return;
     }
     const int64_t remote = store_->held_prefix(r.hash_ids);
@@ -125,24 +123,25 @@ class Mooncake : public ServeSystem {
     double best_ttft     = kNoDeadline;
     int64_t best_local = 0, best_reuse = 0;
     double best_own    = 0;
-    for (const auto& inst : prefill_) {
-      const int64_t local = inst->batcher().cached_blocks(r.hash_ids);
+    for (size_t k = 0; k < prefill_.size(); ++k) {
+      ServeInstance& inst = prefill_[k];
+      const int64_t local = inst.batcher().cached_blocks(r.hash_ids);
       const int64_t reuse = std::max(local, remote);
       double fetch        = 0;
       for (int64_t k = local; k < reuse; ++k)
         fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
       const double own  = prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r));
-      const double ttft = queue_seconds(*inst) + own + fetch / prefill_group_.nic_Bps;
+      const double ttft = queue_seconds(inst) + own + fetch / prefill_group_.nic_Bps;
       if (ttft < best_ttft) {
         best_ttft  = ttft;
-        best       = inst.get();
+        best       = &inst;
         best_local = local;
         best_reuse = reuse;
         best_own   = own;
       }
     }
     if (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s)) {
-      reject(id);
+      reject_request(*env_, id);
       return;
     }
     env_->tally.assigned(id, best->index());
@@ -162,12 +161,8 @@ class Mooncake : public ServeSystem {
   void close() override
   {
     stored_->wait_until([this] { return stores_left_ == 0; }, kNoDeadline);  // blocks still going to the pool
-    for (auto* group : {&prefill_, &decode_})
-      for (auto& i : *group)
-        i->close();
-    for (auto* group : {&prefill_, &decode_})
-      for (auto& i : *group)
-        i->join();
+    prefill_.close_and_join();
+    decode_.close_and_join();
   }
 
   ServeTotals totals() const override
@@ -176,24 +171,12 @@ class Mooncake : public ServeSystem {
     t.kv_bytes_transferred = store_->bytes_moved() + handoff_bytes_;
     t.pool_peak_bytes      = store_->peak_bytes();
     t.evicted_blocks       = store_->evictions();
-    for (auto* group : {&prefill_, &decode_})
-      for (const auto& i : *group)
-        t.preemptions += i->batcher().preemptions();
+    t.preemptions          = prefill_.preemptions() + decode_.preemptions();
     return t;
   }
 
  private:
   const TraceRequest& request(int64_t id) const { return env_->requests[static_cast<size_t>(id)]; }
-
-  std::unique_ptr<ServeInstance> make_instance(int index, HostId host, const BatcherConfig& config, InstanceRole role,
-                                               const IterationModel& model)
-  {
-    auto inst = std::make_unique<ServeInstance>(index, host, config, role, env_->tally);
-    inst->set_iteration_model(model);
-    inst->set_on_finished([this](int64_t) { env_->progress(); });
-    inst->start(env_->platform, env_->label);
-    return inst;
-  }
 
   // Prompt tokens whose KV `blocks` reused blocks cover (the last token is always computed).
   int64_t reused_tokens(int64_t blocks, const TraceRequest& r) const
@@ -224,25 +207,16 @@ class Mooncake : public ServeSystem {
   // request's prompt length.
   double decode_seconds_with(const TraceRequest& r) const
   {
-    const ServeInstance& d = least_loaded_decode();
+    const ServeInstance& d = decode_.least_loaded();
     BatchWork w            = d.batcher().decode_work(0);
     for (int64_t i = d.batcher().running(); i <= d.load(); ++i)
       w.add_decode(r.input_tokens);
     return decode_model_->seconds(w);
   }
 
-  ServeInstance& least_loaded_decode() const
-  {
-    ServeInstance* best = decode_.front().get();
-    for (const auto& d : decode_)
-      if (d->load() < best->load())
-        best = d.get();
-    return *best;
-  }
-
   void hand_off(HostId from, int64_t id)
   {
-    ServeInstance& to = least_loaded_decode();
+    ServeInstance& to = decode_.least_loaded();
     stores_left_ += 1;
     to.expect();  // counted as load at once, so that handoffs at the same time spread
     start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, &to] {
@@ -251,21 +225,16 @@ class Mooncake : public ServeSystem {
       transfer(env_->platform, from, to.host(), bytes, kNoDeadline);
       handoff_bytes_ += from == to.host() ? 0 : bytes;
       to.submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
-      store_->store(from, r.hash_ids, r.input_tokens);
-      stored_one();
+      store_blocks(from, id);
     });
   }
 
-  void stored_one()
+  // Writes the prompt's blocks the pool lacks from `host` (one of stores_left_, counted by the caller).
+  void store_blocks(HostId host, int64_t id)
   {
+    store_->store(host, request(id).hash_ids, request(id).input_tokens);
     stores_left_ -= 1;
     stored_->notify_all();
-  }
-
-  void reject(int64_t id)
-  {
-    env_->tally.rejected(id, now());
-    env_->progress();
   }
 
   const GroupSpec& prefill_group_;
@@ -278,7 +247,7 @@ class Mooncake : public ServeSystem {
   int64_t block_tokens_ = 512;
   std::unique_ptr<KvBlockStore> store_;
   ServeEnv* env_ = nullptr;
-  std::vector<std::unique_ptr<ServeInstance>> prefill_, decode_;
+  InstanceSet prefill_, decode_;
   double handoff_bytes_ = 0;
   std::vector<double> loading_s_;  // per prefill instance: estimated prefill of requests loading
   int64_t stores_left_  = 0;

@@ -7,9 +7,8 @@
 // trace: Mooncake's hash_ids). A request that could never fit in an instance's KV is rejected.
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
-#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"
-#include "sim/sg/clock.hpp"
 
 namespace llsim {
 
@@ -39,63 +38,40 @@ class Vllm : public ServeSystem {
   void start(ServeEnv& env) override
   {
     env_ = &env;
-    for (int64_t i = 0; i < group_.count; ++i) {
-      auto inst = std::make_unique<ServeInstance>(static_cast<int>(i), group_.host(i), config_, InstanceRole::Colocated,
-                                                  env.tally);
-      inst->set_iteration_model(*model_);
-      inst->set_on_finished([&env](int64_t) { env.progress(); });
-      inst->start(env.platform, env.label);
-      instances_.push_back(std::move(inst));
-    }
+    for (int64_t i = 0; i < group_.count; ++i)
+      instances_.start(env, static_cast<int>(i), group_.host(i), config_, InstanceRole::Colocated,
+                       [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
   }
 
   void arrive(int64_t id) override
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
-    if (!instances_.front()->batcher().fits(r.input_tokens + r.output_tokens)) {
-      env_->tally.rejected(id, now());
-      env_->progress();
+    if (!instances_.front().batcher().fits(r.input_tokens + r.output_tokens)) {
+      reject_request(*env_, id);
       return;
     }
-    ServeInstance& to = pick();
+    ServeInstance& to = least_loaded_ ? instances_.least_loaded() : instances_[next_++ % instances_.size()];
     env_->tally.assigned(id, to.index());
     to.submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
   }
 
-  void close() override
-  {
-    for (auto& i : instances_)
-      i->close();
-    for (auto& i : instances_)
-      i->join();
-  }
+  void close() override { instances_.close_and_join(); }
 
   ServeTotals totals() const override
   {
     ServeTotals t;
-    for (const auto& i : instances_)
-      t.preemptions += i->batcher().preemptions();
+    t.preemptions = instances_.preemptions();
     return t;
   }
 
  private:
-  ServeInstance& pick()
-  {
-    if (!least_loaded_)
-      return *instances_[next_++ % instances_.size()];
-    ServeInstance* best = instances_.front().get();
-    for (const auto& i : instances_)
-      if (i->load() < best->load())
-        best = i.get();
-    return *best;
-  }
 
   const GroupSpec& group_;
   BatcherConfig config_;
   std::unique_ptr<IterationModel> model_;
   bool least_loaded_ = true;
   ServeEnv* env_     = nullptr;
-  std::vector<std::unique_ptr<ServeInstance>> instances_;
+  InstanceSet instances_;
   size_t next_ = 0;
 };
 

@@ -8,11 +8,16 @@
 
 namespace llsim {
 
-BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
-                                  const LlmModel& model, const ServeBatching& batching)
+void require_gpus(const Params& p, const std::string& key, const GroupSpec& group)
 {
   if (!group.gpu)
     p.fail(key, "group '" + group.name + "' has no GPUs (give it gpu: {flops, hbm_bandwidth, hbm, count})");
+}
+
+BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
+                                  const LlmModel& model, const ServeBatching& batching)
+{
+  require_gpus(p, key, group);
   const GpuSpec& gpu = *group.gpu;
   const double hbm   = gpu.hbm_B * static_cast<double>(gpu.count) * batching.gpu_memory_utilization;
   const double room  = hbm - model.weight_bytes();

@@ -62,6 +62,9 @@ class ServeSystem {
   virtual ServeTotals totals() const            = 0;
 };
 
+// A located error (at `key` of `p`) when `group` has no GPUs.
+void require_gpus(const Params& p, const std::string& key, const GroupSpec& group);
+
 // The batcher configuration of a GPU instance on a host of `group`: the KV blocks are the HBM
 // of its GPUs x gpu_memory_utilization, less the weights. A located error (at `key` of `p`)
 // when the group has no GPUs or the weights leave no room.

@@ -1,0 +1,49 @@
+#include "sim/serve/instance_set.hpp"
+
+#include "sim/sg/clock.hpp"
+
+namespace llsim {
+
+ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const BatcherConfig& config,
+                                  InstanceRole role, const std::function<void(ServeInstance&)>& setup)
+{
+  auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
+  inst->set_on_finished([&env](int64_t) { env.progress(); });
+  setup(*inst);
+  inst->start(env.platform, env.label);
+  instances_.push_back(std::move(inst));
+  return *instances_.back();
+}
+
+ServeInstance& InstanceSet::least_loaded() const
+{
+  ServeInstance* best = instances_.front().get();
+  for (const auto& i : instances_)
+    if (i->load() < best->load())
+      best = i.get();
+  return *best;
+}
+
+void InstanceSet::close_and_join()
+{
+  for (auto& i : instances_)
+    i->close();
+  for (auto& i : instances_)
+    i->join();
+}
+
+double InstanceSet::preemptions() const
+{
+  double n = 0;
+  for (const auto& i : instances_)
+    n += i->batcher().preemptions();
+  return n;
+}
+
+void reject_request(ServeEnv& env, int64_t id)
+{
+  env.tally.rejected(id, now());
+  env.progress();
+}
+
+}  // namespace llsim

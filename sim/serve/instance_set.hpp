@@ -1,0 +1,35 @@
+// The serving instances of one group of a serve system, as every system needs them: started
+// one per host, the least loaded found, closed and joined at the end, their preemptions summed.
+#pragma once
+#include "sim/serve/serve_instance.hpp"
+#include "sim/serve/serve_system.hpp"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace llsim {
+
+class InstanceSet {
+ public:
+  // Creates an instance that reports finished requests to env.progress, lets `setup` set its
+  // iteration and hooks, and starts it.
+  ServeInstance& start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
+                       const std::function<void(ServeInstance&)>& setup);
+
+  size_t size() const { return instances_.size(); }
+  ServeInstance& operator[](size_t i) const { return *instances_[i]; }
+  ServeInstance& front() const { return *instances_.front(); }
+  // The one with the fewest sequences running, queued or on their way; ties: the lowest index.
+  ServeInstance& least_loaded() const;
+  void close_and_join();
+  double preemptions() const;
+
+ private:
+  std::vector<std::unique_ptr<ServeInstance>> instances_;
+};
+
+// Counts a request as rejected now.
+void reject_request(ServeEnv& env, int64_t id);
+
+}  // namespace llsim
