@@ -29,7 +29,9 @@ std::string with_prefix(double v, const char* unit)
   return buffer;
 }
 
-std::string duration(double s)
+}  // namespace
+
+std::string readable_duration(double s)
 {
   char buffer[64];
   if (s < 120)
@@ -41,8 +43,6 @@ std::string duration(double s)
   return buffer;
 }
 
-}  // namespace
-
 std::string readable(const std::string& metric, double value)
 {
   if (std::isnan(value))
@@ -52,7 +52,7 @@ std::string readable(const std::string& metric, double value)
   if (ends_with(metric, "_per_s"))
     return format_number(value) + "/s";
   if (ends_with(metric, "_s"))
-    return duration(value);
+    return readable_duration(value);
   if (ends_with(metric, "_Bps"))
     return with_prefix(value, "B/s");
   if (metric == "bytes" || ends_with(metric, "_bytes") || metric.rfind("bytes_", 0) == 0)
@@ -79,7 +79,7 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
     for (const auto& [name, value] : p.metrics)
       metrics += (metrics.empty() ? "" : "  ") + name + "=" + readable(name, value);
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", p.name.c_str(), p.kind.c_str(),
-                  duration(p.start_s).c_str(), duration(p.end_s).c_str());
+                  readable_duration(p.start_s).c_str(), readable_duration(p.end_s).c_str());
     out += line + metrics + "\n";
   }
   for (const auto& s : result.services) {
@@ -92,7 +92,7 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
   std::snprintf(line, sizeof line,
                 "scenario '%s' seed %llu: simulated %s; wall time %.2f s; peak memory %.1f MiB\noutputs: %s/\n",
                 scenario.name.c_str(), static_cast<unsigned long long>(scenario.seed),
-                duration(result.simulated_time_s).c_str(), wall_s, peak_memory_bytes() / (1024.0 * 1024.0),
+                readable_duration(result.simulated_time_s).c_str(), wall_s, peak_memory_bytes() / (1024.0 * 1024.0),
                 out_dir.c_str());
   out += line;
   return out;

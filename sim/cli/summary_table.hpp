@@ -14,6 +14,8 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
 // "12.5 GB", "3.2 min", "1.2 GB/s" from a metric's name suffix (_s, _Bps, bytes) and value.
 std::string readable(const std::string& metric, double value);
 
+// "12.5 s", "3.2 min", "1.2 h".
+std::string readable_duration(double seconds);
 // Peak resident memory of this process, in bytes.
 double peak_memory_bytes();
 

@@ -1,5 +1,6 @@
 #include "sim/cli/sweep_command.hpp"
 
+#include "sim/cli/summary_table.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/child_runs.hpp"
@@ -107,19 +108,6 @@ std::string read_text(const std::string& path)
   return s.str();
 }
 
-std::string duration_text(double s)
-{
-  std::ostringstream out;
-  out.precision(3);
-  if (s < 120)
-    out << s << " s";
-  else if (s < 7200)
-    out << s / 60 << " min";
-  else
-    out << s / 3600 << " h";
-  return out.str();
-}
-
 struct Job {
   size_t point;
   uint64_t seed;
@@ -173,8 +161,8 @@ int sweep_command(const std::vector<std::string>& args)
     line << "[" << done / static_cast<size_t>(a.seeds) << "/" << points.size() << "]";
     for (size_t i = 0; i < a.axes.size(); ++i)
       line << " " << a.axes[i].path << "=" << points[jobs[j].point].values[i];
-    line << ": " << a.seeds << (a.seeds == 1 ? " seed" : " seeds") << " done; " << duration_text(elapsed)
-         << " elapsed, about " << duration_text(elapsed / static_cast<double>(done) * static_cast<double>(jobs.size() - done))
+    line << ": " << a.seeds << (a.seeds == 1 ? " seed" : " seeds") << " done; " << readable_duration(elapsed)
+         << " elapsed, about " << readable_duration(elapsed / static_cast<double>(done) * static_cast<double>(jobs.size() - done))
          << " left\n";
     std::cerr << line.str();
   };

@@ -1,10 +1,11 @@
 #include "sim/run/sweep_table.hpp"
 
+#include "sim/core/text.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -13,13 +14,10 @@ namespace llsim {
 
 namespace {
 
+// Shortest text that reads back exactly; an empty cell for no value.
 std::string number(double v)
 {
-  if (std::isnan(v))
-    return "";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  return buf;
+  return std::isnan(v) ? std::string() : format_number(v);
 }
 
 void add_numbers(const nlohmann::ordered_json& object, const std::string& prefix,
@@ -78,22 +76,17 @@ SweepTable::SweepTable(std::vector<SweepAxis> axes, std::vector<SweepPoint> poin
 
 void SweepTable::add(SweepRun run)
 {
-  runs_.push_back(std::move(run));
-}
-
-std::vector<SweepRun> SweepTable::sorted() const
-{
-  std::vector<SweepRun> runs = runs_;
-  std::sort(runs.begin(), runs.end(),
-            [](const SweepRun& a, const SweepRun& b) { return std::tie(a.point, a.seed) < std::tie(b.point, b.seed); });
-  return runs;
+  const auto at = std::upper_bound(runs_.begin(), runs_.end(), run, [](const SweepRun& a, const SweepRun& b) {
+    return std::tie(a.point, a.seed) < std::tie(b.point, b.seed);
+  });
+  runs_.insert(at, std::move(run));
 }
 
 std::vector<std::string> SweepTable::metric_names() const
 {
   std::vector<std::string> names;
   std::set<std::string> seen;
-  for (const auto& run : sorted())
+  for (const auto& run : runs_)
     for (const auto& m : run.metrics)
       if (seen.insert(m.first).second)
         names.push_back(m.first);
@@ -109,7 +102,7 @@ std::string SweepTable::results_csv() const
   for (const auto& n : names)
     out += "," + cell(n);
   out += "\n";
-  for (const auto& run : sorted()) {
+  for (const auto& run : runs_) {
     const std::map<std::string, double> values(run.metrics.begin(), run.metrics.end());
     out += std::to_string(run.point) + "," + std::to_string(run.seed);
     for (const auto& v : points_[run.point].values)
@@ -130,10 +123,9 @@ std::string SweepTable::summary_csv() const
   for (const auto& a : axes_)
     out += "," + cell(a.path);
   out += ",metric,n,mean,ci95_low,ci95_high\n";
-  const auto runs = sorted();
   for (size_t p = 0; p < points_.size(); ++p) {
     std::map<std::string, std::vector<double>> samples;
-    for (const auto& run : runs)
+    for (const auto& run : runs_)
       if (run.point == p)
         for (const auto& [name, v] : run.metrics)
           samples[name].push_back(v);

@@ -36,11 +36,10 @@ class SweepTable {
 
  private:
   std::vector<std::string> metric_names() const;  // first appearance, in point and seed order
-  std::vector<SweepRun> sorted() const;
 
   std::vector<SweepAxis> axes_;
   std::vector<SweepPoint> points_;
-  std::vector<SweepRun> runs_;
+  std::vector<SweepRun> runs_;  // point then seed order
 };
 
 }  // namespace llsim

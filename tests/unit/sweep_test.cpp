@@ -59,5 +59,5 @@ TEST_CASE("sweep: rows come in point and seed order whatever order the runs ende
   t.add({1, 1, {{"m", 2}}});
   CHECK(t.results_csv() == "point,seed,a,m\n0,1,1,1\n1,1,2,2\n1,2,2,4\n");
   // Point 1: mean 3, s = sqrt(2), half-width 12.706 x sqrt(2) / sqrt(2) = 12.706.
-  CHECK(t.summary_csv() == "point,a,metric,n,mean,ci95_low,ci95_high\n0,1,m,1,1,,\n1,2,m,2,3,-9.7059999999999995,15.706\n");
+  CHECK(t.summary_csv() == "point,a,metric,n,mean,ci95_low,ci95_high\n0,1,m,1,1,,\n1,2,m,2,3,-9.706,15.706\n");
 }
