@@ -125,7 +125,9 @@ class FastDecode : public ServeSystem {
         static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_bytes / workers;
     const double new_kv = static_cast<double>(w.prefill_tokens) * model_.kv_bytes_per_token / workers;
     const HostId gpu_host = gpu_group_.host(index);
-    for (int64_t layer = 0; layer < model_.layers && (per_layer >= 1 || (layer == 0 && new_kv >= 1)); ++layer) {
+    // One round of flows per layer while there are decodes; a round for the new KV alone otherwise.
+    const int64_t rounds = per_layer >= 1 ? model_.layers : new_kv >= 1 ? 1 : 0;
+    for (int64_t layer = 0; layer < rounds; ++layer) {
       std::vector<Flow> flows;
       for (int64_t k = 0; k < workers_per_instance_; ++k) {
         const HostId cpu = cpu_group_.host(index * workers_per_instance_ + k);

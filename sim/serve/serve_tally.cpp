@@ -99,7 +99,7 @@ Metrics ServeTally::metrics(size_t bad_lines) const
       tbt_sum += tbt.back();
     }
   }
-  const double n = static_cast<double>(records_.size()), span = active_seconds();
+  const double n = static_cast<double>(records_.size()), span = end_s_ - start_s_;
   const double completed = static_cast<double>(ttft.size());
   double busy            = 0;
   for (double b : busy_s_)

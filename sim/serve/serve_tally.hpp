@@ -40,7 +40,6 @@ class ServeTally {
   void set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions);
 
   bool all_done() const { return done_ == records_.size(); }
-  double active_seconds() const { return end_s_ - start_s_; }
   // The phase starts: arrival times, relative until now, become absolute.
   void start(double now);
   Metrics metrics(size_t bad_lines) const;

@@ -83,7 +83,6 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   ServeWorkload w;
   if (p.has("block_tokens"))
     w.block_tokens = p.integer("block_tokens");
-  const int64_t hash_block_tokens = w.block_tokens;
   if (p.has("trace")) {
     for (const char* key : {"requests", "arrival", "input_tokens", "output_tokens"})
       if (p.has(key))
@@ -129,7 +128,7 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     r.arrival_s     = (t - start) / scale;
     r.output_tokens = std::max<int64_t>(1, std::min(r.output_tokens, max_out));
     r.input_tokens  = std::max<int64_t>(1, std::min(r.input_tokens, max_in));
-    const auto covered = static_cast<size_t>((r.input_tokens + hash_block_tokens - 1) / hash_block_tokens);
+    const auto covered = static_cast<size_t>((r.input_tokens + w.block_tokens - 1) / w.block_tokens);
     if (r.hash_ids.size() > covered)
       r.hash_ids.resize(covered);
     kept.push_back(std::move(r));

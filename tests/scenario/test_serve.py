@@ -89,6 +89,10 @@ shape = ["phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads:
 check_close(single(*shape)["mean_tbt_s"], m["mean_tbt_s"], 1e-9, "the preset equals its written shape")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 64, head_dim: 128}")
       ["mean_tbt_s"] > m["mean_tbt_s"], "more KV heads, more KV read per decode")
+check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 512}")
+      ["mean_tbt_s"] > m["mean_tbt_s"], "wider heads, more KV read per decode")
+check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 32768, kv_heads: 8, head_dim: 128}")
+      ["mean_ttft_s"] > m["mean_ttft_s"], "a wider model, more attention flops in the prefill")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, "
              "dtype_bytes: 1}")["mean_tbt_s"] < 0.6 * m["mean_tbt_s"], "one-byte weights halve the decode")
 direct = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}",

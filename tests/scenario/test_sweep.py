@@ -62,6 +62,14 @@ walls = rows(os.path.join(out2, "wall_times.csv"))
 check([w["resumed"] for w in walls].count("0") == 1, "one run ran again, the others were kept")
 check(open(os.path.join(out2, "results.csv")).read() == before, "a resumed sweep writes the same results")
 
+# --set applies to every point.
+shifted = scratch_dir()
+run("sweep", SCENARIO, "--out", shifted, "--quiet", *BASE, *GRID, "--set", "phases.chat.workload.input_tokens=3000")
+later = rows(os.path.join(shifted, "results.csv"))
+seed1 = [r for r in res if r["seed"] == "1"]
+check(len(later) == 4 and all(float(a["chat.mean_ttft_s"]) > float(b["chat.mean_ttft_s"]) for a, b in zip(later, seed1)),
+      "--set longer prompts: every point's TTFT grows")
+
 # Without --grid the scenario is the single point.
 single = scratch_dir()
 run("sweep", SCENARIO, "--out", single, "--quiet")
