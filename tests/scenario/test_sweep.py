@@ -64,7 +64,7 @@ check(open(os.path.join(out2, "results.csv")).read() == before, "a resumed sweep
 
 # --set applies to every point.
 shifted = scratch_dir()
-run("sweep", SCENARIO, "--out", shifted, "--quiet", *BASE, *GRID, "--set", "phases.chat.workload.input_tokens=3000")
+run("sweep", SCENARIO, "--out", shifted, "--quiet", *BASE, *GRID, "--set", "phases.chat.workload.input_tokens=6000")
 later = rows(os.path.join(shifted, "results.csv"))
 seed1 = [r for r in res if r["seed"] == "1"]
 check(len(later) == 4 and all(float(a["chat.mean_ttft_s"]) > float(b["chat.mean_ttft_s"]) for a, b in zip(later, seed1)),
