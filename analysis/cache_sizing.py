@@ -16,7 +16,6 @@ each other's blocks), and the Conductor reuses only a prefix held at arrival.
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
@@ -39,13 +38,13 @@ def ideal(llsim, blocks):
     return json.loads(proc.stdout)["prefix_hit_ratio"]
 
 
-def simulate(llsim, out_dir, blocks):
+def simulate(llsim, out_dir, blocks, ideal_ratio):
     per_server = blocks * BLOCK_BYTES / POOL_SERVERS
     m = run_phase(llsim, SCENARIO, os.path.join(out_dir, "runs", f"pool_{blocks}"), "chat",
                   [f"services.kvpool.capacity={per_server:.0f}B", "phases.chat.system.local_cache=false"],
                   "cache_sizing")
-    return {"blocks": blocks, "simulated_hit_ratio": m["prefix_hit_ratio"], "p90_ttft_s": m["p90_ttft_s"],
-            "evicted_blocks": m["evicted_blocks"]}
+    return {"blocks": blocks, "ideal_hit_ratio": ideal_ratio, "simulated_hit_ratio": m["prefix_hit_ratio"],
+            "p90_ttft_s": m["p90_ttft_s"], "evicted_blocks": m["evicted_blocks"]}
 
 
 def plot(rows, unbounded, path):
@@ -80,14 +79,8 @@ def main():
     if not blocks or min(blocks) < 1:
         ap.error("--blocks expects positive numbers of blocks")
     ratios = ideal(a.llsim, blocks)
-    rows = sweep(lambda b: simulate(a.llsim, a.out, b), [(b,) for b in blocks], a.jobs, a.out, "cache_sizing.csv")
-    for r in rows:
-        r["ideal_hit_ratio"] = ratios[str(r["blocks"])]
-    with open(os.path.join(a.out, "cache_sizing.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["blocks", "ideal_hit_ratio", "simulated_hit_ratio", "p90_ttft_s",
-                                          "evicted_blocks"])
-        w.writeheader()
-        w.writerows(rows)
+    rows = sweep(lambda b: simulate(a.llsim, a.out, b, ratios[str(b)]), [(b,) for b in blocks], a.jobs, a.out,
+                 "cache_sizing.csv")
     for r in rows:
         print(f"{r['blocks']:>8} blocks: ideal {r['ideal_hit_ratio']:.4f}, simulated {r['simulated_hit_ratio']:.4f}")
     print(f"unbounded: {ratios['inf']:.4f}")
