@@ -26,7 +26,7 @@ struct CycleFinder : boost::default_dfs_visitor {
 
 }  // namespace
 
-void check_acyclic(const std::vector<PhaseEntry>& phases, const YamlRef& phases_ref)
+void check_acyclic(const std::vector<PhaseEntry>& phases, const std::vector<YamlRef>& after_refs)
 {
   Graph g(phases.size());
   for (size_t i = 0; i < phases.size(); ++i)
@@ -49,8 +49,8 @@ void check_acyclic(const std::vector<PhaseEntry>& phases, const YamlRef& phases_
   for (auto it = chain.rbegin(); it != chain.rend(); ++it)
     cycle += " -> " + phases[*it].name;
   cycle += " -> " + phases[to].name;
-  phases_ref.item(to).child("after").fail("the 'after' dependencies form a cycle: " + cycle +
-                                          " (each phase runs after the one before it in this list)");
+  after_refs[to].fail("the 'after' dependencies form a cycle: " + cycle +
+                      " (each phase runs after the one before it in this list)");
 }
 
 }  // namespace llsim

@@ -7,7 +7,8 @@
 
 namespace llsim {
 
-// ConfigError at the `after:` of a phase on a cycle, naming the whole cycle.
-void check_acyclic(const std::vector<PhaseEntry>& phases, const YamlRef& phases_ref);
+// ConfigError at the `after:` of a phase on a cycle, naming the whole cycle; `after_refs[i]` is
+// the `after` entry of phases[i] in the scenario.
+void check_acyclic(const std::vector<PhaseEntry>& phases, const std::vector<YamlRef>& after_refs);
 
 }  // namespace llsim

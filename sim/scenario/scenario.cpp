@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 namespace llsim {
 
@@ -42,6 +43,9 @@ const ParamTable& phase_common_params()
       ParamSpec::quantity("start", Dimension::Duration, "earliest start, from the beginning of the simulation")
           .defaults("0s")
           .at_least(0),
+      ParamSpec::flag("enabled", "false: the phase is checked but not run (a what-if switch for --set and sweeps); "
+                                 "no running phase may wait for it")
+          .defaults("true"),
   };
   return t;
 }
@@ -77,8 +81,12 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
     phases.fail("expected a non-empty list of phases, e.g. - {name: stage, kind: transfer, ...}");
   if (phases.node().size() > kMaxPhases)
     phases.fail("more than " + std::to_string(kMaxPhases) + " phases, llsim's limit");
+  // Every phase is loaded and checked, enabled or not, so that switching one on with --set cannot
+  // reveal an error; only the enabled ones are kept.
   std::map<std::string, size_t> index_of;
+  std::set<std::string> disabled;
   std::vector<std::vector<std::string>> after_names;
+  std::vector<YamlRef> after_refs;
   for (size_t i = 0; i < phases.node().size(); ++i) {
     const YamlRef item = phases.item(i);
     const Registry<Phase>::Entry& entry = Registry<Phase>::lookup(item);
@@ -89,27 +97,40 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
     phase.kind = p.text("kind");
     if (phase.name.empty() || phase.name.find_first_of("/. ") != std::string::npos)
       p.fail("name", "expected a non-empty name without '/', '.' or spaces");
-    if (!index_of.emplace(phase.name, i).second)
+    if (index_of.count(phase.name) || disabled.count(phase.name))
       p.fail("name", "two phases are named '" + phase.name + "'");
-    after_names.push_back(p.text_list("after"));
+    std::vector<std::string> after = p.text_list("after");
     phase.start_s = p.quantity("start");
-    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after_names.back()});
+    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after});
+    if (!p.flag("enabled")) {
+      disabled.insert(phase.name);
+      continue;
+    }
+    index_of.emplace(phase.name, s.phases.size());
+    after_names.push_back(std::move(after));
+    after_refs.push_back(item.child("after"));
     s.phases.push_back(std::move(phase));
   }
+  if (s.phases.empty())
+    phases.fail("every phase has 'enabled: false'; at least one must run");
   for (size_t i = 0; i < s.phases.size(); ++i)
     for (const auto& dep : after_names[i]) {
+      const YamlRef& after = after_refs[i];
+      if (disabled.count(dep))
+        after.fail("phase '" + dep + "' has 'enabled: false', so '" + s.phases[i].name +
+                   "' would wait for a phase that never runs; disable it too or drop the dependency");
       const auto it = index_of.find(dep);
       if (it == index_of.end()) {
         std::vector<std::string> names;
         for (const auto& [n, _] : index_of)
           names.push_back(n);
-        phases.item(i).child("after").fail("no phase named '" + dep + "': " + suggestion(dep, names));
+        after.fail("no phase named '" + dep + "': " + suggestion(dep, names));
       }
       if (it->second == i)
-        phases.item(i).child("after").fail("phase '" + dep + "' cannot wait for itself");
+        after.fail("phase '" + dep + "' cannot wait for itself");
       s.phases[i].after.push_back(it->second);
     }
-  check_acyclic(s.phases, phases);
+  check_acyclic(s.phases, after_refs);
   return s;
 }
 
