@@ -2,6 +2,7 @@
 
 #include "sim/cli/models_listing.hpp"
 #include "sim/cli/plot_runner.hpp"
+#include "sim/cli/run_report.hpp"
 #include "sim/cli/summary_table.hpp"
 #include "sim/cli/sweep_command.hpp"
 #include "sim/cli/trace_command.hpp"
@@ -42,7 +43,7 @@ const char* const kRunHelp =
     "  --log=CAT:LEVEL    log category CAT at LEVEL (trace debug verbose info warning error critical)\n"
     "                     on stderr; categories follow the sources: llsim.svc.storage is\n"
     "                     sim/svc/storage.cpp, llsim.svc all services, llsim everything. Repeatable.\n"
-    "Writes DIR/summary.json, DIR/<phase>.csv, DIR/resolved.yaml.\n"
+    "Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml.\n"
     "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.\n";
 
 const char* const kValidateHelp =
@@ -144,10 +145,13 @@ int run_command(const std::vector<std::string>& args)
   const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_outputs(out_dir, scenario, result, wall_s);
+  write_file_atomically(out_dir + "/report.md", run_report(scenario, a.load, result, {}));
   if (!a.quiet)
     std::cout << summary_table(scenario, result, wall_s, out_dir);
-  if (a.plot)
+  if (a.plot) {
     run_plot_script(out_dir);
+    write_file_atomically(out_dir + "/report.md", run_report(scenario, a.load, result, plots_in(out_dir)));
+  }
   return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 #include "sim/cli/plot_runner.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
 
 #include <cstdlib>
 #include <filesystem>
@@ -8,14 +9,6 @@
 namespace llsim {
 
 namespace {
-
-std::string shell_quote(const std::string& s)
-{
-  std::string out = "'";
-  for (char c : s)
-    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 std::string python_interpreter()
 {

@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_command.hpp"
 
 #include "sim/cli/summary_table.hpp"
+#include "sim/cli/sweep_report.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/child_runs.hpp"
@@ -33,7 +34,8 @@ const char* const kSweepHelp =
     "  --set PATH=VALUE       an override for every point. Repeatable.\n"
     "  --quiet                no progress lines\n"
     "Writes DIR/results.csv (a row per point and seed: swept values, every metric), DIR/summary.csv\n"
-    "(per point and metric: n, mean, 95% confidence interval), DIR/wall_times.csv, DIR/runs/*/.\n"
+    "(per point and metric: n, mean, 95% confidence interval), DIR/report.md, DIR/wall_times.csv,\n"
+    "DIR/runs/*/.\n"
     "Runs already in DIR/runs are kept, not run again.\n";
 
 struct SweepArguments {
@@ -106,6 +108,13 @@ std::string read_text(const std::string& path)
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+std::vector<std::string> args_with_llsim(const std::vector<std::string>& args)
+{
+  std::vector<std::string> out = {"llsim"};
+  out.insert(out.end(), args.begin(), args.end());
+  return out;
 }
 
 struct Job {
@@ -210,6 +219,9 @@ int sweep_command(const std::vector<std::string>& args)
   write_file_atomically(out + "/results.csv", table.results_csv());
   write_file_atomically(out + "/summary.csv", table.summary_csv());
   write_file_atomically(out + "/wall_times.csv", walls);
+  const std::string report = out + "/report.md";
+  write_file_atomically(report, sweep_report({a.scenario, name, first_seed, a.seeds, a.sets, args_with_llsim(args)}, table,
+                                             std::filesystem::exists(report) ? read_text(report) : ""));
   if (!a.quiet)
     std::cout << jobs.size() << " runs (" << points.size() << " points x " << a.seeds << " seeds): " << out
               << "/results.csv, " << out << "/summary.csv\n";

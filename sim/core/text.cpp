@@ -89,4 +89,15 @@ std::string format_number(double value)
   return std::string(buffer, result.ptr);
 }
 
+std::string shell_quote(const std::string& s)
+{
+  const char* const safe = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@+%";
+  if (!s.empty() && s.find_first_not_of(safe) == std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s)
+    out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace llsim

@@ -16,6 +16,10 @@ std::string nearest(const std::string& word, const std::vector<std::string>& can
 // "Did you mean 'x'?" suffix, or the list of valid names when nothing is close.
 std::string suggestion(const std::string& word, const std::vector<std::string>& candidates);
 
+// `s` as one word for a POSIX shell: unchanged when it has only safe characters, else in single
+// quotes.
+std::string shell_quote(const std::string& s);
+
 // Shortest text that reads back to exactly the same double (for JSON, CSV, YAML).
 std::string format_number(double value);
 

@@ -116,42 +116,49 @@ std::string SweepTable::results_csv() const
   return out;
 }
 
+std::vector<MetricSummary> SweepTable::point_summary(size_t p) const
+{
+  std::map<std::string, std::vector<double>> samples;
+  for (const auto& run : runs_)
+    if (run.point == p)
+      for (const auto& [name, v] : run.metrics)
+        samples[name].push_back(v);
+  std::vector<MetricSummary> out;
+  for (const auto& name : metric_names()) {
+    const auto it = samples.find(name);
+    if (it == samples.end())
+      continue;
+    const auto& xs = it->second;
+    const double n = static_cast<double>(xs.size());
+    double mean    = 0;
+    for (double x : xs)
+      mean += x / n;
+    double half = NAN;
+    if (xs.size() > 1) {
+      double ss = 0;
+      for (double x : xs)
+        ss += (x - mean) * (x - mean);
+      half = t975(static_cast<int64_t>(xs.size()) - 1) * std::sqrt(ss / (n - 1) / n);
+    }
+    out.push_back({name, xs.size(), mean, mean - half, mean + half});
+  }
+  return out;
+}
+
 std::string SweepTable::summary_csv() const
 {
-  const auto names = metric_names();
-  std::string out  = "point";
+  std::string out = "point";
   for (const auto& a : axes_)
     out += "," + cell(a.path);
   out += ",metric,n,mean,ci95_low,ci95_high\n";
-  for (size_t p = 0; p < points_.size(); ++p) {
-    std::map<std::string, std::vector<double>> samples;
-    for (const auto& run : runs_)
-      if (run.point == p)
-        for (const auto& [name, v] : run.metrics)
-          samples[name].push_back(v);
-    for (const auto& name : names) {
-      const auto it = samples.find(name);
-      if (it == samples.end())
-        continue;
-      const auto& xs = it->second;
-      const double n = static_cast<double>(xs.size());
-      double mean    = 0;
-      for (double x : xs)
-        mean += x / n;
-      double half = NAN;
-      if (xs.size() > 1) {
-        double ss = 0;
-        for (double x : xs)
-          ss += (x - mean) * (x - mean);
-        half = t975(static_cast<int64_t>(xs.size()) - 1) * std::sqrt(ss / (n - 1) / n);
-      }
+  for (size_t p = 0; p < points_.size(); ++p)
+    for (const MetricSummary& m : point_summary(p)) {
       out += std::to_string(p);
       for (const auto& v : points_[p].values)
         out += "," + cell(v);
-      out += "," + cell(name) + "," + std::to_string(xs.size()) + "," + number(mean) + "," + number(mean - half) + "," +
-             number(mean + half) + "\n";
+      out += "," + cell(m.metric) + "," + std::to_string(m.n) + "," + number(m.mean) + "," + number(m.ci95_low) + "," +
+             number(m.ci95_high) + "\n";
     }
-  }
   return out;
 }
 

@@ -27,16 +27,26 @@ struct SweepRun {
   std::vector<std::pair<std::string, double>> metrics;
 };
 
+// One metric at one point: its seeds' count, mean and 95% confidence interval (NaN for one seed).
+struct MetricSummary {
+  std::string metric;
+  size_t n = 0;
+  double mean = 0, ci95_low = 0, ci95_high = 0;
+};
+
 class SweepTable {
  public:
   SweepTable(std::vector<SweepAxis> axes, std::vector<SweepPoint> points);
   void add(SweepRun run);  // any order
   std::string results_csv() const;
   std::string summary_csv() const;
+  // The metrics of point `p` that its finished runs have, in metric_names() order.
+  std::vector<MetricSummary> point_summary(size_t p) const;
+  std::vector<std::string> metric_names() const;  // first appearance, in point and seed order
+  const std::vector<SweepAxis>& axes() const { return axes_; }
+  const std::vector<SweepPoint>& points() const { return points_; }
 
  private:
-  std::vector<std::string> metric_names() const;  // first appearance, in point and seed order
-
   std::vector<SweepAxis> axes_;
   std::vector<SweepPoint> points_;
   std::vector<SweepRun> runs_;  // point then seed order

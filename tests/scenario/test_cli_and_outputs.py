@@ -58,6 +58,15 @@ for name in ["bag.csv", "bag_tasks.csv", "bag_workers.csv", "bag_worker_states.c
         check(a.read() == b.read(), f"tasks: {name} differs for one seed")
 check(without_wall_time(random_a) != without_wall_time(random_c), "tasks: another seed gives the same result")
 
+# report.md: scenario, seed, the command that reproduces the run, every phase with its metrics.
+report = open(os.path.join(first, "report.md")).read()
+check(report.startswith("# demo\n") and "`scenarios/demo.yaml`, seed 7" in report, f"report header: {report[:200]}")
+check("Reproduce: `llsim run scenarios/demo.yaml --seed 7`" in report, "report gives the command")
+check(all(f"### {p} (transfer)" in report for p in ["stage", "archive", "restage"]), "report has every phase")
+check("| `throughput_Bps` |" in report and "B/s |" in report, "metrics in readable units")
+check(open(os.path.join(second, "report.md")).read() == report, "report.md is the same for the same run")
+check("None drawn" in report, "no plots without --plot")
+
 s = summary(first)
 check(s["seed"] == 7 and s["scenario"] == "demo", "summary names scenario and seed")
 check(set(s["phases"]["stage"]) >= {"bytes", "makespan_s", "throughput_Bps"}, "transfer metrics present")

@@ -62,6 +62,23 @@ walls = rows(os.path.join(out2, "wall_times.csv"))
 check([w["resumed"] for w in walls].count("0") == 1, "one run ran again, the others were kept")
 check(open(os.path.join(out2, "results.csv")).read() == before, "a resumed sweep writes the same results")
 
+# report.md: the grid, the seeds, the command, and per point the metrics that differ between
+# points as mean (95% CI); a capacity section added to it survives the sweep being run again.
+report_path = os.path.join(out2, "report.md")
+report = open(report_path).read()
+check("- Seeds: 3 per point (1 to 3), 4 points" in report, f"report names the seeds: {report[:400]}")
+check("- Grid `phases.chat.workload.output_tokens`: `10` `30`" in report, "report names the grid")
+check("--grid phases.chat.workload.output_tokens=10,30" in report, "report gives the command")
+ttft_row = [line for line in report.splitlines() if line.startswith("| `chat.mean_ttft_s` |")]
+check(len(ttft_row) == 1 and ttft_row[0].count("(") == 4, f"one cell with a CI per point: {ttft_row}")
+check("| `chat.requests` |" not in report, "a metric equal at every point is left to summary.csv")
+with open(report_path, "a") as f:
+    f.write("\nsmallest answer: kept\n")
+sweep(out2, "--quiet")
+check(open(report_path).read().endswith("## Capacity\n\n`analysis/capacity.py DIR --x PATH --metric M --target "
+                                        "\"<= V\"` writes the smallest swept value that meets a target here.\n"
+                                        "\nsmallest answer: kept\n"), "the capacity section is kept")
+
 # --set applies to every point.
 shifted = scratch_dir()
 run("sweep", SCENARIO, "--out", shifted, "--quiet", *BASE, *GRID, "--set", "phases.chat.workload.input_tokens=6000")

@@ -1,0 +1,95 @@
+#include "sim/cli/sweep_report.hpp"
+
+#include "sim/cli/run_report.hpp"
+
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace llsim {
+
+namespace {
+
+const char* const kCapacityHeading = "## Capacity";
+
+std::string cell(const MetricSummary& m)
+{
+  const std::string name = m.metric.substr(m.metric.rfind('.') + 1);
+  std::string out        = report_value(name, m.mean);
+  if (!std::isnan(m.ci95_low))
+    out += " (" + report_value(name, m.ci95_low) + " – " + report_value(name, m.ci95_high) + ")";
+  return out;
+}
+
+// Phase metrics (and simulated_time_s) whose mean is not the same at every point; all of them
+// when there is one point.
+std::vector<std::string> compared_metrics(const SweepTable& table)
+{
+  std::map<std::string, std::set<double>> means;
+  for (size_t p = 0; p < table.points().size(); ++p)
+    for (const MetricSummary& m : table.point_summary(p))
+      means[m.metric].insert(m.mean);
+  std::vector<std::string> out;
+  for (const auto& name : table.metric_names())
+    if (name.rfind("services.", 0) != 0 && (table.points().size() == 1 || means[name].size() > 1))
+      out.push_back(name);
+  return out;
+}
+
+}  // namespace
+
+std::string sweep_report(const SweepDescription& sweep, const SweepTable& table, const std::string& previous)
+{
+  const auto& axes   = table.axes();
+  const auto& points = table.points();
+  std::string out    = "# Sweep of " + sweep.scenario_name + "\n\n";
+  out += "- Scenario: `" + sweep.scenario_file + "`\n";
+  out += "- Seeds: " + std::to_string(sweep.seeds) + " per point (" + std::to_string(sweep.first_seed) + " to " +
+         std::to_string(sweep.first_seed + static_cast<uint64_t>(sweep.seeds) - 1) + "), " +
+         std::to_string(points.size()) + (points.size() == 1 ? " point" : " points") + "\n";
+  for (const auto& a : axes) {
+    out += "- Grid `" + a.path + "`:";
+    for (const auto& v : a.values)
+      out += " `" + v + "`";
+    out += "\n";
+  }
+  for (const auto& s : sweep.sets)
+    out += "- Every point: `" + s + "`\n";
+  out += "- Reproduce: " + markdown_command(sweep.command) + "\n\n";
+
+  out += "## Results\n\nMean over the seeds";
+  out += sweep.seeds > 1 ? ", with the 95% confidence interval in parentheses" : "";
+  out += points.size() > 1 ? "; only the metrics that differ between points (every metric is in `summary.csv`)"
+                           : " (service totals are in `summary.csv`)";
+  out += ".\n\n| metric |";
+  for (size_t p = 0; p < points.size(); ++p) {
+    std::string label;
+    for (size_t i = 0; i < axes.size(); ++i)
+      label += (i ? ", " : "") + axes[i].path.substr(axes[i].path.rfind('.') + 1) + "=" + points[p].values[i];
+    out += " " + (label.empty() ? "value" : label) + " |";
+  }
+  out += "\n|---|";
+  for (size_t p = 0; p < points.size(); ++p)
+    out += "---|";
+  out += "\n";
+  std::vector<std::map<std::string, MetricSummary>> by_point(points.size());
+  for (size_t p = 0; p < points.size(); ++p)
+    for (const MetricSummary& m : table.point_summary(p))
+      by_point[p][m.metric] = m;
+  for (const auto& name : compared_metrics(table)) {
+    out += "| `" + name + "` |";
+    for (size_t p = 0; p < points.size(); ++p) {
+      const auto it = by_point[p].find(name);
+      out += " " + (it == by_point[p].end() ? std::string("—") : cell(it->second)) + " |";
+    }
+    out += "\n";
+  }
+
+  const size_t kept = previous.find(std::string("\n") + kCapacityHeading);
+  if (kept != std::string::npos)
+    return out + previous.substr(kept);
+  return out + "\n" + kCapacityHeading + "\n\n`analysis/capacity.py DIR --x PATH --metric M --target \"<= V\"` " +
+         "writes the smallest swept value that meets a target here.\n";
+}
+
+}  // namespace llsim
