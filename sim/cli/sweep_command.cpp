@@ -6,6 +6,7 @@
 #include "sim/core/text.hpp"
 #include "sim/run/child_runs.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/run/slurm_sweep.hpp"
 #include "sim/run/sweep_grid.hpp"
 #include "sim/run/sweep_table.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -33,9 +35,15 @@ const char* const kSweepHelp =
     "  --out DIR              output directory (default: out/<scenario name>_sweep/)\n"
     "  --set PATH=VALUE       an override for every point. Repeatable.\n"
     "  --quiet                no progress lines\n"
+    "  --slurm                run on Slurm instead: submit a job array (a task per run still missing)\n"
+    "                         and a collector job that writes the tables when the array has ended\n"
+    "  --partition P          the Slurm partition (default: the cluster's)\n"
+    "  --time T               the Slurm time limit of each task (MINUTES, H:M:S or D-H:M:S)\n"
+    "  --no-submit            with --slurm: write DIR/slurm/*.sh only, to read or edit before sbatch\n"
+    "  --collect              run nothing; write the tables from DIR/runs (the collector job does this)\n"
     "Writes DIR/results.csv (a row per point and seed: swept values, every metric), DIR/summary.csv\n"
     "(per point and metric: n, mean, 95% confidence interval), DIR/report.md, DIR/wall_times.csv,\n"
-    "DIR/runs/*/.\n"
+    "DIR/runs/*/ (wall_time_s: the process's, or for a kept run its summary.json's).\n"
     "Runs already in DIR/runs are kept, not run again.\n";
 
 struct SweepArguments {
@@ -45,6 +53,9 @@ struct SweepArguments {
   int64_t seeds = 1, jobs = 1;
   std::string out;
   bool quiet = false, help = false;
+  bool slurm = false, collect = false;
+  SlurmOptions slurm_options;
+  std::vector<std::string> collector;  // the arguments without the Slurm options, then --collect
 };
 
 int64_t positive(const std::string& option, const std::string& text, int64_t most)
@@ -66,7 +77,9 @@ SweepArguments parse(const std::vector<std::string>& args)
 {
   SweepArguments a;
   std::set<std::string> paths;
+  a.collector = {"sweep"};
   for (size_t i = 1; i < args.size(); ++i) {
+    const size_t first     = i;
     const std::string& arg = args[i];
     const auto value       = [&]() -> const std::string& {
       if (i + 1 >= args.size())
@@ -89,6 +102,21 @@ SweepArguments parse(const std::vector<std::string>& args)
       a.out = value();
     } else if (arg == "--quiet") {
       a.quiet = true;
+    } else if (arg == "--slurm") {
+      a.slurm = true;
+      continue;
+    } else if (arg == "--partition") {
+      a.slurm_options.partition = value();
+      continue;
+    } else if (arg == "--time") {
+      check_slurm_time(a.slurm_options.time = value());
+      continue;
+    } else if (arg == "--no-submit") {
+      a.slurm_options.submit = false;
+      continue;
+    } else if (arg == "--collect") {
+      a.collect = true;
+      continue;
     } else if (arg.rfind("-", 0) == 0) {
       throw std::invalid_argument("unknown option '" + arg + "'");
     } else if (a.scenario.empty()) {
@@ -96,9 +124,16 @@ SweepArguments parse(const std::vector<std::string>& args)
     } else {
       throw std::invalid_argument("more than one scenario given ('" + a.scenario + "' and '" + arg + "')");
     }
+    a.collector.insert(a.collector.end(), args.begin() + static_cast<std::ptrdiff_t>(first),
+                       args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
   }
+  a.collector.push_back("--collect");
   if (a.scenario.empty() && !a.help)
     throw std::invalid_argument("no scenario file given");
+  if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty() || !a.slurm_options.submit))
+    throw std::invalid_argument("--partition, --time and --no-submit go with --slurm");
+  if (a.slurm && a.collect)
+    throw std::invalid_argument("--collect is what the Slurm collector job runs; it does not go with --slurm");
   return a;
 }
 
@@ -110,10 +145,13 @@ std::string read_text(const std::string& path)
   return s.str();
 }
 
+// The command that reproduces the sweep on this machine (the collector's --collect left out).
 std::vector<std::string> args_with_llsim(const std::vector<std::string>& args)
 {
   std::vector<std::string> out = {"llsim"};
-  out.insert(out.end(), args.begin(), args.end());
+  for (const auto& a : args)
+    if (a != "--collect")
+      out.push_back(a);
   return out;
 }
 
@@ -161,9 +199,12 @@ int sweep_command(const std::vector<std::string>& args)
   const auto started = std::chrono::steady_clock::now();
   size_t done        = 0;
   const auto finished = [&](size_t j) {
-    table.add({jobs[j].point, jobs[j].seed, summary_metrics(read_text(jobs[j].dir + "/summary.json"))});
+    const std::string summary = read_text(jobs[j].dir + "/summary.json");
+    table.add({jobs[j].point, jobs[j].seed, summary_metrics(summary)});
+    if (resumed[j])
+      wall[j] = summary_wall_time(summary);
     done += 1;
-    if (--left_of_point[jobs[j].point] > 0 || a.quiet)
+    if (--left_of_point[jobs[j].point] > 0 || a.quiet || a.collect)
       return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::ostringstream line;
@@ -175,6 +216,45 @@ int sweep_command(const std::vector<std::string>& args)
          << " left\n";
     std::cerr << line.str();
   };
+
+  const auto run_args = [&](size_t j) {
+    std::vector<std::string> run = {"run", a.scenario, "--quiet", "--out", jobs[j].dir, "--seed",
+                                    std::to_string(jobs[j].seed)};
+    for (const auto& s : a.sets)
+      run.insert(run.end(), {"--set", s});
+    for (const auto& s : points[jobs[j].point].overrides)
+      run.insert(run.end(), {"--set", s});
+    return run;
+  };
+  const auto has_result = [&](size_t j) { return std::filesystem::exists(jobs[j].dir + "/summary.json"); };
+  std::vector<size_t> missing;
+  for (size_t j = 0; j < jobs.size(); ++j)
+    if (!has_result(j))
+      missing.push_back(j);
+  if (a.collect && !missing.empty()) {
+    std::string names;
+    for (size_t k = 0; k < missing.size() && k < 10; ++k)
+      names += " " + std::filesystem::path(jobs[missing[k]].dir).filename().string();
+    throw SimulationError(std::to_string(missing.size()) + " of " + std::to_string(jobs.size()) +
+                          " runs have no results:" + names + (missing.size() > 10 ? " ..." : "") +
+                          " (their messages are in " + out + "/slurm/task_*.log; run the sweep again to run them)");
+  }
+  if (a.slurm && !missing.empty()) {
+    std::vector<std::vector<std::string>> tasks;
+    for (size_t j : missing)
+      tasks.push_back(run_args(j));
+    const SlurmJobs submitted = submit_sweep(out, name, tasks, a.collector, a.slurm_options);
+    if (submitted.array_job.empty())
+      std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and " << submitted.collector_script
+                << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script
+                << ") && sbatch --dependency=afterany:$jobid " << submitted.collector_script << "\n";
+    else
+      std::cout << "submitted job array " << submitted.array_job << " (" << tasks.size() << " tasks) and collector job "
+                << submitted.collector_job << "; " << out << "/results.csv is written when job "
+                << submitted.collector_job << " ends (squeue -j " << submitted.array_job << ","
+                << submitted.collector_job << ")\n";
+    return kExitOk;
+  }
 
   ChildRuns children;
   std::string failure;  // the first run that failed; no new run starts after it
@@ -191,18 +271,12 @@ int sweep_command(const std::vector<std::string>& args)
     finished(e.job);
   };
   for (size_t j = 0; j < jobs.size() && failure.empty(); ++j) {
-    if (std::filesystem::exists(jobs[j].dir + "/summary.json")) {
+    if (has_result(j)) {
       resumed[j] = true;
       finished(j);
       continue;
     }
-    std::vector<std::string> run = {"run", a.scenario, "--quiet", "--out", jobs[j].dir, "--seed",
-                                    std::to_string(jobs[j].seed)};
-    for (const auto& s : a.sets)
-      run.insert(run.end(), {"--set", s});
-    for (const auto& s : points[jobs[j].point].overrides)
-      run.insert(run.end(), {"--set", s});
-    children.start(j, run, jobs[j].dir + ".log");
+    children.start(j, run_args(j), jobs[j].dir + ".log");
     while (children.running() >= static_cast<size_t>(a.jobs))
       reap();
   }
@@ -215,7 +289,7 @@ int sweep_command(const std::vector<std::string>& args)
   std::string walls = "point,seed,wall_time_s,resumed\n";
   for (size_t j = 0; j < jobs.size(); ++j)
     walls += std::to_string(jobs[j].point) + "," + std::to_string(jobs[j].seed) + "," +
-             (resumed[j] ? std::string() : format_number(wall[j])) + "," + (resumed[j] ? "1" : "0") + "\n";
+             (std::isnan(wall[j]) ? std::string() : format_number(wall[j])) + "," + (resumed[j] ? "1" : "0") + "\n";
   write_file_atomically(out + "/results.csv", table.results_csv());
   write_file_atomically(out + "/summary.csv", table.summary_csv());
   write_file_atomically(out + "/wall_times.csv", walls);

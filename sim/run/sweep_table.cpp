@@ -41,6 +41,14 @@ std::string cell(const std::string& text)
 
 }  // namespace
 
+double summary_wall_time(const std::string& summary_json)
+{
+  const nlohmann::json s = nlohmann::json::parse(summary_json, nullptr, false);
+  return !s.is_discarded() && s.is_object() && s.contains("wall_time_s") && s["wall_time_s"].is_number()
+             ? s["wall_time_s"].get<double>()
+             : NAN;
+}
+
 std::vector<std::pair<std::string, double>> summary_metrics(const std::string& summary_json)
 {
   const nlohmann::ordered_json s = nlohmann::ordered_json::parse(summary_json, nullptr, false);

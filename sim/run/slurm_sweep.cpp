@@ -1,0 +1,112 @@
+#include "sim/run/slurm_sweep.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+#include "sim/run/outputs.hpp"
+
+#include <sys/wait.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+#include <stdexcept>
+
+namespace llsim {
+
+namespace {
+
+std::string command_line(const std::string& program, const std::vector<std::string>& args)
+{
+  std::string out = shell_quote(program);
+  for (const auto& a : args)
+    out += " " + shell_quote(a);
+  return out;
+}
+
+// The #SBATCH lines of a script (sbatch reads them without a shell, hence no spaces in `log`),
+// then the move to the directory the sweep was started from, which relative paths start from.
+std::string preamble(const std::string& job_name, const std::string& log, const SlurmOptions& options)
+{
+  std::string safe_name = job_name;
+  for (char& c : safe_name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.')
+      c = '_';
+  std::string out = "#SBATCH --job-name=" + safe_name + "\n#SBATCH --output=" + log +
+                    "\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
+  if (!options.partition.empty())
+    out += "#SBATCH --partition=" + options.partition + "\n";
+  if (!options.time.empty())
+    out += "#SBATCH --time=" + options.time + "\n";
+  return out + "set -euo pipefail\ncd " + shell_quote(std::filesystem::current_path().string()) + "\n";
+}
+
+// Runs `sbatch --parsable ARGS SCRIPT`; returns the job id (the text before any ';cluster').
+std::string sbatch(const std::vector<std::string>& args, const std::string& script)
+{
+  std::vector<std::string> all = {"--parsable"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back(script);
+  const std::string command = command_line("sbatch", all) + " 2>&1";
+  FILE* pipe                = popen(command.c_str(), "r");
+  if (pipe == nullptr)
+    throw SimulationError("cannot run " + command);
+  std::string output;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
+    output += buffer;
+  const int status = pclose(pipe);
+  const int code   = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  if (code == 127)
+    throw SimulationError("sbatch was not found on PATH: run the sweep on a Slurm login node, or use --no-submit to "
+                          "write the scripts only");
+  const std::string id = trim(output.substr(0, output.find(';')));
+  if (code != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
+    throw SimulationError(command + " failed (exit " + std::to_string(code) + "): " + trim(output));
+  return id;
+}
+
+}  // namespace
+
+void check_slurm_time(const std::string& time)
+{
+  static const std::regex format(R"(\d+(:\d+){0,2}|\d+-\d+(:\d+){0,2})");
+  if (!std::regex_match(time, format))
+    throw std::invalid_argument("--time expects a Slurm time limit (MINUTES, H:M:S, D-H or D-H:M:S), got '" + time +
+                                "'");
+}
+
+SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, const std::vector<std::vector<std::string>>& runs,
+                       const std::vector<std::string>& collector, const SlurmOptions& options)
+{
+  const std::string llsim = std::filesystem::read_symlink("/proc/self/exe").string();
+  const std::string dir   = std::filesystem::absolute(out_dir + "/slurm").lexically_normal().string();
+  if (dir.find_first_of(" \t\n") != std::string::npos)
+    throw std::invalid_argument("--slurm needs an output directory without spaces (Slurm's #SBATCH lines cannot "
+                                "quote them), got '" + dir + "'");
+  std::filesystem::create_directories(dir);
+  std::string tasks;
+  for (const auto& r : runs)
+    tasks += command_line(llsim, r) + "\n";
+  write_file_atomically(dir + "/tasks.txt", tasks);
+
+  SlurmJobs jobs{"", "", dir + "/array.sh", dir + "/collect.sh"};
+  write_file_atomically(jobs.array_script,
+                        "#!/bin/bash\n# llsim sweep '" + name + "': task k runs line k + 1 of tasks.txt (llsim sweep --slurm).\n" +
+                            "#SBATCH --array=0-" + std::to_string(runs.size() - 1) + "\n" +
+                            preamble("llsim-" + name, dir + "/task_%a.log", options) +
+                            "command=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + shell_quote(dir + "/tasks.txt") +
+                            ")\neval \"$command\"\n");
+  write_file_atomically(jobs.collector_script,
+                        "#!/bin/bash\n# llsim sweep '" + name + "': writes results.csv once the array has ended.\n" +
+                            preamble("llsim-" + name + "-collect", dir + "/collect.log", options) +
+                            "exec " + command_line(llsim, collector) + "\n");
+  if (!options.submit)
+    return jobs;
+  jobs.array_job     = sbatch({}, jobs.array_script);
+  jobs.collector_job = sbatch({"--dependency=afterany:" + jobs.array_job}, jobs.collector_script);
+  write_file_atomically(dir + "/jobs.txt", "array " + jobs.array_job + "\ncollector " + jobs.collector_job + "\n");
+  return jobs;
+}
+
+}  // namespace llsim

@@ -1,0 +1,32 @@
+// A sweep on Slurm (llsim sweep --slurm): a job array with one task per run, each an ordinary
+// `llsim run` (the commands are in DIR/slurm/tasks.txt, line k for task k), and a collector job
+// that starts when the array has ended and writes the sweep's tables with `llsim sweep ...
+// --collect`. The scripts are kept in DIR/slurm/ so a user can read or edit and resubmit them.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+struct SlurmOptions {
+  std::string partition;  // "" = the cluster's default
+  std::string time;       // "" = the partition's default; else Slurm's time format
+  bool submit = true;     // false: write the scripts only
+};
+
+struct SlurmJobs {
+  std::string array_job, collector_job;  // Slurm job ids; empty when not submitted
+  std::string array_script, collector_script;
+};
+
+// Throws std::invalid_argument unless `time` is in a format sbatch --time accepts: M, M:S,
+// H:M:S, D-H, D-H:M or D-H:M:S.
+void check_slurm_time(const std::string& time);
+
+// Writes DIR/slurm/{tasks.txt,array.sh,collect.sh} and, with options.submit, submits them
+// with sbatch. `runs`: each task's `llsim run` arguments; `collector`: the arguments of the
+// `llsim sweep` that collects. Throws SimulationError when sbatch fails or is missing.
+SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, const std::vector<std::vector<std::string>>& runs,
+                       const std::vector<std::string>& collector, const SlurmOptions& options);
+
+}  // namespace llsim
