@@ -8,15 +8,16 @@
 #include "sim/cli/trace_command.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
 #include "sim/run/simulation.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/sg/log_setting.hpp"
 
+#include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <iostream>
 #include <optional>
 
@@ -28,141 +29,91 @@ const char* const kUsage =
     "usage: llsim run SCENARIO.yaml [--out DIR] [--set PATH=VALUE]... [--seed N] [--quiet] [--plot] [--log=CAT:LEVEL]...\n"
     "       llsim validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]\n"
     "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set PATH=VALUE]...\n"
+    "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
     "       llsim models\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
-    "       llsim --help | --version\n";
+    "       llsim --help | --version      (and llsim COMMAND --help)\n";
 
-const char* const kRunHelp =
-    "llsim run SCENARIO.yaml [options]: simulate a scenario and write its results.\n"
-    "  --out DIR          output directory (default: out/<scenario name>/)\n"
-    "  --set PATH=VALUE   override a value; PATH is dotted, phases are addressed by name\n"
-    "                     (--set phases.stage.bytes=20GB); VALUE is read as YAML. Repeatable.\n"
-    "  --seed N           the scenario's random seed (overrides 'seed:')\n"
-    "  --quiet            no progress line and no summary table\n"
-    "  --plot             draw the run's plots (analysis/plot.py, needs python3-matplotlib)\n"
-    "  --log=CAT:LEVEL    log category CAT at LEVEL (trace debug verbose info warning error critical)\n"
-    "                     on stderr; categories follow the sources: llsim.svc.storage is\n"
-    "                     sim/svc/storage.cpp, llsim.svc all services, llsim everything. Repeatable.\n"
-    "Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml.\n"
-    "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.\n";
+const std::vector<std::string> kCommands = {"run", "validate", "sweep", "models", "trace", "help"};
 
-const char* const kValidateHelp =
-    "llsim validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]: load and check the scenario,\n"
-    "its platform and every phase's parameters; simulate nothing. Exit 0 if valid, 2 otherwise.\n";
-
-const char* const kModelsHelp =
-    "llsim models: list every interface, its implementations and their parameters\n"
-    "(type, unit, default, description).\n";
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
-struct Arguments {
+struct RunArguments {
   std::string scenario;
-  std::optional<std::string> out;
-  LoadOptions load;
+  std::string out;
+  std::vector<std::string> overrides;
+  std::string seed;
   bool quiet = false;
   bool plot  = false;
-  bool help  = false;
   std::vector<std::string> log_settings;
 };
 
-uint64_t parse_seed(const std::string& text)
+LoadOptions load_options(const RunArguments& a)
 {
+  LoadOptions load;
+  load.overrides = a.overrides;
+  if (a.seed.empty())
+    return load;
   size_t used = 0;
   unsigned long long v = 0;
   try {
-    v = std::stoull(text, &used);
+    v = std::stoull(a.seed, &used);
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != text.size() || text.empty() || text[0] == '-')
-    throw UsageError("--seed expects a non-negative integer, got '" + text + "'");
-  return v;
+  if (used != a.seed.size() || a.seed[0] == '-')
+    throw CLI::ValidationError("--seed expects a non-negative integer, got '" + a.seed + "'");
+  load.seed = v;
+  return load;
 }
 
-std::string check_log_setting(const std::string& setting)
+void check_log_settings(const std::vector<std::string>& settings)
 {
-  try {
-    xbt_log_setting(setting);
-  } catch (const std::invalid_argument& e) {
-    throw UsageError(e.what());
+  for (const auto& s : settings) {
+    try {
+      xbt_log_setting(s);
+    } catch (const std::invalid_argument& e) {
+      throw CLI::ValidationError(e.what());
+    }
   }
-  return setting;
 }
 
-Arguments parse_arguments(const std::vector<std::string>& args, bool allow_run_options)
+void add_scenario_options(CLI::App& command, RunArguments& a)
 {
-  Arguments a;
-  for (size_t i = 1; i < args.size(); ++i) {
-    const std::string& arg = args[i];
-    const auto value       = [&]() -> const std::string& {
-      if (i + 1 >= args.size())
-        throw UsageError(arg + " expects a value");
-      return args[++i];
-    };
-    if (arg == "--help" || arg == "-h")
-      a.help = true;
-    else if (arg == "--set")
-      a.load.overrides.push_back(value());
-    else if (arg.rfind("--set=", 0) == 0)
-      a.load.overrides.push_back(arg.substr(6));
-    else if (arg == "--seed")
-      a.load.seed = parse_seed(value());
-    else if (allow_run_options && arg == "--out")
-      a.out = value();
-    else if (allow_run_options && arg == "--quiet")
-      a.quiet = true;
-    else if (allow_run_options && arg == "--plot")
-      a.plot = true;
-    else if (allow_run_options && (arg == "--log" || arg.rfind("--log=", 0) == 0))
-      a.log_settings.push_back(check_log_setting(arg == "--log" ? value() : arg.substr(6)));
-    else if (arg.rfind("-", 0) == 0)
-      throw UsageError("unknown option '" + arg + "'");
-    else if (a.scenario.empty())
-      a.scenario = arg;
-    else
-      throw UsageError("more than one scenario given ('" + a.scenario + "' and '" + arg + "')");
-  }
-  if (a.scenario.empty() && !a.help)
-    throw UsageError("no scenario file given");
-  return a;
+  command.add_option("SCENARIO", a.scenario, "the scenario file (YAML)")->required();
+  command
+      .add_option("--set", a.overrides,
+                  "override a value: PATH is dotted, phases are addressed by name (--set phases.stage.bytes=20GB); "
+                  "VALUE is read as YAML. Repeatable")
+      ->type_name("PATH=VALUE")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command.add_option("--seed", a.seed, "the scenario's random seed (overrides 'seed:')")->type_name("N");
 }
 
-int run_command(const std::vector<std::string>& args)
+int run_command(const RunArguments& a)
 {
-  const Arguments a = parse_arguments(args, true);
-  if (a.help) {
-    std::cout << kRunHelp;
-    return kExitOk;
-  }
+  const LoadOptions load = load_options(a);
+  check_log_settings(a.log_settings);
   const auto started = std::chrono::steady_clock::now();
-  Scenario scenario  = load_scenario(a.scenario, a.load);
-  const std::string out_dir = a.out.value_or("out/" + scenario.name);
+  Scenario scenario  = load_scenario(a.scenario, load);
+  const std::string out_dir = a.out.empty() ? "out/" + scenario.name : a.out;
   check_output_dir(out_dir);
-  const bool progress       = !a.quiet && isatty(STDERR_FILENO);
+  const bool progress           = !a.quiet && isatty(STDERR_FILENO);
   const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
   const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_outputs(out_dir, scenario, result, wall_s);
-  write_file_atomically(out_dir + "/report.md", run_report(scenario, a.load, result, {}));
+  write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, {}));
   if (!a.quiet)
     std::cout << summary_table(scenario, result, wall_s, out_dir);
   if (a.plot) {
     run_plot_script(out_dir);
-    write_file_atomically(out_dir + "/report.md", run_report(scenario, a.load, result, plots_in(out_dir)));
+    write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, plots_in(out_dir)));
   }
   return kExitOk;
 }
 
-int validate_command(const std::vector<std::string>& args)
+int validate_command(const RunArguments& a)
 {
-  const Arguments a = parse_arguments(args, false);
-  if (a.help) {
-    std::cout << kValidateHelp;
-    return kExitOk;
-  }
-  const Scenario scenario = load_scenario(a.scenario, a.load);
+  const Scenario scenario = load_scenario(a.scenario, load_options(a));
   int64_t hosts           = 0;
   for (const auto& g : scenario.platform->groups)
     hosts += g.count;
@@ -171,55 +122,115 @@ int validate_command(const std::vector<std::string>& args)
   return kExitOk;
 }
 
-int models_command(const std::vector<std::string>& args)
-{
-  if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
-    std::cout << kModelsHelp;
+struct CommandLine {
+  CLI::App app{"llsim: discrete-event simulator of the storage lifecycle of large language models", "llsim"};
+  RunArguments run, validate;
+  SweepArguments sweep;
+  TraceArguments trace;
+  CLI::App* run_command      = nullptr;
+  CLI::App* validate_command = nullptr;
+  CLI::App* sweep_command    = nullptr;
+  CLI::App* models_command   = nullptr;
+  CLI::App* trace_command    = nullptr;
+
+  CommandLine()
+  {
+    app.require_subcommand(1);
+    app.set_version_flag("--version", std::string("llsim ") + LLSIM_VERSION);
+    app.footer(std::string("\n") + kUsage + "\nRun 'llsim COMMAND --help' for a command's options.");
+
+    run_command = app.add_subcommand("run", "simulate a scenario and write its results");
+    add_scenario_options(*run_command, run);
+    run_command->add_option("--out", run.out, "output directory (default: out/<scenario name>/)")->type_name("DIR");
+    run_command->add_flag("--quiet", run.quiet, "no progress line and no summary table");
+    run_command->add_flag("--plot", run.plot, "draw the run's plots (analysis/plot.py, needs python3-matplotlib)");
+    run_command
+        ->add_option("--log", run.log_settings,
+                     "log category CAT at LEVEL (trace debug verbose info warning error critical) on stderr; "
+                     "llsim.svc.storage is sim/svc/storage.cpp, llsim.svc all services, llsim everything. Repeatable")
+        ->type_name("CAT:LEVEL")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    run_command->footer("Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml.\n"
+                        "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.");
+
+    validate_command = app.add_subcommand("validate", "load and check a scenario, its platform and every phase's "
+                                                      "parameters; simulate nothing (exit 0 if valid, 2 otherwise)");
+    add_scenario_options(*validate_command, validate);
+
+    sweep_command  = add_sweep_command(app, sweep);
+    models_command = app.add_subcommand("models", "list every interface, its implementations and their parameters "
+                                                  "(type, unit, default, description)");
+    trace_command  = add_trace_command(app, trace);
+  }
+
+  int dispatch(const std::vector<std::string>& args)
+  {
+    if (run_command->parsed())
+      return llsim::run_command(run);
+    if (validate_command->parsed())
+      return llsim::validate_command(validate);
+    if (sweep_command->parsed())
+      return llsim::sweep_command(sweep, args);
+    if (trace_command->parsed())
+      return trace_stats_command(trace);
+    std::cout << models_listing();
     return kExitOk;
   }
-  if (args.size() > 1)
-    throw UsageError("'models' takes no arguments");
-  std::cout << models_listing();
-  return kExitOk;
+};
+
+// CLI11 wants argv in reverse order for parse(vector).
+std::vector<std::string> reversed(const std::vector<std::string>& args)
+{
+  return std::vector<std::string>(args.rbegin(), args.rend());
+}
+
+int usage_error(const std::string& message)
+{
+  std::cerr << "llsim: " << message << "\n" << kUsage;
+  return kExitConfigError;
 }
 
 }  // namespace
 
 int main_with_args(const std::vector<std::string>& args)
 {
-  try {
-    if (!RegistryCatalog::errors().empty()) {
-      for (const auto& e : RegistryCatalog::errors())
-        std::cerr << "llsim: internal error: " << e << "\n";
-      return kExitSimulationFailure;
-    }
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::cout << "llsim: discrete-event simulator of the storage lifecycle of large language models\n\n"
-                << kUsage << "\nRun 'llsim COMMAND --help' for a command's options.\n";
-      return args.empty() ? kExitConfigError : kExitOk;
-    }
-    if (args[0] == "--version") {
-      std::cout << "llsim " << LLSIM_VERSION << "\n";
-      return kExitOk;
-    }
-    const std::string& command = args[0];
-    if (command == "run")
-      return run_command(args);
-    if (command == "validate")
-      return validate_command(args);
-    if (command == "models")
-      return models_command(args);
-    if (command == "trace" || command == "sweep") {
-      try {
-        return command == "trace" ? trace_command(args) : sweep_command(args);
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(e.what());
-      }
-    }
-    throw UsageError("unknown command '" + command + "'");
-  } catch (const UsageError& e) {
-    std::cerr << "llsim: " << e.what() << "\n" << kUsage;
+  if (!RegistryCatalog::errors().empty()) {
+    for (const auto& e : RegistryCatalog::errors())
+      std::cerr << "llsim: internal error: " << e << "\n";
+    return kExitSimulationFailure;
+  }
+  if (args.empty()) {
+    std::cout << "llsim: discrete-event simulator of the storage lifecycle of large language models\n\n" << kUsage;
     return kExitConfigError;
+  }
+  if (args[0].rfind("-", 0) != 0 && std::find(kCommands.begin(), kCommands.end(), args[0]) == kCommands.end())
+    return usage_error("unknown command '" + args[0] + "'" + (nearest(args[0], kCommands).empty()
+                                                                  ? std::string()
+                                                                  : "; did you mean '" + nearest(args[0], kCommands) + "'?"));
+  CommandLine cli;
+  try {
+    cli.app.parse(reversed(args[0] == "help" ? std::vector<std::string>{"--help"} : args));
+    return cli.dispatch(args);
+  } catch (const CLI::CallForHelp&) {
+    // The help of the innermost command given, its usage line naming the commands above it.
+    CLI::App* shown = &cli.app;
+    std::string above;
+    while (!shown->get_subcommands().empty()) {
+      above += (above.empty() ? "" : " ") + shown->get_name();
+      shown = shown->get_subcommands().front();
+    }
+    std::cout << shown->help(above);
+    return kExitOk;
+  } catch (const CLI::CallForVersion&) {
+    std::cout << "llsim " << LLSIM_VERSION << "\n";
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    if (cli.trace_command->parsed() && cli.trace_command->get_subcommands().empty())
+      return usage_error("'trace' expects the subcommand 'stats' (llsim trace stats TRACE)");
+    return usage_error(e.what());
+  } catch (const std::invalid_argument& e) {
+    return usage_error(e.what());
   } catch (const ConfigError& e) {
     std::cerr << "llsim: error: " << e.what() << "\n";
     return kExitConfigError;

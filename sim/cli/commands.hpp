@@ -1,4 +1,5 @@
-// The llsim command line: `llsim run|validate|models|trace`, `--help`, `--version`.
+// The llsim command line (CLI11): `llsim run|validate|sweep|models|trace stats`, `--help`
+// (also per command), `--version`.
 // Exit status: 0 success, 2 usage or configuration error, 1 failure during simulation.
 #pragma once
 #include <string>

@@ -11,6 +11,8 @@
 #include "sim/run/sweep_table.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <CLI/CLI.hpp>
+
 #include <unistd.h>
 
 #include <chrono>
@@ -25,38 +27,6 @@
 namespace llsim {
 
 namespace {
-
-const char* const kSweepHelp =
-    "llsim sweep SCENARIO.yaml [options]: run a scenario over a grid of values and seeds.\n"
-    "  --grid PATH=V1,V2,...  an axis of the grid (values are YAML; commas inside [] or {} do not split);\n"
-    "                         repeatable, the cross product is swept. Without: the scenario itself\n"
-    "  --seeds N              seeds per point: the scenario's seed and the N - 1 next ones (default 1)\n"
-    "  --jobs J               runs at a time (default 1)\n"
-    "  --out DIR              output directory (default: out/<scenario name>_sweep/)\n"
-    "  --set PATH=VALUE       an override for every point. Repeatable.\n"
-    "  --quiet                no progress lines\n"
-    "  --slurm                run on Slurm instead: submit a job array (a task per run still missing)\n"
-    "                         and a collector job that writes the tables when the array has ended\n"
-    "  --partition P          the Slurm partition (default: the cluster's)\n"
-    "  --time T               the Slurm time limit of each task (MINUTES, H:M:S or D-H:M:S)\n"
-    "  --no-submit            with --slurm: write DIR/slurm/*.sh only, to read or edit before sbatch\n"
-    "  --collect              run nothing; write the tables from DIR/runs (the collector job does this)\n"
-    "Writes DIR/results.csv (a row per point and seed: swept values, every metric), DIR/summary.csv\n"
-    "(per point and metric: n, mean, 95% confidence interval), DIR/report.md, DIR/wall_times.csv,\n"
-    "DIR/runs/*/ (wall_time_s: the process's, or for a kept run its summary.json's).\n"
-    "Runs already in DIR/runs are kept, not run again.\n";
-
-struct SweepArguments {
-  std::string scenario;
-  std::vector<SweepAxis> axes;
-  std::vector<std::string> sets;
-  int64_t seeds = 1, jobs = 1;
-  std::string out;
-  bool quiet = false, help = false;
-  bool slurm = false, collect = false;
-  SlurmOptions slurm_options;
-  std::vector<std::string> collector;  // the arguments without the Slurm options, then --collect
-};
 
 int64_t positive(const std::string& option, const std::string& text, int64_t most)
 {
@@ -73,68 +43,43 @@ int64_t positive(const std::string& option, const std::string& text, int64_t mos
   return v;
 }
 
-SweepArguments parse(const std::vector<std::string>& args)
+// The command line checked: the grid's axes and the counts as numbers.
+struct CheckedSweep {
+  std::vector<SweepAxis> axes;
+  int64_t seeds = 1, jobs = 1;
+};
+
+CheckedSweep check(const SweepArguments& a)
 {
-  SweepArguments a;
+  CheckedSweep c;
   std::set<std::string> paths;
-  a.collector = {"sweep"};
-  for (size_t i = 1; i < args.size(); ++i) {
-    const size_t first     = i;
-    const std::string& arg = args[i];
-    const auto value       = [&]() -> const std::string& {
-      if (i + 1 >= args.size())
-        throw std::invalid_argument(arg + " expects a value");
-      return args[++i];
-    };
-    if (arg == "--help" || arg == "-h") {
-      a.help = true;
-    } else if (arg == "--grid") {
-      a.axes.push_back(parse_sweep_axis(value()));
-      if (!paths.insert(a.axes.back().path).second)
-        throw std::invalid_argument("--grid " + a.axes.back().path + " is given twice");
-    } else if (arg == "--set") {
-      a.sets.push_back(value());
-    } else if (arg == "--seeds") {
-      a.seeds = positive(arg, value(), 10000);
-    } else if (arg == "--jobs") {
-      a.jobs = positive(arg, value(), 1024);
-    } else if (arg == "--out") {
-      a.out = value();
-    } else if (arg == "--quiet") {
-      a.quiet = true;
-    } else if (arg == "--slurm") {
-      a.slurm = true;
-      continue;
-    } else if (arg == "--partition") {
-      a.slurm_options.partition = value();
-      continue;
-    } else if (arg == "--time") {
-      check_slurm_time(a.slurm_options.time = value());
-      continue;
-    } else if (arg == "--no-submit") {
-      a.slurm_options.submit = false;
-      continue;
-    } else if (arg == "--collect") {
-      a.collect = true;
-      continue;
-    } else if (arg.rfind("-", 0) == 0) {
-      throw std::invalid_argument("unknown option '" + arg + "'");
-    } else if (a.scenario.empty()) {
-      a.scenario = arg;
-    } else {
-      throw std::invalid_argument("more than one scenario given ('" + a.scenario + "' and '" + arg + "')");
-    }
-    a.collector.insert(a.collector.end(), args.begin() + static_cast<std::ptrdiff_t>(first),
-                       args.begin() + static_cast<std::ptrdiff_t>(i) + 1);
+  for (const auto& g : a.grid) {
+    c.axes.push_back(parse_sweep_axis(g));
+    if (!paths.insert(c.axes.back().path).second)
+      throw std::invalid_argument("--grid " + c.axes.back().path + " is given twice");
   }
-  a.collector.push_back("--collect");
-  if (a.scenario.empty() && !a.help)
-    throw std::invalid_argument("no scenario file given");
+  c.seeds = positive("--seeds", a.seeds, 10000);
+  c.jobs  = positive("--jobs", a.jobs, 1024);
   if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty() || !a.slurm_options.submit))
     throw std::invalid_argument("--partition, --time and --no-submit go with --slurm");
   if (a.slurm && a.collect)
     throw std::invalid_argument("--collect is what the Slurm collector job runs; it does not go with --slurm");
-  return a;
+  if (!a.slurm_options.time.empty())
+    check_slurm_time(a.slurm_options.time);
+  return c;
+}
+
+// The arguments of the `llsim sweep ... --collect` that the Slurm collector job runs.
+std::vector<std::string> collector_arguments(const SweepArguments& a)
+{
+  std::vector<std::string> out = {"sweep", a.scenario, "--seeds", a.seeds, "--collect", "--quiet"};
+  for (const auto& g : a.grid)
+    out.insert(out.end(), {"--grid", g});
+  for (const auto& s : a.sets)
+    out.insert(out.end(), {"--set", s});
+  if (!a.out.empty())
+    out.insert(out.end(), {"--out", a.out});
+  return out;
 }
 
 std::string read_text(const std::string& path)
@@ -163,14 +108,47 @@ struct Job {
 
 }  // namespace
 
-int sweep_command(const std::vector<std::string>& args)
+CLI::App* add_sweep_command(CLI::App& app, SweepArguments& a)
 {
-  const SweepArguments a = parse(args);
-  if (a.help) {
-    std::cout << kSweepHelp;
-    return kExitOk;
-  }
-  const auto points = sweep_points(a.axes);
+  CLI::App* c = app.add_subcommand("sweep", "run a scenario over a grid of values and seeds");
+  c->add_option("SCENARIO", a.scenario, "the scenario file (YAML)")->required();
+  c->add_option("--grid", a.grid,
+                "an axis of the grid (values are YAML; commas inside [] or {} do not split); repeatable, the cross "
+                "product is swept. Without: the scenario itself")
+      ->type_name("PATH=V1,V2,...")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c->add_option("--seeds", a.seeds, "seeds per point: the scenario's seed and the N - 1 next ones (default 1)")
+      ->type_name("N");
+  c->add_option("--jobs", a.jobs, "runs at a time (default 1)")->type_name("J");
+  c->add_option("--out", a.out, "output directory (default: out/<scenario name>_sweep/)")->type_name("DIR");
+  c->add_option("--set", a.sets, "an override for every point. Repeatable")
+      ->type_name("PATH=VALUE")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  c->add_flag("--quiet", a.quiet, "no progress lines");
+  c->add_flag("--slurm", a.slurm,
+              "run on Slurm instead: submit a job array (a task per run still missing) and a collector job that "
+              "writes the tables when the array has ended");
+  c->add_option("--partition", a.slurm_options.partition, "the Slurm partition (default: the cluster's)")
+      ->type_name("P");
+  c->add_option("--time", a.slurm_options.time, "the Slurm time limit of each task (MINUTES, H:M:S or D-H:M:S)")
+      ->type_name("T");
+  c->add_flag_callback("--no-submit", [&a] { a.slurm_options.submit = false; },
+                       "with --slurm: write DIR/slurm/*.sh only, to read or edit before sbatch");
+  c->add_flag("--collect", a.collect, "run nothing; write the tables from DIR/runs (the collector job does this)");
+  c->footer("Writes DIR/results.csv (a row per point and seed: swept values, every metric), DIR/summary.csv\n"
+            "(per point and metric: n, mean, 95% confidence interval), DIR/report.md, DIR/wall_times.csv,\n"
+            "DIR/runs/*/ (wall_time_s: the process's, or for a kept run its summary.json's).\n"
+            "Runs already in DIR/runs are kept, not run again.");
+  return c;
+}
+
+int sweep_command(const SweepArguments& arguments, const std::vector<std::string>& args)
+{
+  const SweepArguments& a    = arguments;
+  const CheckedSweep checked = check(a);
+  const auto points = sweep_points(checked.axes);
   // Every point is loaded (and so checked) before anything runs.
   std::string name;
   uint64_t first_seed = 1;
@@ -188,14 +166,14 @@ int sweep_command(const std::vector<std::string>& args)
 
   std::vector<Job> jobs;
   for (size_t p = 0; p < points.size(); ++p)
-    for (int64_t k = 0; k < a.seeds; ++k) {
+    for (int64_t k = 0; k < checked.seeds; ++k) {
       const uint64_t seed = first_seed + static_cast<uint64_t>(k);
       jobs.push_back({p, seed, out + "/runs/p" + std::to_string(p) + "_s" + std::to_string(seed)});
     }
-  SweepTable table(a.axes, points);
+  SweepTable table(checked.axes, points);
   std::vector<double> wall(jobs.size(), 0);
   std::vector<bool> resumed(jobs.size(), false);
-  std::vector<int64_t> left_of_point(points.size(), a.seeds);
+  std::vector<int64_t> left_of_point(points.size(), checked.seeds);
   const auto started = std::chrono::steady_clock::now();
   size_t done        = 0;
   const auto finished = [&](size_t j) {
@@ -208,10 +186,10 @@ int sweep_command(const std::vector<std::string>& args)
       return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     std::ostringstream line;
-    line << "[" << done / static_cast<size_t>(a.seeds) << "/" << points.size() << "]";
-    for (size_t i = 0; i < a.axes.size(); ++i)
-      line << " " << a.axes[i].path << "=" << points[jobs[j].point].values[i];
-    line << ": " << a.seeds << (a.seeds == 1 ? " seed" : " seeds") << " done; " << readable_duration(elapsed)
+    line << "[" << done / static_cast<size_t>(checked.seeds) << "/" << points.size() << "]";
+    for (size_t i = 0; i < checked.axes.size(); ++i)
+      line << " " << checked.axes[i].path << "=" << points[jobs[j].point].values[i];
+    line << ": " << checked.seeds << (checked.seeds == 1 ? " seed" : " seeds") << " done; " << readable_duration(elapsed)
          << " elapsed, about " << readable_duration(elapsed / static_cast<double>(done) * static_cast<double>(jobs.size() - done))
          << " left\n";
     std::cerr << line.str();
@@ -243,7 +221,7 @@ int sweep_command(const std::vector<std::string>& args)
     std::vector<std::vector<std::string>> tasks;
     for (size_t j : missing)
       tasks.push_back(run_args(j));
-    const SlurmJobs submitted = submit_sweep(out, name, tasks, a.collector, a.slurm_options);
+    const SlurmJobs submitted = submit_sweep(out, name, tasks, collector_arguments(a), a.slurm_options);
     if (submitted.array_job.empty())
       std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and " << submitted.collector_script
                 << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script
@@ -277,7 +255,7 @@ int sweep_command(const std::vector<std::string>& args)
       continue;
     }
     children.start(j, run_args(j), jobs[j].dir + ".log");
-    while (children.running() >= static_cast<size_t>(a.jobs))
+    while (children.running() >= static_cast<size_t>(checked.jobs))
       reap();
   }
   while (children.running() > 0)
@@ -294,10 +272,10 @@ int sweep_command(const std::vector<std::string>& args)
   write_file_atomically(out + "/summary.csv", table.summary_csv());
   write_file_atomically(out + "/wall_times.csv", walls);
   const std::string report = out + "/report.md";
-  write_file_atomically(report, sweep_report({a.scenario, name, first_seed, a.seeds, a.sets, args_with_llsim(args)}, table,
+  write_file_atomically(report, sweep_report({a.scenario, name, first_seed, checked.seeds, a.sets, args_with_llsim(args)}, table,
                                              std::filesystem::exists(report) ? read_text(report) : ""));
   if (!a.quiet)
-    std::cout << jobs.size() << " runs (" << points.size() << " points x " << a.seeds << " seeds): " << out
+    std::cout << jobs.size() << " runs (" << points.size() << " points x " << checked.seeds << " seeds): " << out
               << "/results.csv, " << out << "/summary.csv\n";
   return kExitOk;
 }

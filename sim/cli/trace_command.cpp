@@ -6,6 +6,7 @@
 #include "sim/serve/prefix_cache.hpp"
 #include "sim/serve/request_trace.hpp"
 
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -19,17 +20,6 @@
 namespace llsim {
 
 namespace {
-
-const char* const kTraceHelp =
-    "llsim trace stats TRACE [options]: summarise a request trace.\n"
-    "  --format F            mooncake (JSONL with hash_ids), azure or burstgpt (CSV); default: mooncake\n"
-    "                        for .jsonl, else from the CSV header\n"
-    "  --cache-blocks N,...  cache sizes in 512-token blocks for the ideal prefix hit ratio ('inf':\n"
-    "                        unbounded; default inf)\n"
-    "  --json                one JSON object on standard output instead of text\n"
-    "  --skip-bad-lines      skip and count malformed lines instead of stopping at the first\n"
-    "Prints the request rate, input and output length percentiles and, for traces with prefix\n"
-    "blocks, the ideal prefix hit ratio of an LRU cache of each size (traces/README.md).\n";
 
 TraceFormat guess_format(const std::string& file)
 {
@@ -88,53 +78,38 @@ const char* format_name(TraceFormat f)
 
 }  // namespace
 
-int trace_command(const std::vector<std::string>& args)
+CLI::App* add_trace_command(CLI::App& app, TraceArguments& a)
 {
-  if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
-    std::cout << kTraceHelp;
-    return kExitOk;
-  }
-  if (args.size() < 2 || args[1] != "stats")
-    throw std::invalid_argument("'trace' expects the subcommand 'stats' (llsim trace stats TRACE)");
-  std::string file, format_text, sizes_text = "inf";
-  bool json = false, skip = false;
-  for (size_t i = 2; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    const auto value     = [&]() -> const std::string& {
-      if (i + 1 >= args.size())
-        throw std::invalid_argument(a + " expects a value");
-      return args[++i];
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kTraceHelp;
-      return kExitOk;
-    }
-    if (a == "--format")
-      format_text = value();
-    else if (a == "--cache-blocks")
-      sizes_text = value();
-    else if (a == "--json")
-      json = true;
-    else if (a == "--skip-bad-lines")
-      skip = true;
-    else if (a.rfind("-", 0) == 0)
-      throw std::invalid_argument("unknown option '" + a + "'");
-    else if (file.empty())
-      file = a;
-    else
-      throw std::invalid_argument("more than one trace given ('" + file + "' and '" + a + "')");
-  }
-  if (file.empty())
-    throw std::invalid_argument("no trace file given");
-  std::vector<std::string> size_names;
-  const std::vector<size_t> sizes = parse_sizes(sizes_text, &size_names);
-  TraceFormat format;
-  if (format_text.empty())
-    format = guess_format(file);
-  else if (!parse_trace_format(format_text, &format))
-    throw std::invalid_argument("--format expects mooncake, azure or burstgpt, got '" + format_text + "'");
+  CLI::App* trace = app.add_subcommand("trace", "request traces");
+  trace->require_subcommand(1);
+  CLI::App* stats = trace->add_subcommand("stats", "summarise a request trace: the request rate, input and output "
+                                                   "length percentiles and, for traces with prefix blocks, the ideal "
+                                                   "prefix hit ratio of an LRU cache of each size (traces/README.md)");
+  stats->add_option("TRACE", a.file, "the trace file")->required();
+  stats->add_option("--format", a.format, "mooncake (JSONL with hash_ids), azure or burstgpt (CSV); default: mooncake "
+                                          "for .jsonl, else from the CSV header")
+      ->type_name("F");
+  stats->add_option("--cache-blocks", a.cache_blocks,
+                    "cache sizes in 512-token blocks for the ideal prefix hit ratio ('inf': unbounded)")
+      ->type_name("N,...");
+  stats->add_flag("--json", a.json, "one JSON object on standard output instead of text");
+  stats->add_flag("--skip-bad-lines", a.skip_bad_lines, "skip and count malformed lines instead of stopping at the first");
+  return trace;
+}
 
-  const RequestTrace trace = read_request_trace(file, format, skip);
+int trace_stats_command(const TraceArguments& a)
+{
+  const std::string& file = a.file;
+  const bool json         = a.json;
+  std::vector<std::string> size_names;
+  const std::vector<size_t> sizes = parse_sizes(a.cache_blocks, &size_names);
+  TraceFormat format;
+  if (a.format.empty())
+    format = guess_format(file);
+  else if (!parse_trace_format(a.format, &format))
+    throw std::invalid_argument("--format expects mooncake, azure or burstgpt, got '" + a.format + "'");
+
+  const RequestTrace trace = read_request_trace(file, format, a.skip_bad_lines);
   std::vector<double> in, out;
   double first = trace.requests.front().arrival_s, last = first;
   for (const auto& r : trace.requests) {

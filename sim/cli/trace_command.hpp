@@ -3,12 +3,24 @@
 // request trace for each cache size (sim/serve/prefix_cache.hpp), as text or one JSON object.
 #pragma once
 #include <string>
-#include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace llsim {
 
-// args[0] is "trace". Returns the exit status; throws std::invalid_argument for a bad command
-// line (the caller prints the usage) and ConfigError for a bad trace.
-int trace_command(const std::vector<std::string>& args);
+struct TraceArguments {
+  std::string file, format;
+  std::string cache_blocks = "inf";
+  bool json = false, skip_bad_lines = false;
+};
+
+// Declares `trace stats` and its options on `app`, filling `a` when parsed; returns `trace`.
+CLI::App* add_trace_command(CLI::App& app, TraceArguments& a);
+
+// Returns the exit status; throws std::invalid_argument for a bad option value and ConfigError
+// for a bad trace.
+int trace_stats_command(const TraceArguments& a);
 
 }  // namespace llsim

@@ -49,17 +49,20 @@ _, _, err = run("run", "scenarios/demo.yaml", "--set", "nonsense", expect=2)
 check("expected PATH=VALUE" in err, f"--set syntax: {err}")
 
 # Command-line usage errors.
-for args, text in [(["run"], "no scenario file given"),
+for args, text in [(["run"], "SCENARIO is required"),
                    (["run", "scenarios/demo.yaml", "--seed", "abc"], "--seed expects a non-negative integer"),
-                   (["run", "scenarios/demo.yaml", "--frobnicate"], "unknown option '--frobnicate'"),
-                   (["run", "scenarios/demo.yaml", "--out"], "--out expects a value"),
-                   (["validate", "scenarios/demo.yaml", "--plot"], "unknown option '--plot'"),
-                   (["models", "extra"], "takes no arguments"),
+                   (["run", "scenarios/demo.yaml", "--frobnicate"], "not expected: --frobnicate"),
+                   (["run", "scenarios/demo.yaml", "--out"], "--out: 1 required DIR missing"),
+                   (["validate", "scenarios/demo.yaml", "--plot"], "not expected: --plot"),
+                   (["models", "extra"], "not expected: extra"),
                    (["run", "scenarios/demo.yaml", "--log=llsim.svc.storage:loud"], "unknown level 'loud'"),
                    (["run", "scenarios/demo.yaml", "--log=llsim.svc.storge:debug"],
                     "no log category 'llsim.svc.storge': did you mean 'llsim.svc.storage'?"),
                    (["run", "scenarios/demo.yaml", "--log=llsim"], "expected CATEGORY:LEVEL"),
-                   (["simulate"], "unknown command 'simulate'")]:
+                   (["simulate"], "unknown command 'simulate'"),
+                   (["runn", "scenarios/demo.yaml"], "unknown command 'runn'; did you mean 'run'?"),
+                   (["trace"], "'trace' expects the subcommand 'stats'"),
+                   (["run", "scenarios/demo.yaml", "scenarios/demo.yaml"], "not expected: scenarios/demo.yaml")]:
     _, _, err = run(*args, expect=2)
     check(text in err, f"llsim {' '.join(args)}: lacks {text!r}: {err}")
     check("usage:" in err, f"llsim {' '.join(args)}: no usage text")

@@ -110,7 +110,7 @@ _, err = stats(bad_bg, "--format", "burstgpt", expect=2)
 check(f"{bad_bg}:3:" in err and "Request tokens" in err, f"burstgpt bad line: {err}")
 
 # Bad command lines.
-for args, text in [(["stats"], "no trace file"), (["stats", MOONCAKE, "--cache-blocks", "ten"], "--cache-blocks"),
+for args, text in [(["stats"], "TRACE is required"), (["stats", MOONCAKE, "--cache-blocks", "ten"], "--cache-blocks"),
                    (["stats", MOONCAKE, "--format", "csv"], "--format"), (["stat", MOONCAKE], "subcommand")]:
     _, _, err = run("trace", *args, expect=2)
     check(text in err, f"trace {args}: {err}")
