@@ -19,13 +19,25 @@ std::string python_interpreter()
   return "python3";
 }
 
+// An installed llsim (PREFIX/bin/llsim) uses PREFIX/share/llsim/analysis/plot.py; one in its
+// build tree, the source tree's.
+std::string plot_script()
+{
+  const std::filesystem::path prefix = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path();
+  const std::filesystem::path installed = prefix / LLSIM_INSTALLED_DATA_DIR / "analysis" / "plot.py";
+  if (std::filesystem::exists(installed))
+    return installed.string();
+  const std::string source = std::string(LLSIM_SOURCE_DIR) + "/analysis/plot.py";
+  if (!std::filesystem::exists(source))
+    throw SimulationError("cannot plot: neither " + installed.string() + " nor " + source + " exists");
+  return source;
+}
+
 }  // namespace
 
 void run_plot_script(const std::string& run_dir)
 {
-  const std::string script = std::string(LLSIM_SOURCE_DIR) + "/analysis/plot.py";
-  if (!std::filesystem::exists(script))
-    throw SimulationError("cannot plot: " + script + " not found");
+  const std::string script = plot_script();
   const std::string command = shell_quote(python_interpreter()) + " " + shell_quote(script) + " " + shell_quote(run_dir);
   if (std::system(command.c_str()) != 0)
     throw SimulationError("plotting failed (" + command + "); the results themselves are written in " + run_dir);

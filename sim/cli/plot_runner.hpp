@@ -1,5 +1,6 @@
-// `llsim run --plot`: runs analysis/plot.py on the output directory with a Python that has
-// matplotlib (LLSIM_PYTHON, else Debian's /usr/bin/python3, else python3 on PATH).
+// `llsim run --plot`: runs analysis/plot.py (the installed copy, else the source tree's) on the
+// output directory with a Python that has matplotlib (LLSIM_PYTHON, else Debian's
+// /usr/bin/python3, else python3 on PATH).
 #pragma once
 #include <string>
 
