@@ -3,6 +3,7 @@
 #include "sim/cli/summary_table.hpp"
 #include "sim/cli/sweep_report.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/stable_hash.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/child_runs.hpp"
 #include "sim/run/outputs.hpp"
@@ -12,11 +13,13 @@
 #include "sim/scenario/scenario.hpp"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,6 +30,14 @@
 namespace llsim {
 
 namespace {
+
+std::string read_text(const std::string& path)
+{
+  std::ifstream in(path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 int64_t positive(const std::string& option, const std::string& text, int64_t most)
 {
@@ -55,6 +66,9 @@ CheckedSweep check(const SweepArguments& a)
   std::set<std::string> paths;
   for (const auto& g : a.grid) {
     c.axes.push_back(parse_sweep_axis(g));
+    if (c.axes.back().path == "seed")
+      throw std::invalid_argument("the seed is not a grid axis: --seeds N runs N seeds from the scenario's "
+                                  "(--set seed=S sets the first)");
     if (!paths.insert(c.axes.back().path).second)
       throw std::invalid_argument("--grid " + c.axes.back().path + " is given twice");
   }
@@ -67,6 +81,17 @@ CheckedSweep check(const SweepArguments& a)
   if (!a.slurm_options.time.empty())
     check_slurm_time(a.slurm_options.time);
   return c;
+}
+
+// What makes two sweeps the same, so that runs kept in a directory are reused only by the sweep
+// that made them: the scenario file and its text, the grid and the --set overrides.
+std::string sweep_identity(const SweepArguments& a)
+{
+  char text_hash[32];
+  std::snprintf(text_hash, sizeof text_hash, "%016llx",
+                static_cast<unsigned long long>(fnv1a(read_text(a.scenario))));
+  nlohmann::ordered_json j = {{"scenario", a.scenario}, {"scenario_fnv1a", text_hash}, {"grid", a.grid}, {"set", a.sets}};
+  return j.dump(1) + "\n";
 }
 
 // The arguments of the `llsim sweep ... --collect` that the Slurm collector job runs.
@@ -82,13 +107,6 @@ std::vector<std::string> collector_arguments(const SweepArguments& a)
   return out;
 }
 
-std::string read_text(const std::string& path)
-{
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The command that reproduces the sweep on this machine (the collector's --collect left out).
 std::vector<std::string> args_with_llsim(const std::vector<std::string>& args)
@@ -162,7 +180,12 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   }
   const std::string out = a.out.empty() ? "out/" + name + "_sweep" : a.out;
   check_output_dir(out);
+  const std::string identity = sweep_identity(a), identity_path = out + "/sweep.json";
+  if (std::filesystem::exists(identity_path) && read_text(identity_path) != identity)
+    throw ConfigError(out + " holds the runs of another sweep (" + identity_path +
+                      " names another scenario text, --grid or --set); choose another --out, or delete " + out);
   std::filesystem::create_directories(out + "/runs");
+  write_file_atomically(identity_path, identity);
 
   std::vector<Job> jobs;
   for (size_t p = 0; p < points.size(); ++p)

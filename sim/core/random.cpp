@@ -1,5 +1,7 @@
 #include "sim/core/random.hpp"
 
+#include "sim/core/stable_hash.hpp"
+
 #include <cmath>
 
 namespace llsim {
@@ -14,12 +16,7 @@ static uint64_t splitmix64(uint64_t x)
 
 uint64_t Rng::stream_key(uint64_t scenario_seed, std::string_view name)
 {
-  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a of the name
-  for (char c : name) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
-  }
-  return splitmix64(scenario_seed ^ splitmix64(h));
+  return splitmix64(scenario_seed ^ splitmix64(fnv1a(name)));
 }
 
 Rng Rng::stream(uint64_t scenario_seed, std::string_view name)

@@ -1,6 +1,7 @@
 #include "sim/svc/memory_pool.hpp"
 
 #include "sim/core/registry.hpp"
+#include "sim/core/stable_hash.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -70,12 +71,7 @@ Metrics MemoryPool::totals() const
 
 size_t MemoryPool::server_of(const std::string& key) const
 {
-  uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a
-  for (char ch : key) {
-    h ^= static_cast<unsigned char>(ch);
-    h *= 0x100000001b3ULL;
-  }
-  return static_cast<size_t>(h % servers_.size());
+  return static_cast<size_t>(fnv1a(key) % servers_.size());
 }
 
 bool MemoryPool::holds(const std::string& key) const

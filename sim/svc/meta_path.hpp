@@ -1,5 +1,7 @@
 // Paths of a metadata namespace: absolute, '/'-separated, no trailing '/' ("/" is the root).
 #pragma once
+#include "sim/core/stable_hash.hpp"
+
 #include <cstdint>
 #include <string_view>
 
@@ -33,19 +35,15 @@ inline std::string_view path_prefix(std::string_view path, size_t depth)
   return path;
 }
 
-// FNV-1a: stable across runs and platforms (placement must not depend on std::hash).
-constexpr uint64_t kPathHashSeed = 0xcbf29ce484222325ULL;
+// Placement must not depend on std::hash: stable across runs and platforms.
+constexpr uint64_t kPathHashSeed = kFnv1aBasis;
 inline uint64_t path_hash_more(uint64_t h, std::string_view text)
 {
-  for (char ch : text) {
-    h ^= static_cast<unsigned char>(ch);
-    h *= 0x100000001b3ULL;
-  }
-  return h;
+  return fnv1a(text, h);
 }
 inline uint64_t path_hash(std::string_view path)
 {
-  return path_hash_more(kPathHashSeed, path);
+  return fnv1a(path);
 }
 
 }  // namespace llsim

@@ -79,6 +79,12 @@ check(open(report_path).read().endswith("## Capacity\n\n`analysis/capacity.py DI
                                         "\"<= V\"` writes the smallest swept value that meets a target here.\n"
                                         "\nsmallest answer: kept\n"), "the capacity section is kept")
 
+# A directory keeps one sweep: another grid into it is refused before anything runs.
+_, _, err = run("sweep", SCENARIO, "--out", out2, *BASE, "--grid", "phases.chat.workload.output_tokens=10,20", "--quiet",
+                expect=2)
+check("holds the runs of another sweep" in err, f"another sweep in the same directory: {err.strip()}")
+check(open(os.path.join(out2, "results.csv")).read() == before, "the refused sweep wrote nothing")
+
 # --set applies to every point.
 shifted = scratch_dir()
 run("sweep", SCENARIO, "--out", shifted, "--quiet", *BASE, *GRID, "--set", "phases.chat.workload.input_tokens=6000")
@@ -95,7 +101,8 @@ check(len(rows(os.path.join(single, "results.csv"))) == 1, "no grid: one point, 
 # Bad command lines and points: exit 2 before anything runs; a failing run: exit 1, others kept.
 for args, text in [(["--grid", "nokey"], "--grid expects PATH=v1,v2"),
                    (["--grid", "seed=1,", ], "an empty value"),
-                   (["--grid", "seed=1", "--grid", "seed=2"], "given twice"),
+                   (["--grid", "phases.chat.slo.ttft=1s", "--grid", "phases.chat.slo.ttft=2s"], "given twice"),
+                   (["--grid", "seed=1,2"], "the seed is not a grid axis"),
                    (["--seeds", "0"], "--seeds expects a whole number"),
                    (["--jobs", "x"], "--jobs expects a whole number")]:
     bad = os.path.join(scratch_dir(), "o")
