@@ -5,14 +5,16 @@ simulated Mooncake system reaches with a pool of the same size beside it; write
 cache_sizing.csv and cache_sizing.png.
 
 usage: analysis/cache_sizing.py [--llsim build/llsim] [--out out/cache_sizing]
-                                [--blocks 1000,3000,10000,30000,100000] [--jobs 2]
+                                [--blocks 1000,3000,10000,30000,100000] [--jobs 2] [--resume]
 
 The simulated runs are scenarios/paper/mooncake_vs_vllm.yaml with the prefill instances' local
 HBM cache off (so the pool is the only cache) and the pool's capacity set to N blocks of the
 trace's 512 tokens x 320 KiB spread over its 10 servers. They differ from the ideal because the
 pool counts bytes (a prompt's last block is shorter, so more than N blocks fit) and evicts per
 server, a block enters it only once its prompt is prefilled (requests that overlap in time miss
-each other's blocks), and the Conductor reuses only a prefix held at arrival.
+each other's blocks), and the Conductor reuses only a prefix held at arrival. The simulated runs
+are one `llsim sweep` over services.kvpool.capacity (OUT/results.csv, summary.csv, runs/);
+--resume keeps the finished runs of the same sweep (otherwise they are run again).
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
@@ -21,12 +23,13 @@ import os
 import subprocess
 import sys
 
-from llsim_runs import pyplot, run_phase, sweep
+from llsim_runs import pyplot, run_sweep, write_csv
 
 SCENARIO = "scenarios/paper/mooncake_vs_vllm.yaml"
 TRACE = "traces/mooncake_conversation_trace.jsonl"
 BLOCK_BYTES = 512 * 327680
 POOL_SERVERS = 10
+CAPACITY = "services.kvpool.capacity"
 
 
 def ideal(llsim, blocks):
@@ -38,13 +41,15 @@ def ideal(llsim, blocks):
     return json.loads(proc.stdout)["prefix_hit_ratio"]
 
 
-def simulate(llsim, out_dir, blocks, ideal_ratio):
-    per_server = blocks * BLOCK_BYTES / POOL_SERVERS
-    m = run_phase(llsim, SCENARIO, os.path.join(out_dir, "runs", f"pool_{blocks}"), "chat",
-                  [f"services.kvpool.capacity={per_server:.0f}B", "phases.chat.system.local_cache=false"],
-                  "cache_sizing")
-    return {"blocks": blocks, "ideal_hit_ratio": ideal_ratio, "simulated_hit_ratio": m["prefix_hit_ratio"],
-            "p90_ttft_s": m["p90_ttft_s"], "evicted_blocks": m["evicted_blocks"]}
+def simulate(llsim, out_dir, blocks, ideal_ratios, jobs, resume):
+    """One `llsim sweep` with a pool of each number of blocks; a row per number of blocks."""
+    capacity = {b: f"{b * BLOCK_BYTES / POOL_SERVERS:.0f}B" for b in blocks}
+    results = run_sweep(llsim, SCENARIO, out_dir, [(CAPACITY, [capacity[b] for b in blocks])], jobs, "cache_sizing",
+                        sets=["phases.chat.system.local_cache=false"], resume=resume)
+    blocks_of = {c: b for b, c in capacity.items()}
+    return [{"blocks": blocks_of[r[CAPACITY]], "ideal_hit_ratio": ideal_ratios[str(blocks_of[r[CAPACITY]])],
+             "simulated_hit_ratio": r["chat.prefix_hit_ratio"], "p90_ttft_s": r["chat.p90_ttft_s"],
+             "evicted_blocks": r["chat.evicted_blocks"]} for r in results]
 
 
 def plot(rows, unbounded, path):
@@ -71,6 +76,7 @@ def main():
     ap.add_argument("--out", default="out/cache_sizing")
     ap.add_argument("--blocks", default="1000,3000,10000,30000,100000")
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")
     a = ap.parse_args()
     try:
         blocks = [int(b) for b in a.blocks.split(",")]
@@ -79,8 +85,8 @@ def main():
     if not blocks or min(blocks) < 1:
         ap.error("--blocks expects positive numbers of blocks")
     ratios = ideal(a.llsim, blocks)
-    rows = sweep(lambda b: simulate(a.llsim, a.out, b, ratios[str(b)]), [(b,) for b in blocks], a.jobs, a.out,
-                 "cache_sizing.csv")
+    rows = simulate(a.llsim, a.out, blocks, ratios, a.jobs, a.resume)
+    write_csv(os.path.join(a.out, "cache_sizing.csv"), rows)
     for r in rows:
         print(f"{r['blocks']:>8} blocks: ideal {r['ideal_hit_ratio']:.4f}, simulated {r['simulated_hit_ratio']:.4f}")
     print(f"unbounded: {ratios['inf']:.4f}")

@@ -1,17 +1,20 @@
 #!/usr/bin/env python3
 """Ablation of the distributed checkpoint strategy on scenarios/paper/sunway_10t_checkpoint.yaml:
-naive layout, each lever of the balanced layout alone, then all three. Writes ablation.csv,
+naive layout, each lever of the balanced layout alone, then all three, as one `llsim sweep` over
+phases.ckpt.checkpoint.layout (OUT/results.csv, summary.csv, runs/). Writes ablation.csv,
 ablation.md (a table) and ablation.png (write and read times) under OUT.
 
 usage: analysis/checkpoint_ablation.py [--llsim build/llsim] [--out out/checkpoint_ablation] [--jobs 2]
+                                       [--resume]
 
-Each configuration is one `llsim run` (about 1 min on 2 cores for the balanced ones).
+Each configuration is one run (about 1 min on 2 cores for the balanced ones). --resume keeps
+the finished runs of the same sweep in OUT/runs (otherwise they are run again).
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
 import os
 
-from llsim_runs import pyplot, run_phase, sweep
+from llsim_runs import pyplot, run_sweep, write_csv
 
 SCENARIO = "scenarios/paper/sunway_10t_checkpoint.yaml"
 CONFIGS = [
@@ -21,12 +24,7 @@ CONFIGS = [
     ("split requests only", "{impl: balanced, even_data: false, io_procs: 1, split: true}"),
     ("all three (balanced)", "{impl: balanced, even_data: true, io_procs: 8, split: true}"),
 ]
-
-
-def run(llsim, out, name, layout):
-    run_dir = os.path.join(out, "runs", "".join(c if c.isalnum() else "_" for c in name))
-    m = run_phase(llsim, SCENARIO, run_dir, "ckpt", [f"phases.ckpt.checkpoint.layout={layout}"], "ablation")
-    return {"configuration": name, "write_s": m["checkpoint_write_s"], "read_s": m["checkpoint_read_s"]}
+LAYOUT = "phases.ckpt.checkpoint.layout"
 
 
 def main():
@@ -34,8 +32,14 @@ def main():
     parser.add_argument("--llsim", default="build/llsim")
     parser.add_argument("--out", default="out/checkpoint_ablation")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")
     args = parser.parse_args()
-    rows = sweep(lambda *c: run(args.llsim, args.out, *c), CONFIGS, args.jobs, args.out, "ablation.csv")
+    results = run_sweep(args.llsim, SCENARIO, args.out, [(LAYOUT, [layout for _, layout in CONFIGS])], args.jobs,
+                        "ablation", resume=args.resume)
+    name = {layout: name for name, layout in CONFIGS}
+    rows = [{"configuration": name[r[LAYOUT]], "write_s": r["ckpt.checkpoint_write_s"],
+             "read_s": r["ckpt.checkpoint_read_s"]} for r in results]
+    write_csv(os.path.join(args.out, "ablation.csv"), rows)
     table = ["| configuration | write | read |", "|---|---|---|"]
     for r in rows:
         table.append(f"| {r['configuration']} | {r['write_s'] / 60:.1f} min | {r['read_s'] / 60:.1f} min |")

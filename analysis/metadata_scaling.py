@@ -1,33 +1,24 @@
 #!/usr/bin/env python3
 """Sweep scenarios/paper/metadata_scaling.yaml over the metadata model, the mdtest pattern and the
-number of metadata servers; write results.csv and metadata_scaling.png (create ops/s against
-servers, one panel per pattern, one line per model) and print the speed-up from the fewest to
-the most servers.
+number of metadata servers with `llsim sweep` (OUT/results.csv, summary.csv, runs/); write
+metadata_scaling.png (create ops/s against servers, one panel per pattern, one line per model)
+and print the speed-up from the fewest to the most servers.
 
 usage: analysis/metadata_scaling.py [--llsim build/llsim] [--out out/metadata_scaling]
-                                    [--servers 1,2,4,8,16,32,64] [--jobs 2]
+                                    [--servers 1,2,4,8,16,32,64] [--jobs 2] [--resume]
 
-Every run is an ordinary `llsim run` with --set overrides; its directory is kept under OUT/runs/.
+--resume keeps the finished runs of the same sweep in OUT/runs (otherwise they are run again).
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
 import os
 
-from llsim_runs import pyplot, run_phase, sweep
+from llsim_runs import pyplot, run_sweep
 
 SCENARIO = "scenarios/paper/metadata_scaling.yaml"
 MODELS = ["single", "subtree", "hashed", "decoupled"]
 PATTERNS = ["easy", "hard"]
-
-
-def run_one(llsim, out_dir, servers, model, pattern):
-    run_dir = os.path.join(out_dir, "runs", f"{model}_{pattern}_{servers}")
-    metrics = run_phase(llsim, SCENARIO, run_dir, "md",
-                        [f"platform.groups.mds.count={servers}", f"services.mds.model.impl={model}",
-                         f"phases.md.workload.pattern={pattern}"], "metadata_scaling")
-    return {"servers": servers, "model": model, "pattern": pattern,
-            **{k: metrics[k] for k in ["ops_per_s", "mean_latency_s", "p99_latency_s", "rpcs_per_op",
-                                       "max_server_share"]}}
+SERVERS, MODEL, PATTERN = "platform.groups.mds.count", "services.mds.model.impl", "phases.md.workload.pattern"
 
 
 def plot(rows, target):
@@ -56,10 +47,13 @@ def main():
     parser.add_argument("--out", default="out/metadata_scaling")
     parser.add_argument("--servers", default="1,2,4,8,16,32,64")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")
     args = parser.parse_args()
     servers = [int(s) for s in args.servers.split(",")]
-    combos = [(n, m, p) for n in servers for m in MODELS for p in PATTERNS]
-    rows = sweep(lambda *c: run_one(args.llsim, args.out, *c), combos, args.jobs, args.out, "results.csv")
+    results = run_sweep(args.llsim, SCENARIO, args.out, [(SERVERS, servers), (MODEL, MODELS), (PATTERN, PATTERNS)],
+                        args.jobs, "metadata_scaling", resume=args.resume)
+    rows = [{"servers": int(r[SERVERS]), "model": r[MODEL], "pattern": r[PATTERN], "ops_per_s": r["md.ops_per_s"]}
+            for r in results]
     for pattern in PATTERNS:
         for model in MODELS:
             rate = {r["servers"]: r["ops_per_s"] for r in rows if r["model"] == model and r["pattern"] == pattern}

@@ -14,6 +14,10 @@ Mooncake is the scenario as written; vLLM is the same scenario with
 --set overrides apply to both systems' runs (e.g. phases.chat.batching.prefill_chunk=512 for
 chunked prefill), --mooncake-set and --vllm-set to one. The capacity is bracketed to within (hi/lo)^(1/2^steps). Needs matplotlib (Debian:
 python3-matplotlib, run with /usr/bin/python3) for the plot only.
+
+Unlike the other sweeps in analysis/, this one does not use `llsim sweep`: each rate of a
+bisection depends on the result at the previous one, which a grid fixed in advance cannot say,
+so it runs `llsim run` per rate (the two systems' bisections side by side, --jobs at a time).
 """
 import argparse
 import csv

@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
 """Sweep scenarios/paper/master_worker.yaml over the number of workers, the scheduler and the
-checkpoint-sharing policy; write results.csv and master_worker.png (mean turnaround and
-makespan vs workers, one panel per checkpoint policy, one line per scheduler).
+checkpoint-sharing policy with `llsim sweep` (OUT/results.csv, summary.csv, runs/); write
+master_worker.png (mean turnaround and makespan vs workers, one panel per checkpoint policy, one
+line per scheduler).
 
 usage: analysis/sweep_master_worker.py [--llsim build/llsim] [--out out/master_worker_sweep]
-                                        [--workers 16,64,256,1024,4096] [--jobs 2]
+                                        [--workers 16,64,256,1024,4096] [--jobs 2] [--resume]
 
-Every run is an ordinary `llsim run` with --set overrides; its directory is kept under OUT/runs/.
+--resume keeps the finished runs of the same sweep in OUT/runs (otherwise they are run again).
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
 import os
 
-from llsim_runs import pyplot, run_phase, sweep
+from llsim_runs import pyplot, run_sweep
 
 SCENARIO = "scenarios/paper/master_worker.yaml"
 SCHEDULERS = ["fcfs", "mct", "minmin", "maxmin", "minmax"]
@@ -21,16 +22,7 @@ POLICIES = {
     "local": "{impl: local, interval: 2min, size: 100MB, storage: scratch}",
     "shared": "{impl: shared, interval: 2min, size: 100MB, storage: ckpt}",
 }
-
-
-def run_one(llsim, out_dir, workers, scheduler, policy):
-    run_dir = os.path.join(out_dir, "runs", f"w{workers}_{scheduler}_{policy}")
-    metrics = run_phase(llsim, SCENARIO, run_dir, "bag",
-                        [f"platform.groups.volunteers.count={workers}", f"phases.bag.scheduler.impl={scheduler}",
-                         f"phases.bag.checkpoint={POLICIES[policy]}"], "sweep")
-    return {"workers": workers, "scheduler": scheduler, "checkpoint": policy, **{
-        k: metrics[k] for k in ["makespan_s", "mean_turnaround_s", "p95_turnaround_s", "reexecutions",
-                                "wasted_flops", "checkpoint_bytes", "worker_utilization"]}}
+WORKERS, SCHEDULER, CHECKPOINT = "platform.groups.volunteers.count", "phases.bag.scheduler.impl", "phases.bag.checkpoint"
 
 
 def plot(rows, target):
@@ -65,10 +57,15 @@ def main():
     parser.add_argument("--out", default="out/master_worker_sweep")
     parser.add_argument("--workers", default="16,64,256,1024,4096")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")
     args = parser.parse_args()
     workers = [int(w) for w in args.workers.split(",")]
-    combos = [(w, s, p) for w in workers for s in SCHEDULERS for p in POLICIES]
-    rows = sweep(lambda *c: run_one(args.llsim, args.out, *c), combos, args.jobs, args.out, "results.csv")
+    results = run_sweep(args.llsim, SCENARIO, args.out,
+                        [(WORKERS, workers), (SCHEDULER, SCHEDULERS), (CHECKPOINT, list(POLICIES.values()))],
+                        args.jobs, "sweep", resume=args.resume)
+    policy = {value: name for name, value in POLICIES.items()}
+    rows = [{"workers": int(r[WORKERS]), "scheduler": r[SCHEDULER], "checkpoint": policy[r[CHECKPOINT]],
+             "makespan_s": r["bag.makespan_s"], "mean_turnaround_s": r["bag.mean_turnaround_s"]} for r in results]
     plot(rows, os.path.join(args.out, "master_worker.png"))
     print(f"sweep: {len(rows)} runs; {args.out}/results.csv and {args.out}/master_worker.png")
 

@@ -1,27 +1,23 @@
 #!/usr/bin/env python3
 """Goodput against the checkpoint interval on scenarios/paper/young_daly.yaml: a sweep of fixed
-intervals, with the `young` and `daly` policies marked. Writes results.csv and young_daly.png
-under OUT and says how far Daly's goodput is from the best of the sweep.
+intervals, with the `young` and `daly` policies marked. Runs `llsim sweep` over
+phases.train.checkpoint.policy into OUT (results.csv, summary.csv, runs/), writes young_daly.png
+there and says how far Daly's goodput is from the best of the sweep.
 
-usage: analysis/sweep_young_daly.py [--llsim build/llsim] [--out out/young_daly] [--jobs 2]
+usage: analysis/sweep_young_daly.py [--llsim build/llsim] [--out out/young_daly] [--jobs 2] [--resume]
 
-Every run uses the same seed, so every interval meets the same failures.
+Every run uses the same seed, so every interval meets the same failures. --resume keeps the
+finished runs of the same sweep in OUT/runs (otherwise they are run again).
 Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the plot only.
 """
 import argparse
 import os
 
-from llsim_runs import pyplot, run_phase, sweep
+from llsim_runs import pyplot, run_sweep
 
 SCENARIO = "scenarios/paper/young_daly.yaml"
 FIXED_MINUTES = [20, 30, 45, 60, 75, 90, 105, 120, 150, 180, 240, 360]
-
-
-def run(llsim, out, label, policy):
-    m = run_phase(llsim, SCENARIO, os.path.join(out, "runs", label), "train",
-                  [f"phases.train.checkpoint.policy={policy}"], "sweep")
-    return {"policy": label, "interval_s": m["interval_s"], "goodput": m["goodput"], "failures": m["failures"],
-            "checkpoints": m["checkpoints"], "makespan_s": m["makespan_s"]}
+AXIS = "phases.train.checkpoint.policy"
 
 
 def main():
@@ -29,10 +25,16 @@ def main():
     parser.add_argument("--llsim", default="build/llsim")
     parser.add_argument("--out", default="out/young_daly")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")
     args = parser.parse_args()
     runs = [(f"fixed_{m}min", f"{{impl: fixed, interval: {m}min}}") for m in FIXED_MINUTES]
     runs += [("young", "{impl: young}"), ("daly", "{impl: daly}")]
-    rows = sweep(lambda *r: run(args.llsim, args.out, *r), runs, args.jobs, args.out, "results.csv")
+    label = {policy: name for name, policy in runs}
+    results = run_sweep(args.llsim, SCENARIO, args.out, [(AXIS, [policy for _, policy in runs])], args.jobs, "sweep",
+                        resume=args.resume)
+    rows = [{"policy": label[r[AXIS]], **{k: r[f"train.{k}"] for k in ["interval_s", "goodput", "failures",
+                                                                        "checkpoints", "makespan_s"]}}
+            for r in results]
     by = {r["policy"]: r for r in rows}
     best = max(rows, key=lambda r: r["goodput"])
     gap = (best["goodput"] - by["daly"]["goodput"]) / best["goodput"]
