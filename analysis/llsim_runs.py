@@ -9,7 +9,7 @@ import subprocess
 import sys
 
 
-def run_sweep(llsim, scenario, out_dir, grid, jobs, who, sets=(), resume=False):
+def run_sweep(llsim, scenario, out_dir, grid, jobs, who, sets=(), resume=False, seeds=1):
     """Runs `llsim sweep scenario --grid PATH=V1,V2,... --out out_dir --jobs jobs [--set ...]`
     (`grid`: a list of (PATH, [values as YAML text])) and returns the rows of out_dir/results.csv,
     one per point in grid order (the cross product, the last axis fastest), as dicts: the swept
@@ -18,7 +18,7 @@ def run_sweep(llsim, scenario, out_dir, grid, jobs, who, sets=(), resume=False):
     point runs with this llsim (llsim sweep keeps the runs it finds); with it, the finished runs
     are kept (llsim refuses a directory that holds another sweep). Progress goes to stderr; a
     failure exits with llsim's message."""
-    command = [llsim, "sweep", scenario, "--out", out_dir, "--jobs", str(jobs)]
+    command = [llsim, "sweep", scenario, "--out", out_dir, "--jobs", str(jobs), "--seeds", str(seeds)]
     for path, values in grid:
         command += ["--grid", f"{path}={','.join(str(v) for v in values)}"]
     for s in sets:
@@ -57,6 +57,17 @@ def read_results(path, swept):
                     row[k] = _number(v)
             rows.append(row)
     return rows
+
+
+def read_summary(out_dir, swept):
+    """An `llsim sweep` summary.csv as {point: {swept column: text, metric: (mean, ci95_low,
+    ci95_high)}}; the interval is (nan, nan) with one seed."""
+    points = {}
+    with open(os.path.join(out_dir, "summary.csv"), newline="") as f:
+        for r in csv.DictReader(f):
+            point = points.setdefault(int(r["point"]), {k: r[k] for k in swept})
+            point[r["metric"]] = (float(r["mean"]), _number(r["ci95_low"]), _number(r["ci95_high"]))
+    return points
 
 
 def _number(text):
