@@ -1,12 +1,15 @@
 """llsim sweep through the real binary: the grid's cross product and seeds, results.csv and
 summary.csv (mean and 95% confidence interval checked against the rows), the same bytes with
---jobs 1 and 2, resuming, and bad command lines and failing points."""
+--jobs 1 and 2, resuming (also after a kill), report.md, and bad command lines and failing points."""
 import csv
 import math
 import os
 import shutil
+import signal
+import subprocess
+import time
 
-from harness import check, check_close, finish, run, scratch_dir
+from harness import LLSIM, ROOT, check, check_close, finish, run, scratch_dir
 
 SCENARIO = "tests/scenarios/serve_single.yaml"
 # Twenty requests with Poisson arrivals: the metrics differ from seed to seed.
@@ -78,6 +81,31 @@ sweep(out2, "--quiet")
 check(open(report_path).read().endswith("## Capacity\n\n`analysis/capacity.py DIR --x PATH --metric M --target "
                                         "\"<= V\"` writes the smallest swept value that meets a target here.\n"
                                         "\nsmallest answer: kept\n"), "the capacity section is kept")
+
+# Killed in the middle (the sweep and its running child, as a Ctrl-C or a lost session would) and
+# started again: only the runs without results run, and the tables are those of a sweep never
+# interrupted.
+KILL_ARGS = ["sweep", "scenarios/paper/young_daly.yaml", "--quiet", "--jobs", "1",
+             "--grid", "phases.train.checkpoint.policy={impl: fixed, interval: 1h},{impl: fixed, interval: 2h},"
+                       "{impl: fixed, interval: 3h},{impl: fixed, interval: 4h},{impl: daly},{impl: young}"]
+whole, killed = scratch_dir(), scratch_dir()
+run(*KILL_ARGS, "--out", whole)
+proc = subprocess.Popen([LLSIM, *KILL_ARGS, "--out", killed], cwd=ROOT, start_new_session=True,
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+deadline = time.time() + 120
+while not os.path.exists(os.path.join(killed, "runs", "p1_s1", "summary.json")) and time.time() < deadline:
+    time.sleep(0.02)
+os.killpg(proc.pid, signal.SIGKILL)
+proc.wait()
+done_before = sorted(d for d in os.listdir(os.path.join(killed, "runs"))
+                     if os.path.exists(os.path.join(killed, "runs", d, "summary.json")))
+check(2 <= len(done_before) < 6 and not os.path.exists(os.path.join(killed, "results.csv")),
+      f"killed after {done_before}, before the tables")
+run(*KILL_ARGS, "--out", killed)
+resumed = rows(os.path.join(killed, "wall_times.csv"))
+check([w["resumed"] for w in resumed].count("1") == len(done_before), "the finished runs were kept, the others ran")
+check(open(os.path.join(killed, "results.csv")).read() == open(os.path.join(whole, "results.csv")).read(),
+      "after the kill and restart, results.csv is that of the uninterrupted sweep")
 
 # A directory keeps one sweep: another grid into it is refused before anything runs.
 _, _, err = run("sweep", SCENARIO, "--out", out2, *BASE, "--grid", "phases.chat.workload.output_tokens=10,20", "--quiet",
