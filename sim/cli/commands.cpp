@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <optional>
 
@@ -166,6 +167,9 @@ struct CommandLine {
 
   int dispatch(const std::vector<std::string>& args)
   {
+    for (CLI::App* command : {run_command, sweep_command})
+      if (command->parsed() && command->count("--out") > 0 && (command == run_command ? run.out : sweep.out).empty())
+        throw ConfigError("--out expects a directory, got ''");
     if (run_command->parsed())
       return llsim::run_command(run);
     if (validate_command->parsed())
@@ -236,6 +240,9 @@ int main_with_args(const std::vector<std::string>& args)
     return kExitConfigError;
   } catch (const SimulationError& e) {
     std::cerr << "llsim: simulation failed: " << e.what() << "\n";
+    return kExitSimulationFailure;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::cerr << "llsim: error: " << e.what() << "\n";
     return kExitSimulationFailure;
   }
 }

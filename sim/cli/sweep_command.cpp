@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -71,7 +72,15 @@ CheckedSweep check(const SweepArguments& a)
                                   "(--set seed=S sets the first)");
     if (!paths.insert(c.axes.back().path).second)
       throw std::invalid_argument("--grid " + c.axes.back().path + " is given twice");
+    const auto& values = c.axes.back().values;
+    for (size_t i = 0; i < values.size(); ++i)
+      if (std::find(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(i), values[i]) !=
+          values.begin() + static_cast<std::ptrdiff_t>(i))
+        throw std::invalid_argument("--grid " + c.axes.back().path + ": the value '" + values[i] + "' is given twice");
   }
+  for (const auto& set : a.sets)
+    if (paths.count(trim(set.substr(0, set.find('=')))))
+      throw std::invalid_argument("--set " + set + " sets a path the grid sweeps; drop one of them");
   c.seeds = positive("--seeds", a.seeds, 10000);
   c.jobs  = positive("--jobs", a.jobs, 1024);
   if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty() || !a.slurm_options.submit))
@@ -85,12 +94,9 @@ CheckedSweep check(const SweepArguments& a)
 
 // What makes two sweeps the same, so that runs kept in a directory are reused only by the sweep
 // that made them: the scenario file and its text, the grid and the --set overrides.
-std::string sweep_identity(const SweepArguments& a)
+std::string sweep_identity(const SweepArguments& a, const std::string& scenario_hash)
 {
-  char text_hash[32];
-  std::snprintf(text_hash, sizeof text_hash, "%016llx",
-                static_cast<unsigned long long>(fnv1a(read_text(a.scenario))));
-  nlohmann::ordered_json j = {{"scenario", a.scenario}, {"scenario_fnv1a", text_hash}, {"grid", a.grid}, {"set", a.sets}};
+  nlohmann::ordered_json j = {{"scenario", a.scenario}, {"scenario_fnv1a", scenario_hash}, {"grid", a.grid}, {"set", a.sets}};
   return j.dump(1) + "\n";
 }
 
@@ -180,7 +186,12 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   }
   const std::string out = a.out.empty() ? "out/" + name + "_sweep" : a.out;
   check_output_dir(out);
-  const std::string identity = sweep_identity(a), identity_path = out + "/sweep.json";
+  // Every run records the hash of the scenario text it read, so a run made from an edited file
+  // is found, not mixed in.
+  if (a.slurm)
+    check_slurm_submission(out, a.slurm_options);
+  const std::string scenario_hash = scenario_text_hash(a.scenario);
+  const std::string identity = sweep_identity(a, scenario_hash), identity_path = out + "/sweep.json";
   if (std::filesystem::exists(identity_path) && read_text(identity_path) != identity)
     throw ConfigError(out + " holds the runs of another sweep (" + identity_path +
                       " names another scenario text, --grid or --set); choose another --out, or delete " + out);
@@ -200,8 +211,17 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   const auto started = std::chrono::steady_clock::now();
   size_t done        = 0;
   const auto finished = [&](size_t j) {
-    const std::string summary = read_text(jobs[j].dir + "/summary.json");
-    table.add({jobs[j].point, jobs[j].seed, summary_metrics(summary)});
+    const std::string summary_path = jobs[j].dir + "/summary.json";
+    const std::string summary      = read_text(summary_path);
+    try {
+      table.add({jobs[j].point, jobs[j].seed, summary_metrics(summary)});
+    } catch (const std::runtime_error& e) {
+      throw SimulationError(summary_path + ": " + e.what() + "; delete " + jobs[j].dir + " and run the sweep again");
+    }
+    if (summary_scenario_hash(summary) != scenario_hash)
+      throw SimulationError(jobs[j].dir + " was run on another text of " + a.scenario +
+                            " (was the file edited during the sweep?); restore it, or delete " + out +
+                            " and run the sweep again");
     if (resumed[j])
       wall[j] = summary_wall_time(summary);
     done += 1;

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -59,6 +60,7 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
   nlohmann::ordered_json out;
   out["scenario"]         = scenario.name;
   out["seed"]             = scenario.seed;
+  out["scenario_fnv1a"]   = scenario.text_hash;
   out["simulated_time_s"] = json_number(result.simulated_time_s);
   out["wall_time_s"]      = json_number(wall_time_s);
   out["phases"]           = nlohmann::ordered_json::object();
@@ -82,6 +84,8 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
 
 void check_output_dir(const std::string& dir)
 {
+  if (dir.empty())
+    throw ConfigError("--out expects a directory, got ''");
   std::filesystem::path at = std::filesystem::absolute(dir);
   std::error_code error;
   // The deepest part of the path that exists must be a directory we may write in (or, when it
@@ -92,6 +96,12 @@ void check_output_dir(const std::string& dir)
     throw ConfigError("--out " + dir + ": '" + at.string() + "' is not a directory");
   if (access(at.c_str(), W_OK | X_OK) != 0)
     throw ConfigError("--out " + dir + ": cannot write in '" + at.string() + "': " + std::strerror(errno));
+  // Permission bits do not tell everything (/proc, /sys, a read-only mount): make and remove a
+  // probe directory there.
+  std::string probe = (at / ".llsim-probe-XXXXXX").string();
+  if (mkdtemp(probe.data()) == nullptr)
+    throw ConfigError("--out " + dir + ": cannot create a directory in '" + at.string() + "': " + std::strerror(errno));
+  rmdir(probe.c_str());
 }
 
 void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,

@@ -13,9 +13,9 @@ void write_file_atomically(const std::string& path, const std::string& content);
 // The summary as JSON; key order fixed, numbers written so they read back exactly.
 std::string summary_json(const Scenario& scenario, const SimulationResult& result, double wall_time_s);
 
-// Throws ConfigError when `dir` could not be written: an ancestor that is not a directory, or one
-// the user may not write in. Checked before a run, so a bad --out costs no simulation; creates
-// nothing.
+// Throws ConfigError when `dir` could not be written: empty, an ancestor that is not a
+// directory, or one in which no directory can be made (permissions, /proc, a read-only mount).
+// Checked before a run, so a bad --out costs no simulation; leaves nothing behind.
 void check_output_dir(const std::string& dir);
 
 void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,

@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -41,14 +42,15 @@ std::string preamble(const std::string& job_name, const std::string& log, const 
   return out + "set -euo pipefail\ncd " + shell_quote(std::filesystem::current_path().string()) + "\n";
 }
 
-// Runs `sbatch --parsable ARGS SCRIPT`; returns the job id (the text before any ';cluster').
-std::string sbatch(const std::vector<std::string>& args, const std::string& script)
+std::string slurm_dir(const std::string& out_dir)
 {
-  std::vector<std::string> all = {"--parsable"};
-  all.insert(all.end(), args.begin(), args.end());
-  all.push_back(script);
-  const std::string command = command_line("sbatch", all) + " 2>&1";
-  FILE* pipe                = popen(command.c_str(), "r");
+  return std::filesystem::absolute(out_dir + "/slurm").lexically_normal().string();
+}
+
+// Runs `command` through the shell; returns its exit status and standard output and error.
+std::pair<int, std::string> shell_output(const std::string& command)
+{
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
   if (pipe == nullptr)
     throw SimulationError("cannot run " + command);
   std::string output;
@@ -56,10 +58,17 @@ std::string sbatch(const std::vector<std::string>& args, const std::string& scri
   while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
     output += buffer;
   const int status = pclose(pipe);
-  const int code   = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-  if (code == 127)
-    throw SimulationError("sbatch was not found on PATH: run the sweep on a Slurm login node, or use --no-submit to "
-                          "write the scripts only");
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : 1, output};
+}
+
+// Runs `sbatch --parsable ARGS SCRIPT`; returns the job id (the text before any ';cluster').
+std::string sbatch(const std::vector<std::string>& args, const std::string& script)
+{
+  std::vector<std::string> all = {"--parsable"};
+  all.insert(all.end(), args.begin(), args.end());
+  all.push_back(script);
+  const std::string command = command_line("sbatch", all);
+  const auto [code, output] = shell_output(command);
   const std::string id = trim(output.substr(0, output.find(';')));
   if (code != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
     throw SimulationError(command + " failed (exit " + std::to_string(code) + "): " + trim(output));
@@ -67,6 +76,29 @@ std::string sbatch(const std::vector<std::string>& args, const std::string& scri
 }
 
 }  // namespace
+
+void check_slurm_submission(const std::string& out_dir, const SlurmOptions& options)
+{
+  const std::string dir = slurm_dir(out_dir);
+  if (shell_quote(dir) != dir)
+    throw ConfigError("--slurm needs an output directory of letters, digits and _-./=:,@+% only (the #SBATCH lines "
+                      "cannot quote others), got '" + dir + "'");
+  if (!options.submit)
+    return;
+  if (shell_output("command -v sbatch").first != 0)
+    throw ConfigError("sbatch was not found on PATH: run the sweep on a Slurm login node, or use --no-submit to "
+                      "write the scripts only");
+  std::ifstream jobs(dir + "/jobs.txt");
+  std::string role, id, ids;
+  while (jobs >> role >> id)
+    ids += (ids.empty() ? "" : ",") + id;
+  if (ids.empty())
+    return;
+  const auto [code, queued] = shell_output("squeue -h -o %i -j " + shell_quote(ids));
+  if (code == 0 && !trim(queued).empty())
+    throw ConfigError("jobs " + ids + " of an earlier submission into " + out_dir + " are still queued or running (" +
+                      dir + "/jobs.txt); wait for them (squeue -j " + ids + ") or scancel them first");
+}
 
 void check_slurm_time(const std::string& time)
 {
@@ -80,10 +112,7 @@ SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, cons
                        const std::vector<std::string>& collector, const SlurmOptions& options)
 {
   const std::string llsim = std::filesystem::read_symlink("/proc/self/exe").string();
-  const std::string dir   = std::filesystem::absolute(out_dir + "/slurm").lexically_normal().string();
-  if (dir.find_first_of(" \t\n") != std::string::npos)
-    throw std::invalid_argument("--slurm needs an output directory without spaces (Slurm's #SBATCH lines cannot "
-                                "quote them), got '" + dir + "'");
+  const std::string dir   = slurm_dir(out_dir);
   std::filesystem::create_directories(dir);
   std::string tasks;
   for (const auto& r : runs)

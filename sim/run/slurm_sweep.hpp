@@ -23,6 +23,11 @@ struct SlurmJobs {
 // H:M:S, D-H, D-H:M or D-H:M:S.
 void check_slurm_time(const std::string& time);
 
+// Before anything is written: throws ConfigError when `out_dir` has characters the scripts
+// cannot carry, when submitting and sbatch is not on PATH, or when jobs of an earlier submission
+// into `out_dir` (DIR/slurm/jobs.txt) are still queued or running.
+void check_slurm_submission(const std::string& out_dir, const SlurmOptions& options);
+
 // Writes DIR/slurm/{tasks.txt,array.sh,collect.sh} and, with options.submit, submits them
 // with sbatch. `runs`: each task's `llsim run` arguments; `collector`: the arguments of the
 // `llsim sweep` that collects. Throws SimulationError when sbatch fails or is missing.

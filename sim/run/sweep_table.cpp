@@ -41,6 +41,14 @@ std::string cell(const std::string& text)
 
 }  // namespace
 
+std::string summary_scenario_hash(const std::string& summary_json)
+{
+  const nlohmann::json s = nlohmann::json::parse(summary_json, nullptr, false);
+  return !s.is_discarded() && s.is_object() && s.contains("scenario_fnv1a") && s["scenario_fnv1a"].is_string()
+             ? s["scenario_fnv1a"].get<std::string>()
+             : "";
+}
+
 double summary_wall_time(const std::string& summary_json)
 {
   const nlohmann::json s = nlohmann::json::parse(summary_json, nullptr, false);

@@ -18,6 +18,9 @@ namespace llsim {
 // std::runtime_error when `summary_json` is not a summary.
 std::vector<std::pair<std::string, double>> summary_metrics(const std::string& summary_json);
 
+// The hash of the scenario text the run read ("" when absent).
+std::string summary_scenario_hash(const std::string& summary_json);
+
 // The run's own wall time from its summary.json, NaN when absent.
 double summary_wall_time(const std::string& summary_json);
 

@@ -2,13 +2,17 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/stable_hash.hpp"
 #include "sim/core/text.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/phase_graph.hpp"
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 namespace llsim {
 
@@ -50,13 +54,26 @@ const ParamTable& phase_common_params()
   return t;
 }
 
+std::string scenario_text_hash(const std::string& file)
+{
+  std::ifstream in(file, std::ios::binary);
+  if (!in)
+    return "";
+  std::ostringstream text;
+  text << in.rdbuf();
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(fnv1a(text.str())));
+  return hex;
+}
+
 Scenario load_scenario(const std::string& file, const LoadOptions& options)
 {
   auto source  = std::make_shared<SourceInfo>();
   source->file = file;
   Scenario s;
-  s.file = file;
-  s.tree = parse_yaml_file(file, *source);
+  s.file      = file;
+  s.text_hash = scenario_text_hash(file);
+  s.tree      = parse_yaml_file(file, *source);
   for (const auto& argument : options.overrides)
     apply_override(s.tree, argument, *source);
   if (options.seed) {

@@ -34,6 +34,7 @@ struct PhaseEntry {
 
 struct Scenario {
   std::string file;
+  std::string text_hash;  // scenario_text_hash(file) when it was loaded
   std::string name;
   uint64_t seed = 1;
   YAML::Node tree;  // with defaults and overrides applied
@@ -42,6 +43,10 @@ struct Scenario {
   std::unique_ptr<ServiceDirectory> services;
   std::vector<PhaseEntry> phases;
 };
+
+// FNV-1a of a scenario file's text, as 16 hex digits ("" when it cannot be read): what tells runs
+// of two versions of a file apart.
+std::string scenario_text_hash(const std::string& file);
 
 struct LoadOptions {
   std::vector<std::string> overrides;  // "path=value"

@@ -66,5 +66,9 @@ for args, text in [(["run"], "SCENARIO is required"),
     _, _, err = run(*args, expect=2)
     check(text in err, f"llsim {' '.join(args)}: lacks {text!r}: {err}")
     check("usage:" in err, f"llsim {' '.join(args)}: no usage text")
+# An --out that cannot be written is refused before the simulation.
+for out, text in [("", "--out expects a directory"), ("/proc/llsim", "cannot create a directory in '/proc'")]:
+    _, _, err = run("run", "scenarios/demo.yaml", "--out", out, expect=2)
+    check(text in err, f"--out {out!r}: {err}")
 
 finish()

@@ -113,6 +113,22 @@ _, _, err = run("sweep", SCENARIO, "--out", out2, *BASE, "--grid", "phases.chat.
 check("holds the runs of another sweep" in err, f"another sweep in the same directory: {err.strip()}")
 check(open(os.path.join(out2, "results.csv")).read() == before, "the refused sweep wrote nothing")
 
+# A run made from another text of the scenario (the file edited while the sweep ran, or while
+# its Slurm jobs waited) is refused by name instead of mixed into the tables.
+summary_path = os.path.join(out2, "runs", "p1_s2", "summary.json")
+with open(summary_path) as f:
+    text = f.read()
+with open(summary_path, "w") as f:
+    f.write(text.replace('"scenario_fnv1a": "', '"scenario_fnv1a": "0'))
+_, _, err = run("sweep", SCENARIO, "--out", out2, *BASE, *GRID, "--seeds", "3", "--quiet", expect=1)
+check("p1_s2 was run on another text of" in err, f"a run of an edited scenario: {err.strip()}")
+with open(summary_path, "w") as f:
+    f.write(text)
+with open(os.path.join(out2, "runs", "p0_s1", "summary.json"), "w") as f:
+    f.write('{"bad')
+_, _, err = run("sweep", SCENARIO, "--out", out2, *BASE, *GRID, "--seeds", "3", "--quiet", expect=1)
+check("p0_s1/summary.json: not an llsim summary.json" in err, f"a corrupt kept run is named: {err.strip()}")
+
 # --set applies to every point.
 shifted = scratch_dir()
 run("sweep", SCENARIO, "--out", shifted, "--quiet", *BASE, *GRID, "--set", "phases.chat.workload.input_tokens=6000")
@@ -131,6 +147,9 @@ for args, text in [(["--grid", "nokey"], "--grid expects PATH=v1,v2"),
                    (["--grid", "seed=1,", ], "an empty value"),
                    (["--grid", "phases.chat.slo.ttft=1s", "--grid", "phases.chat.slo.ttft=2s"], "given twice"),
                    (["--grid", "seed=1,2"], "the seed is not a grid axis"),
+                   (["--grid", "phases.chat.slo.ttft=1s,1s"], "the value '1s' is given twice"),
+                   (["--grid", "phases.chat.slo.ttft=1s,2s", "--set", "phases.chat.slo.ttft=3s"],
+                    "sets a path the grid sweeps"),
                    (["--seeds", "0"], "--seeds expects a whole number"),
                    (["--jobs", "x"], "--jobs expects a whole number")]:
     bad = os.path.join(scratch_dir(), "o")
