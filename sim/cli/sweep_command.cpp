@@ -113,7 +113,6 @@ std::vector<std::string> collector_arguments(const SweepArguments& a)
   return out;
 }
 
-
 // The command that reproduces the sweep on this machine (the collector's --collect left out).
 std::vector<std::string> args_with_llsim(const std::vector<std::string>& args)
 {
@@ -186,10 +185,10 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   }
   const std::string out = a.out.empty() ? "out/" + name + "_sweep" : a.out;
   check_output_dir(out);
-  // Every run records the hash of the scenario text it read, so a run made from an edited file
-  // is found, not mixed in.
   if (a.slurm)
     check_slurm_submission(out, a.slurm_options);
+  // Every run records the hash of the scenario text it read, so a run made from an edited file
+  // is found, not mixed in.
   const std::string scenario_hash = scenario_text_hash(a.scenario);
   const std::string identity = sweep_identity(a, scenario_hash), identity_path = out + "/sweep.json";
   if (std::filesystem::exists(identity_path) && read_text(identity_path) != identity)
@@ -212,18 +211,19 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   size_t done        = 0;
   const auto finished = [&](size_t j) {
     const std::string summary_path = jobs[j].dir + "/summary.json";
-    const std::string summary      = read_text(summary_path);
+    RunSummary summary;
     try {
-      table.add({jobs[j].point, jobs[j].seed, summary_metrics(summary)});
+      summary = read_run_summary(read_text(summary_path));
     } catch (const std::runtime_error& e) {
       throw SimulationError(summary_path + ": " + e.what() + "; delete " + jobs[j].dir + " and run the sweep again");
     }
-    if (summary_scenario_hash(summary) != scenario_hash)
+    if (summary.scenario_hash != scenario_hash)
       throw SimulationError(jobs[j].dir + " was run on another text of " + a.scenario +
                             " (was the file edited during the sweep?); restore it, or delete " + out +
                             " and run the sweep again");
     if (resumed[j])
-      wall[j] = summary_wall_time(summary);
+      wall[j] = summary.wall_time_s;
+    table.add({jobs[j].point, jobs[j].seed, std::move(summary.metrics)});
     done += 1;
     if (--left_of_point[jobs[j].point] > 0 || a.quiet || a.collect)
       return;

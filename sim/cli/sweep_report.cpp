@@ -21,17 +21,19 @@ std::string cell(const MetricSummary& m)
   return out;
 }
 
+using PointSummaries = std::vector<std::map<std::string, MetricSummary>>;  // per point, by metric
+
 // Phase metrics (and simulated_time_s) whose mean is not the same at every point; all of them
 // when there is one point.
-std::vector<std::string> compared_metrics(const SweepTable& table)
+std::vector<std::string> compared_metrics(const SweepTable& table, const PointSummaries& by_point)
 {
   std::map<std::string, std::set<double>> means;
-  for (size_t p = 0; p < table.points().size(); ++p)
-    for (const MetricSummary& m : table.point_summary(p))
-      means[m.metric].insert(m.mean);
+  for (const auto& point : by_point)
+    for (const auto& [name, m] : point)
+      means[name].insert(m.mean);
   std::vector<std::string> out;
   for (const auto& name : table.metric_names())
-    if (name.rfind("services.", 0) != 0 && (table.points().size() == 1 || means[name].size() > 1))
+    if (name.rfind("services.", 0) != 0 && (by_point.size() == 1 || means[name].size() > 1))
       out.push_back(name);
   return out;
 }
@@ -72,11 +74,11 @@ std::string sweep_report(const SweepDescription& sweep, const SweepTable& table,
   for (size_t p = 0; p < points.size(); ++p)
     out += "---|";
   out += "\n";
-  std::vector<std::map<std::string, MetricSummary>> by_point(points.size());
+  PointSummaries by_point(points.size());
   for (size_t p = 0; p < points.size(); ++p)
     for (const MetricSummary& m : table.point_summary(p))
       by_point[p][m.metric] = m;
-  for (const auto& name : compared_metrics(table)) {
+  for (const auto& name : compared_metrics(table, by_point)) {
     out += "| `" + name + "` |";
     for (size_t p = 0; p < points.size(); ++p) {
       const auto it = by_point[p].find(name);

@@ -41,35 +41,22 @@ std::string cell(const std::string& text)
 
 }  // namespace
 
-std::string summary_scenario_hash(const std::string& summary_json)
-{
-  const nlohmann::json s = nlohmann::json::parse(summary_json, nullptr, false);
-  return !s.is_discarded() && s.is_object() && s.contains("scenario_fnv1a") && s["scenario_fnv1a"].is_string()
-             ? s["scenario_fnv1a"].get<std::string>()
-             : "";
-}
-
-double summary_wall_time(const std::string& summary_json)
-{
-  const nlohmann::json s = nlohmann::json::parse(summary_json, nullptr, false);
-  return !s.is_discarded() && s.is_object() && s.contains("wall_time_s") && s["wall_time_s"].is_number()
-             ? s["wall_time_s"].get<double>()
-             : NAN;
-}
-
-std::vector<std::pair<std::string, double>> summary_metrics(const std::string& summary_json)
+RunSummary read_run_summary(const std::string& summary_json)
 {
   const nlohmann::ordered_json s = nlohmann::ordered_json::parse(summary_json, nullptr, false);
   if (s.is_discarded() || !s.is_object() || !s.contains("phases") || !s["phases"].is_object())
     throw std::runtime_error("not an llsim summary.json");
-  std::vector<std::pair<std::string, double>> out;
+  RunSummary out;
   if (s.contains("simulated_time_s") && s["simulated_time_s"].is_number())
-    out.emplace_back("simulated_time_s", s["simulated_time_s"].get<double>());
+    out.metrics.emplace_back("simulated_time_s", s["simulated_time_s"].get<double>());
   for (const auto& [phase, metrics] : s["phases"].items())
-    add_numbers(metrics, phase + ".", out);
+    add_numbers(metrics, phase + ".", out.metrics);
   if (s.contains("services") && s["services"].is_object())
     for (const auto& [service, metrics] : s["services"].items())
-      add_numbers(metrics, "services." + service + ".", out);
+      add_numbers(metrics, "services." + service + ".", out.metrics);
+  if (s.contains("scenario_fnv1a") && s["scenario_fnv1a"].is_string())
+    out.scenario_hash = s["scenario_fnv1a"].get<std::string>();
+  out.wall_time_s = s.contains("wall_time_s") && s["wall_time_s"].is_number() ? s["wall_time_s"].get<double>() : NAN;
   return out;
 }
 

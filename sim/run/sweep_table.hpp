@@ -13,16 +13,17 @@
 
 namespace llsim {
 
-// A run's metrics as named columns: simulated_time_s, then <phase>.<metric> for every phase and
-// services.<service>.<metric> for every service, in the summary's order. Throws
-// std::runtime_error when `summary_json` is not a summary.
-std::vector<std::pair<std::string, double>> summary_metrics(const std::string& summary_json);
+// What a sweep takes from a run's summary.json, read in one parse.
+struct RunSummary {
+  // simulated_time_s, then <phase>.<metric> for every phase and services.<service>.<metric> for
+  // every service, in the summary's order.
+  std::vector<std::pair<std::string, double>> metrics;
+  std::string scenario_hash;  // the hash of the scenario text the run read ("" when absent)
+  double wall_time_s = 0;     // NaN when absent
+};
 
-// The hash of the scenario text the run read ("" when absent).
-std::string summary_scenario_hash(const std::string& summary_json);
-
-// The run's own wall time from its summary.json, NaN when absent.
-double summary_wall_time(const std::string& summary_json);
+// Throws std::runtime_error when `summary_json` is not a summary.
+RunSummary read_run_summary(const std::string& summary_json);
 
 // Student's t quantile at 0.975 for `dof` degrees of freedom (dof >= 1).
 double t975(int64_t dof);

@@ -40,14 +40,18 @@ TEST_CASE("sweep: Student's t at 97.5%", "[sweep]")
 
 TEST_CASE("sweep: summary metrics keep the summary's order and skip text", "[sweep]")
 {
-  const auto m = summary_metrics(R"({"scenario": "s", "seed": 1, "simulated_time_s": 5, "wall_time_s": 0.1,
+  const RunSummary r = read_run_summary(R"({"scenario": "s", "seed": 1, "scenario_fnv1a": "00ab",
+      "simulated_time_s": 5, "wall_time_s": 0.1,
       "phases": {"b": {"kind": "serve", "zeta": 1, "alpha": 2}}, "services": {"pool": {"hits": 3}}})");
+  CHECK(r.scenario_hash == "00ab");
+  CHECK(r.wall_time_s == 0.1);
+  const auto& m = r.metrics;
   REQUIRE(m.size() == 4);
   CHECK(m[0].first == "simulated_time_s");
   CHECK(m[1].first == "b.zeta");
   CHECK(m[2].first == "b.alpha");
   CHECK(m[3] == std::pair<std::string, double>{"services.pool.hits", 3});
-  CHECK_THROWS(summary_metrics("{}"));
+  CHECK_THROWS(read_run_summary("{}"));
 }
 
 TEST_CASE("sweep: rows come in point and seed order whatever order the runs ended in", "[sweep]")
