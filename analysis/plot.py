@@ -24,7 +24,8 @@ rates with the service's sample_period_s from summary.json.
   preprocess <phase>.png: stage Gantt and sampled busy nodes; <phase>_bytes.png: bytes in and out
              per stage and the phase's corpus reads, network, shuffle and spill bytes.
   serve      <phase>.png: TTFT and TBT CDFs with the SLO lines (from resolved.yaml);
-             <phase>_over_time.png: request rate, SLO attainment per arrival window, KV cache use.
+             <phase>_over_time.png: request rate, SLO attainment per arrival window, GPU KV cache
+             use, and the stored bytes of its KV pool (a memory_pool service) against its capacity.
   others     (transfer, requests, unknown) <phase>.png: one panel per column of <phase>.csv;
              cumulative byte columns become a rate (GB/s) and a total (GB).
 
@@ -740,7 +741,8 @@ def human_bytes(value):
 
 
 def plot_serve(run, name, phase):
-    """TTFT and TBT CDFs with the SLO; request rate, SLO attainment and KV use over time."""
+    """TTFT and TBT CDFs with the SLO; request rate, SLO attainment, GPU KV use and the KV pool's
+    occupancy over time."""
     requests = run.rows(f"{name}_requests.csv")
     if not requests:
         return []
@@ -778,8 +780,9 @@ def plot_serve_over_time(run, name, phase, requests):
         i = min(int((float(r["arrival_s"]) - axis.start) // window), len(arrivals) - 1)
         arrivals[max(i, 0)].append(float(r["met_slo"]))
     instances = run.rows(f"{name}_instances.csv")
+    pool = serve_pool(run, name)
     fig = Figure(run, f"{name}_over_time", f"{name} (serve) over time, {window:g} s windows by arrival",
-                 [2.0] * (3 if instances else 2))
+                 [2.0] * (2 + bool(instances) + bool(pool)))
     stairs(fig.axes[0], [len(a) / window for a in arrivals], axis.x(edges), label="arriving")
     fig.axes[0].set_ylabel("requests/s")
     attainment = [sum(a) / len(a) if a else math.nan for a in arrivals]
@@ -788,9 +791,8 @@ def plot_serve_over_time(run, name, phase, requests):
     fraction_axis(fig.axes[1], "SLO attainment")
     if instances:
         draw_kv_use(fig.axes[2], instances, edges[1:], axis)
-        if phase.get("pool_peak_bytes"):
-            fig.axes[2].set_title(f"KVCache pool: peak {phase['pool_peak_bytes'] * 1e-9:,.0f} GB stored "
-                                  "(its occupancy over time is not in the run's outputs)", fontsize="small")
+    if pool:
+        draw_pool_occupancy(fig.axes[-1], run, pool, axis)
     for ax in fig.axes:
         legend(ax)
     axis.label(fig.axes[-1])
@@ -813,6 +815,32 @@ def draw_kv_use(ax, rows, times, axis):
         ax.plot(x, [sum(c) / len(c) for c in columns], label=f"mean of {len(curves)} instances")
         ax.plot(x, [max(c) for c in columns], label="fullest instance")
     fraction_axis(ax, "KV cache in use\n(share of GPU KV)")
+
+
+def serve_pool(run, name):
+    """The memory_pool service a serve phase keeps its KV blocks in, when its CSV has levels."""
+    system = run.resolved["phases"].get(name, {}).get("system", {})
+    pool = system.get("pool") if isinstance(system, dict) else None
+    rows = run.rows(f"service_{pool}.csv") if pool and run.has(f"service_{pool}.csv") else []
+    return pool if rows and "stored_bytes" in rows[0] else None
+
+
+def draw_pool_occupancy(ax, run, pool, axis):
+    """Bytes stored in the pool (all its servers) over the phase, against its capacity. The pool
+    is a service: blocks other phases put in it count too."""
+    by_server = {}
+    for r in run.rows(f"service_{pool}.csv"):
+        by_server.setdefault(r["server"], []).append((float(r["time_s"]), float(r["stored_bytes"])))
+    times = [axis.start] + sorted({t for points in by_server.values() for t, _ in points
+                                   if axis.start < t < axis.end}) + [axis.end]
+    stored = [sum(column) for column in zip(*(sample_at(points, times) for points in by_server.values()))]
+    capacity = run.summary.get("services", {}).get(pool, {}).get("capacity_bytes", 0)
+    unit, scale = ("TB", 1e-12) if max(stored + [capacity]) >= 1e12 else ("GB", 1e-9)
+    ax.plot(axis.x(times), [v * scale for v in stored], label=f"stored in '{pool}' (all servers)")
+    if capacity:
+        ax.axhline(capacity * scale, color="tab:red", linestyle="--", label=f"capacity {human_bytes(capacity)}")
+    zero_based(ax, max(stored + [capacity]) * scale)
+    ax.set_ylabel(f"KVCache pool\n({unit})")
 
 
 def sample_at(points, times):

@@ -32,6 +32,7 @@ MemoryPool::MemoryPool(const Params& p, const Context& c) : Service(p, c), capac
   servers_.resize(static_cast<size_t>(servers().count));
   for (auto& s : servers_)
     s.policy = Registry<EvictionPolicy>::create(p.raw("eviction"), {});
+  reports_stored_bytes();
 }
 
 MemoryPool::~MemoryPool() = default;
@@ -66,6 +67,7 @@ Metrics MemoryPool::totals() const
   m.push_back({"rejected_puts", rejected_});
   m.push_back({"lost_blocks", lost_});
   m.push_back({"stored_bytes", stored});
+  m.push_back({"capacity_bytes", capacity_B_ * static_cast<double>(servers_.size())});
   return m;
 }
 
@@ -86,9 +88,15 @@ void MemoryPool::drop(Server& s, const std::string& key)
   const auto it = s.blocks.find(key);
   if (it == s.blocks.end())
     return;
-  s.stored_B -= it->second.bytes;
+  add_stored(s, -it->second.bytes);
   s.policy->removed(key);
   s.blocks.erase(it);
+}
+
+void MemoryPool::add_stored(Server& s, double bytes)
+{
+  s.stored_B += bytes;
+  s.pool->stats().level_changed(now(), s.stored_B);
 }
 
 void MemoryPool::evict(const std::string& key)
@@ -136,7 +144,7 @@ PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const st
     return PoolResult::Rejected;
   }
   s.blocks[key] = Block{bytes};
-  s.stored_B += bytes;
+  add_stored(s, bytes);
   s.policy->inserted(key, depth);
   if (!transfer(*platform_, client, host, bytes, deadline)) {
     drop(s, key);

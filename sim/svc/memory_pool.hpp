@@ -10,6 +10,7 @@
 // - get: a hit sends the block to the client over the network; a miss answers at once.
 // - evict: drops a block (no simulated time).
 // A server that is down answers nothing: calls to it fail, and its blocks are lost.
+// service_<name>.csv has a stored_bytes column: each server's bytes of blocks held or arriving.
 #pragma once
 #include "sim/svc/eviction_policy.hpp"
 #include "sim/svc/server_pool.hpp"
@@ -67,6 +68,7 @@ class MemoryPool : public Service {
   PoolResult serve_get(Server& s, HostId host, HostId client, const std::string& key, double deadline);
   bool make_room(Server& s, double bytes);
   void drop(Server& s, const std::string& key);
+  void add_stored(Server& s, double bytes);  // and report the server's level
   void forget_if_failed(Server& s, HostId host);
 
   double capacity_B_;

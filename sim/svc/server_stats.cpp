@@ -7,12 +7,18 @@ namespace llsim {
 
 ServerStats::ServerStats(double period_s, size_t units) : period_s_(period_s), units_(static_cast<double>(units)) {}
 
+bool ServerStats::bucket_active() const
+{
+  return bytes_ > 0 || operations_ > 0 || queue_s_ > 0 || busy_s_ > 0 || level_moved_;
+}
+
 void ServerStats::close_bucket()
 {
-  if (bytes_ > 0 || operations_ > 0 || queue_s_ > 0 || busy_s_ > 0)
+  if (bucket_active())
     rows_.push_back({static_cast<double>(bucket_ + 1) * period_s_, bytes_, operations_, queue_s_ / period_s_,
-                     busy_s_ / (period_s_ * units_)});
+                     busy_s_ / (period_s_ * units_), level_});
   bytes_ = operations_ = queue_s_ = busy_s_ = 0;
+  level_moved_ = false;
 }
 
 void ServerStats::advance(double now)
@@ -60,15 +66,23 @@ void ServerStats::busy_changed(double now, long delta)
   busy_ = static_cast<size_t>(static_cast<long>(busy_) + delta);
 }
 
+void ServerStats::level_changed(double now, double level)
+{
+  advance(now);
+  level_       = level;
+  level_moved_ = true;
+}
+
 void ServerStats::finish(double now)
 {
   advance(now);
   if (now > static_cast<double>(bucket_) * period_s_) {
     // The last, partial bucket: averages over its actual length.
     const double length = now - static_cast<double>(bucket_) * period_s_;
-    if (bytes_ > 0 || operations_ > 0 || queue_s_ > 0 || busy_s_ > 0)
-      rows_.push_back({now, bytes_, operations_, queue_s_ / length, busy_s_ / (length * units_)});
+    if (bucket_active())
+      rows_.push_back({now, bytes_, operations_, queue_s_ / length, busy_s_ / (length * units_), level_});
     bytes_ = operations_ = queue_s_ = busy_s_ = 0;
+    level_moved_ = false;
   }
 }
 

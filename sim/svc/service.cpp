@@ -67,13 +67,21 @@ CsvWriter Service::table(const PlatformSpec& platform) const
 {
   CsvWriter out;
   out.header = {"time_s", "server", "bytes", "operations", "queue_length", "utilisation"};
+  if (reports_stored_bytes_)
+    out.header.push_back("stored_bytes");
   std::vector<std::pair<double, std::vector<std::string>>> rows;
   for (size_t s = 0; s < stats_.size(); ++s)
-    for (const auto& r : stats_[s].rows())
-      rows.push_back({r.time_s,
-                      {format_number(r.time_s), platform.host_name(servers_.host(static_cast<int64_t>(s))),
-                       format_number(r.bytes), format_number(r.operations), format_number(r.queue),
-                       format_number(r.utilisation)}});
+    for (const auto& r : stats_[s].rows()) {
+      std::vector<std::string> row = {format_number(r.time_s),
+                                      platform.host_name(servers_.host(static_cast<int64_t>(s))),
+                                      format_number(r.bytes),
+                                      format_number(r.operations),
+                                      format_number(r.queue),
+                                      format_number(r.utilisation)};
+      if (reports_stored_bytes_)
+        row.push_back(format_number(r.level));
+      rows.push_back({r.time_s, std::move(row)});
+    }
   std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (auto& r : rows)
     out.rows.push_back(std::move(r.second));

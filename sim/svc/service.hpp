@@ -15,7 +15,8 @@
 //   and may look up the services it builds on in the directory.
 // - start() runs inside the simulation before any phase.
 // - After the run, every service writes service_<name>.csv (per server and time bucket: bytes,
-//   operations, queue length, utilisation) and its totals in summary.json. Utilisation is the
+//   operations, queue length, utilisation; and stored bytes for a kind that holds data) and its
+//   totals in summary.json. Utilisation is the
 //   share of a server's threads at work, or of its disks for a storage service (its threads
 //   only move bytes over the network; its disks are what saturates).
 #pragma once
@@ -78,6 +79,7 @@ class Service {
   ServerStats& stats(size_t server) { return stats_[server]; }
   virtual void before_finish(double) {}  // statistics still held back are handed over here
   void utilisation_of(size_t units_per_server);  // units other than the threads (constructor only)
+  void reports_stored_bytes() { reports_stored_bytes_ = true; }  // its servers report a level
   double end_s_ = 0;
 
  private:
@@ -86,6 +88,7 @@ class Service {
   size_t threads_;
   std::vector<ServerStats> stats_;
   double sample_period_s_;
+  bool reports_stored_bytes_ = false;
 };
 
 }  // namespace llsim

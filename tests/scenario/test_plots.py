@@ -1,7 +1,8 @@
 """Plots (analysis/plot.py): one small run per phase kind with --plot writes the expected PNGs,
 non-empty; plot.py picks days for a 6e6-second span and turns a service CSV's bytes per sample
 into GB/s (the last, shorter sample by its own length); the rates it draws add up to the bytes in
-summary.json; a missing or invalid run directory is an error (exit 1, 'plot.py: ...').
+summary.json; the serve plot's KV pool occupancy ends at the stored bytes summary.json gives; a
+missing or invalid run directory is an error (exit 1, 'plot.py: ...').
 Needs python3-matplotlib (run with /usr/bin/python3)."""
 import os
 import subprocess
@@ -69,6 +70,23 @@ check_close(sum(r * d for r, d in zip(pfs.total["operations"], spans)), s["servi
 # The serve SLO comes from resolved.yaml.
 slo = plot.read_resolved(runs["serve"])["phases"]["chat"]["slo"]
 check(plot.parse_duration(slo["ttft"]) == 30.0 and plot.parse_duration(slo["tbt"]) == 0.1, f"serve SLO read: {slo}")
+
+# The serve phase's KV pool occupancy: the stored bytes drawn end at what summary.json says the
+# pool holds at the end, and stay under its capacity.
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+serve_run = plot.Run(runs["serve"], plt)
+check(plot.serve_pool(serve_run, "chat") == "kvpool", "the serve phase's pool is found from resolved.yaml")
+s = summary(runs["serve"])
+fig, ax = plt.subplots()
+chat = s["phases"]["chat"]
+plot.draw_pool_occupancy(ax, serve_run, "kvpool", plot.TimeAxis(chat["start_s"], chat["end_s"]))
+stored, capacity = ax.lines[0].get_ydata(), ax.lines[1].get_ydata()[0]
+check_close(stored[-1] * 1e12, s["services"]["kvpool"]["stored_bytes"], 1e-9, "pool occupancy at the phase's end")
+check(stored[0] == 0 and max(stored) <= capacity and capacity * 1e12 == s["services"]["kvpool"]["capacity_bytes"],
+      f"pool occupancy from 0 and under its capacity: peak {max(stored)} TB of {capacity} TB")
+plt.close(fig)
 
 # A missing or invalid run directory: exit 1 and a message naming plot.py.
 bad_summary = scratch_dir()

@@ -88,7 +88,7 @@ check(m["completed"] + m["failed"] == m["requests"], "every request ended")
 # Memory pool: 1 GB blocks, room for 10 per server on 2 servers; 50 blocks put, then got.
 POOL = "tests/scenarios/memory_pool.yaml"
 for eviction, kept in [("lru", "the last 20"), ("none", "the first 20")]:
-    s, _ = probe("services.kv.eviction={impl: " + eviction + "}", scenario=POOL)
+    s, out = probe("services.kv.eviction={impl: " + eviction + "}", scenario=POOL)
     kv = s["services"]["kv"]
     gets = s["phases"]["get"]
     check(kv["stored_bytes"] <= 2 * 10e9, f"{eviction}: the pool holds {kv['stored_bytes']} B")
@@ -98,8 +98,18 @@ for eviction, kept in [("lru", "the last 20"), ("none", "the first 20")]:
     else:
         check(kv["evictions"] == 0 and kv["rejected_puts"] >= 30, f"none: {kv['rejected_puts']} rejected")
     check(15 <= gets["hits"] <= 20, f"{eviction} keeps {kept}: {gets['hits']} hits")
+    # service_kv.csv: each server's stored bytes over time, never above its capacity, ending at
+    # the total in summary.json.
+    with open(os.path.join(out, "service_kv.csv")) as f:
+        rows = list(csv.DictReader(f))
+    last = {r["server"]: float(r["stored_bytes"]) for r in rows}
+    check(max(float(r["stored_bytes"]) for r in rows) <= 10e9 and sum(last.values()) == kv["stored_bytes"],
+          f"{eviction}: stored_bytes in service_kv.csv: last {last}, summary {kv['stored_bytes']}")
+    check(kv["capacity_bytes"] == 2 * 10e9, f"pool capacity of 2 servers: {kv['capacity_bytes']}")
 # A bigger pool holds them all.
 s, _ = probe("services.kv.capacity=100GB", scenario=POOL)
+check(s["services"]["kv"]["capacity_bytes"] == 200e9 and s["services"]["kv"]["stored_bytes"] == 50e9,
+      f"a 100 GB pool per server holds every block: {s['services']['kv']}")
 check(s["phases"]["get"]["hits"] == 50, f"a 100 GB pool misses: {s['phases']['get']['hits']}")
 # A get that hits moves the block: 50 x 1 GB over the clients' 10 GB/s NICs take at least 5 s
 # (the gets of 50 blocks are dealt over 2 clients: 2.5 s each at least).

@@ -28,3 +28,22 @@ TEST_CASE("server statistics: time buckets, time averages, idle buckets skipped"
   CHECK(s.busy_seconds() == Approx(2 * 5 + 4 * 5));
   CHECK(s.peak_queue() == 3);
 }
+
+TEST_CASE("server statistics: a stored level is written as it stands at each kept bucket's end", "[server_stats]")
+{
+  ServerStats s(10, 1);
+  s.level_changed(2, 100);
+  s.level_changed(4, 300);
+  s.add(15, 50, 1);         // a bucket without a level change still shows the level
+  s.level_changed(45, 0);   // [20, 40) idle: no rows, the level held
+  s.finish(47);
+  const auto& rows = s.rows();
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].time_s == 10);
+  CHECK(rows[0].level == 300);
+  CHECK(rows[1].time_s == 20);
+  CHECK(rows[1].level == 300);
+  CHECK(rows[2].time_s == 47);
+  CHECK(rows[2].level == 0);
+  CHECK(rows[2].operations == 0);
+}
