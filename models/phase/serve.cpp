@@ -90,7 +90,7 @@ class ServePhase : public Phase {
     workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
     batching_.base.hash_block_tokens = workload_.block_tokens;
     system_ = Registry<ServeSystem>::create(p.raw("system"),
-                                            {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_});
+                                            {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_, c.claims});
   }
 
   void run(PhaseRuntime& runtime) override

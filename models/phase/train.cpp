@@ -165,6 +165,7 @@ class TrainPhase : public Phase {
   TrainPhase(const Params& p, const PhaseLoadContext& c)
       : seed_(c.seed), name_(c.phase_name), nodes_(c.platform.group_param(p, "nodes"))
   {
+    c.claims.push_back({nodes_.name, p.raw("nodes")});
     const Params io = p.section("io", io_params());
     pfs_            = &c.services.get<StorageService>(io, "storage");
     if (io.has("forwarding")) {

@@ -55,6 +55,8 @@ class FastDecode : public ServeSystem {
       , pipelined_(p.flag("pipelined"))
   {
     require_gpus(p, "gpu", gpu_group_);
+    c.claims.push_back({gpu_group_.name, p.raw("gpu")});
+    c.claims.push_back({cpu_group_.name, p.raw("cpu")});
     if (cpu_group_.count % gpu_group_.count != 0)
       p.fail("cpu", std::to_string(cpu_group_.count) + " CPU hosts do not share out evenly over " +
                         std::to_string(gpu_group_.count) + " GPU instances");

@@ -68,6 +68,8 @@ class Mooncake : public ServeSystem {
   {
     if (prefill_group_.name == decode_group_.name)
       p.fail("decode", "prefill and decode instances must be different groups");
+    c.claims.push_back({prefill_group_.name, p.raw("prefill")});
+    c.claims.push_back({decode_group_.name, p.raw("decode")});
     prefill_config_                = gpu_instance_config(p, "prefill", prefill_group_, c.model, c.batching);
     prefill_config_.prefix_caching = p.flag("local_cache");
     decode_config_                 = gpu_instance_config(p, "decode", decode_group_, c.model, c.batching);

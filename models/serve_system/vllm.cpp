@@ -24,6 +24,7 @@ class Vllm : public ServeSystem {
  public:
   Vllm(const Params& p, const Context& c) : group_(c.platform.group_param(p, "instances"))
   {
+    c.claims.push_back({group_.name, p.raw("instances")});
     config_                = gpu_instance_config(p, "instances", group_, c.model, c.batching);
     config_.prefix_caching = p.flag("prefix_caching");
     model_                 = gpu_iteration_model(c, group_);

@@ -10,6 +10,7 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/random.hpp"
+#include "sim/core/yaml_ref.hpp"
 #include "sim/platform/platform_spec.hpp"
 
 #include <cstdint>
@@ -30,12 +31,21 @@ struct OutputTable {
   CsvWriter table;
 };
 
+// A host group a phase computes on as its own (the GPUs of serving instances, a training job's
+// nodes), and where the scenario names it. Two phases that may run at the same time cannot claim
+// one group: each would simulate all of its hosts as free for itself.
+struct GroupClaim {
+  std::string group;
+  YamlRef where;
+};
+
 struct PhaseLoadContext {
   const PlatformSpec& platform;
   std::string phase_name;
   uint64_t seed;  // the scenario's, for inputs generated at load time (Rng::stream)
   ServiceDirectory& services;
   std::vector<std::string> after;  // the phases this one waits for
+  std::vector<GroupClaim>& claims;  // the phase adds the groups it computes on
 };
 
 struct PhaseRuntime {

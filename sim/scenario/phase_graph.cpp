@@ -53,4 +53,47 @@ void check_acyclic(const std::vector<PhaseEntry>& phases, const std::vector<Yaml
                       " (each phase runs after the one before it in this list)");
 }
 
+namespace {
+
+// waits[i][j]: phase i runs after phase j, directly or through others (the graph is acyclic).
+std::vector<std::vector<bool>> waits_for(const std::vector<PhaseEntry>& phases)
+{
+  std::vector<std::vector<bool>> waits(phases.size(), std::vector<bool>(phases.size(), false));
+  for (size_t i = 0; i < phases.size(); ++i) {
+    std::vector<size_t> todo(phases[i].after.begin(), phases[i].after.end());
+    while (!todo.empty()) {
+      const size_t j = todo.back();
+      todo.pop_back();
+      if (waits[i][j])
+        continue;
+      waits[i][j] = true;
+      todo.insert(todo.end(), phases[j].after.begin(), phases[j].after.end());
+    }
+  }
+  return waits;
+}
+
+}  // namespace
+
+void check_group_claims(const std::vector<PhaseEntry>& phases)
+{
+  std::vector<std::vector<bool>> waits;  // computed on the first shared group
+  for (size_t i = 0; i < phases.size(); ++i)
+    for (const GroupClaim& mine : phases[i].claims)
+      for (size_t j = 0; j < i; ++j)
+        for (const GroupClaim& theirs : phases[j].claims) {
+          if (mine.group != theirs.group)
+            continue;
+          if (waits.empty())
+            waits = waits_for(phases);
+          if (waits[i][j] || waits[j][i])
+            continue;
+          mine.where.fail("group '" + mine.group + "' is also where phase '" + phases[j].name + "' computes (" +
+                          theirs.where.location() + "), and neither phase waits for the other, so both would " +
+                          "use all of its hosts at once; give each its own group, or add '" + phases[j].name +
+                          "' to the 'after' of '" + phases[i].name + "' (a 'start' time does not order them: " +
+                          "when a phase ends is not known before the run)");
+        }
+}
+
 }  // namespace llsim

@@ -118,7 +118,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
       p.fail("name", "two phases are named '" + phase.name + "'");
     std::vector<std::string> after = p.text_list("after");
     phase.start_s = p.quantity("start");
-    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after});
+    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims});
     if (!p.flag("enabled")) {
       disabled.insert(phase.name);
       continue;
@@ -148,6 +148,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
       s.phases[i].after.push_back(it->second);
     }
   check_acyclic(s.phases, after_refs);
+  check_group_claims(s.phases);
   return s;
 }
 

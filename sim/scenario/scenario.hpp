@@ -29,6 +29,7 @@ struct PhaseEntry {
   std::string kind;
   std::vector<size_t> after;  // indices of the phases this one waits for
   double start_s = 0;         // not before this simulated time
+  std::vector<GroupClaim> claims;
   std::unique_ptr<Phase> model;
 };
 

@@ -6,6 +6,7 @@
 //   finished or rejected. close() is called when all are, and returns once its actors ended.
 #pragma once
 #include "sim/core/yaml_ref.hpp"
+#include "sim/phase/phase.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/batcher.hpp"
 #include "sim/serve/llm_model.hpp"
@@ -50,6 +51,7 @@ class ServeSystem {
     const ServeBatching& batching;
     YamlRef iteration;  // the phase's iteration model section
     const SloSpec& slo;
+    std::vector<GroupClaim>& claims;  // the system adds the groups its instances compute on
   };
   static constexpr const char* kInterfaceName = "serve system";
   static constexpr const char* kSelector      = "impl";

@@ -1,4 +1,5 @@
 #include "sim/core/errors.hpp"
+#include "sim/scenario/phase_graph.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "temp_file.hpp"
 
@@ -80,4 +81,29 @@ TEST_CASE("scenario: bad phase references", "[scenario]")
   CHECK_THROWS_WITH(load_scenario(scenario_file("group.yaml", "  - {name: a, kind: transfer, from: scr, to: fs, bytes: 1GB}\n"),
                                   {}),
                     Catch::Contains("phases[0].from: no platform group named 'scr': did you mean 'src'?"));
+}
+
+TEST_CASE("scenario: a group two phases compute on must be ordered by after, even transitively", "[scenario]")
+{
+  const auto source = std::make_shared<SourceInfo>(SourceInfo{"s.yaml", {}, {}});
+  const auto claim  = [&source](const std::string& group) {
+    return GroupClaim{group, YamlRef(YAML::Node(group), "phases.x.nodes", source)};
+  };
+  std::vector<PhaseEntry> phases(4);
+  const char* names[] = {"a", "b", "c", "d"};
+  for (size_t i = 0; i < phases.size(); ++i)
+    phases[i].name = names[i];
+  phases[0].claims = {claim("gpu")};
+  phases[1].claims = {claim("cpu")};  // b: another group, no order needed
+  phases[2].claims = {claim("gpu")};
+  phases[2].after  = {1};
+  phases[1].after  = {0};             // c after b after a
+  CHECK_NOTHROW(check_group_claims(phases));
+  phases[3].claims = {claim("cpu"), claim("gpu")};
+  CHECK_THROWS_WITH(check_group_claims(phases), Catch::Contains("group 'cpu' is also where phase 'b' computes"));
+  phases[3].after = {1};  // d after b (so after a), but c and d may still overlap
+  CHECK_THROWS_WITH(check_group_claims(phases), Catch::Contains("group 'gpu' is also where phase 'c' computes") &&
+                                                    Catch::Contains("add 'c' to the 'after' of 'd'"));
+  phases[3].after = {2};
+  CHECK_NOTHROW(check_group_claims(phases));
 }
