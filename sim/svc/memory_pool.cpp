@@ -2,6 +2,7 @@
 
 #include "sim/core/registry.hpp"
 #include "sim/core/stable_hash.hpp"
+#include "sim/core/text.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -29,6 +30,10 @@ const ParamTable& MemoryPool::params()
 
 MemoryPool::MemoryPool(const Params& p, const Context& c) : Service(p, c), capacity_B_(p.quantity("capacity"))
 {
+  const double memory = servers().memory_B;
+  if (memory > 0 && capacity_B_ > memory)
+    p.fail("capacity", format_number(capacity_B_) + " B per server is more than the " + format_number(memory) +
+                           " B of memory of a host of group '" + servers().name + "'");
   servers_.resize(static_cast<size_t>(servers().count));
   for (auto& s : servers_)
     s.policy = Registry<EvictionPolicy>::create(p.raw("eviction"), {});
@@ -45,6 +50,7 @@ void MemoryPool::start(const ServiceRuntime& runtime)
     servers_[s].pool = std::make_unique<ServerPool>(runtime.platform, runtime.faults,
                                                     servers().host(static_cast<int64_t>(s)), threads(),
                                                     "service '" + name() + "'", stats(s));
+    servers_[s].pool->set_on_failure([this, s] { lose_all(servers_[s]); });
     servers_[s].pool->start();
   }
 }
@@ -104,14 +110,11 @@ void MemoryPool::evict(const std::string& key)
   drop(servers_[server_of(key)], key);
 }
 
-void MemoryPool::forget_if_failed(Server& s, HostId host)
+void MemoryPool::lose_all(Server& s)
 {
-  if (faults_->next_failure(host, s.checked_at) <= now()) {
-    lost_ += static_cast<double>(s.blocks.size());
-    while (!s.blocks.empty())
-      drop(s, s.blocks.begin()->first);
-  }
-  s.checked_at = now();
+  lost_ += static_cast<double>(s.blocks.size());
+  while (!s.blocks.empty())
+    drop(s, s.blocks.begin()->first);
 }
 
 bool MemoryPool::make_room(Server& s, double bytes)
@@ -132,7 +135,6 @@ bool MemoryPool::make_room(Server& s, double bytes)
 PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes,
                                  int64_t depth, double deadline)
 {
-  forget_if_failed(s, host);
   if (s.blocks.count(key) != 0) {
     s.policy->used(key);
     s.pool->stats().add(now(), 0, 1);
@@ -157,7 +159,6 @@ PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const st
 
 PoolResult MemoryPool::serve_get(Server& s, HostId host, HostId client, const std::string& key, double deadline)
 {
-  forget_if_failed(s, host);
   const auto it = s.blocks.find(key);
   if (it == s.blocks.end() || !it->second.ready) {
     misses_ += 1;

@@ -9,7 +9,7 @@
 //   still does not fit is rejected. Putting a block the server has is a use of it (no transfer).
 // - get: a hit sends the block to the client over the network; a miss answers at once.
 // - evict: drops a block (no simulated time).
-// A server that is down answers nothing: calls to it fail, and its blocks are lost.
+// A server that is down answers nothing: calls to it fail, and its blocks are lost when it fails.
 // service_<name>.csv has a stored_bytes column: each server's bytes of blocks held or arriving.
 #pragma once
 #include "sim/svc/eviction_policy.hpp"
@@ -59,8 +59,7 @@ class MemoryPool : public Service {
     std::unique_ptr<ServerPool> pool;
     std::unique_ptr<EvictionPolicy> policy;
     std::unordered_map<std::string, Block> blocks;
-    double stored_B   = 0;
-    double checked_at = 0;  // no failure of the host went unnoticed before this time
+    double stored_B = 0;
   };
   PoolResult call(HostId client, const std::string& key, double bytes, int64_t depth, bool is_put, double deadline);
   PoolResult serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes, int64_t depth,
@@ -69,7 +68,7 @@ class MemoryPool : public Service {
   bool make_room(Server& s, double bytes);
   void drop(Server& s, const std::string& key);
   void add_stored(Server& s, double bytes);  // and report the server's level
-  void forget_if_failed(Server& s, HostId host);
+  void lose_all(Server& s);  // its host failed
 
   double capacity_B_;
   const Platform* platform_ = nullptr;

@@ -108,6 +108,8 @@ void ServerPool::watch_faults()
     for (auto& r : queued)
       if (r.on_down)
         r.on_down();
+    if (on_failure_)
+      on_failure_();
     sleep_until(o.up_s);
     XBT_DEBUG("%s is back up", platform_.name(host_).c_str());
     down_ = false;

@@ -43,6 +43,8 @@ class ServerPool {
   void start();  // spawns the threads (before or inside the simulation)
   // Queues a request. The first one starts following the host's outages.
   void submit(Request r);
+  // Called at each failure of the host from the first request on (what the server loses).
+  void set_on_failure(std::function<void()> f) { on_failure_ = std::move(f); }
 
   HostId host() const { return host_; }
   size_t queued() const { return queue_.size(); }
@@ -69,6 +71,7 @@ class ServerPool {
   bool watching_ = false;
   bool down_     = false;
   std::unique_ptr<WaitPoint> work_;  // threads wait here for requests
+  std::function<void()> on_failure_;
 };
 
 }  // namespace llsim

@@ -106,6 +106,18 @@ for eviction, kept in [("lru", "the last 20"), ("none", "the first 20")]:
     check(max(float(r["stored_bytes"]) for r in rows) <= 10e9 and sum(last.values()) == kv["stored_bytes"],
           f"{eviction}: stored_bytes in service_kv.csv: last {last}, summary {kv['stored_bytes']}")
     check(kv["capacity_bytes"] == 2 * 10e9, f"pool capacity of 2 servers: {kv['capacity_bytes']}")
+# A pool server that fails loses its blocks when it fails (cpu-0 down from 100 s to 200 s, after
+# the puts, each server then holding 10 blocks, and long before the gets at 300 s): its level drops to 0 at the failure, and the gets
+# of its blocks miss.
+s, out = probe("faults=[{group: cpu, impl: trace, file: memory_pool_down.csv}]", "phases.get.start=300s",
+               scenario=POOL)
+kv = s["services"]["kv"]
+with open(os.path.join(out, "service_kv.csv")) as f:
+    levels = [(float(r["time_s"]), float(r["stored_bytes"])) for r in csv.DictReader(f) if r["server"] == "cpu-0"]
+check(kv["lost_blocks"] == 10 and any(t == 110 and v == 0 for t, v in levels) and levels[0][1] > 0,
+      f"cpu-0's 10 blocks are lost at its failure: lost {kv['lost_blocks']}, levels {levels[:4]}")
+check(s["phases"]["get"]["hits"] == 10 and kv["stored_bytes"] == 10e9,
+      f"gets after the failure find only cpu-1's 10 blocks: {s['phases']['get']['hits']} hits")
 # A bigger pool holds them all.
 s, _ = probe("services.kv.capacity=100GB", scenario=POOL)
 check(s["services"]["kv"]["capacity_bytes"] == 200e9 and s["services"]["kv"]["stored_bytes"] == 50e9,
