@@ -11,7 +11,8 @@ rates with the service's sample_period_s from summary.json.
   every service (GB/s for storage, forwarding and memory pools; ops/s for metadata services),
   dotted lines where a phase starts.
 - service_<name>.png: per server (or mean and busiest server when there are many) throughput
-  (GB/s), operations/s, requests waiting and utilisation (0-1), one panel each.
+  (GB/s), operations/s, requests waiting and utilisation (0-1), one panel each; and the bytes
+  stored, for a memory_pool.
 - Per phase, by kind:
   train      <phase>.png: Gantt of compute, blocking checkpoints, background flushes, failures
              and restarts (configured delay plus the mean checkpoint read; the first read when
@@ -433,14 +434,16 @@ def draw_totals(ax, run, services, column, scale, ylabel, axis):
 
 def plot_service(run, name):
     """Per server: throughput (GB/s, or MB/s when small), ops/s, requests waiting, utilisation
-    (0-1); a metadata service's operations first."""
+    (0-1), and stored bytes for a service that reports them; a metadata service's operations
+    first."""
     samples = run.service(name)
     kind = run.service_kind(name)
     if samples is None:
         return None
     coarse = "\n(the run spans only a few sample periods: averages over each)" if len(samples.edges) < 4 else ""
+    levels = stored_levels(run, name) if "stored_bytes" in (run.rows(f"service_{name}.csv") or [{}])[0] else None
     fig = Figure(run, f"service_{name}", f"service {name} ({kind}, {plural(samples.servers, 'server')}, "
-                 f"{samples.period:g} s samples){coarse}", [1.9] * 4)
+                 f"{samples.period:g} s samples){coarse}", [1.9] * (5 if levels else 4))
     axis = TimeAxis(0.0, samples.edges[-1])
     unit, scale = byte_rate_unit(max(samples.peak["bytes"]))
     order = [1, 0] if kind == "metadata" else [0, 1]
@@ -451,8 +454,29 @@ def plot_service(run, name):
     busy = "disks" if kind == "storage" else "threads"
     draw_servers(fig.axes[3], samples, "utilisation", axis, 1.0, f"utilisation\n(share of {busy} busy)")
     fraction_axis(fig.axes[3], fig.axes[3].get_ylabel())
+    if levels:
+        draw_levels(fig.axes[4], levels, axis)
     axis.label(fig.axes[-1])
     return fig.save()
+
+
+def draw_levels(ax, levels, axis):
+    """Stored bytes over the run: each server's level_curve, or their total and the fullest."""
+    times = sorted({t for curve in levels.values() for t, _ in curve} | {axis.end})
+    values = {server: [level_at(curve, t) for t in times] for server, curve in levels.items()}
+    peak = max((max(v) for v in values.values()), default=0.0)
+    total = [sum(column) for column in zip(*values.values())] if values else [0.0] * len(times)
+    unit, scale = ("TB", 1e-12) if max(total) >= 1e12 else ("GB", 1e-9)
+    if len(values) <= MAX_LINES:
+        for server in sorted(values, key=natural_key):
+            ax.plot(axis.x(times), [v * scale for v in values[server]], label=server)
+        zero_based(ax, peak * scale)
+    else:
+        ax.plot(axis.x(times), [v * scale for v in total], label=f"total of {len(values)} servers")
+        ax.plot(axis.x(times), [max(column) * scale for column in zip(*values.values())], label="fullest server")
+        zero_based(ax, max(total) * scale)
+        legend(ax)
+    ax.set_ylabel(f"stored\n({unit})")
 
 
 def byte_rate_unit(peak_bytes_per_s):
@@ -828,19 +852,50 @@ def serve_pool(run, name):
 def draw_pool_occupancy(ax, run, pool, axis):
     """Bytes stored in the pool (all its servers) over the phase, against its capacity. The pool
     is a service: blocks other phases put in it count too."""
-    by_server = {}
-    for r in run.rows(f"service_{pool}.csv"):
-        by_server.setdefault(r["server"], []).append((float(r["time_s"]), float(r["stored_bytes"])))
-    times = [axis.start] + sorted({t for points in by_server.values() for t, _ in points
-                                   if axis.start < t < axis.end}) + [axis.end]
-    stored = [sum(column) for column in zip(*(sample_at(points, times) for points in by_server.values()))]
+    curves = stored_levels(run, pool)
+    times = [axis.start] + sorted({t for curve in curves.values() for t, _ in curve if axis.start < t < axis.end}) \
+        + [axis.end]
+    stored = [sum(level_at(curve, t) for curve in curves.values()) for t in times]
     capacity = run.summary.get("services", {}).get(pool, {}).get("capacity_bytes", 0)
     unit, scale = ("TB", 1e-12) if max(stored + [capacity]) >= 1e12 else ("GB", 1e-9)
-    ax.plot(axis.x(times), [v * scale for v in stored], label=f"stored in '{pool}' (all servers)")
+    period = run.summary.get("services", {}).get(pool, {}).get("sample_period_s", 0)
+    ax.plot(axis.x(times), [v * scale for v in stored],
+            label=f"stored in '{pool}' (all servers; sampled every {period:g} s)")
     if capacity:
         ax.axhline(capacity * scale, color="tab:red", linestyle="--", label=f"capacity {human_bytes(capacity)}")
     zero_based(ax, max(stored + [capacity]) * scale)
     ax.set_ylabel(f"KVCache pool\n({unit})")
+
+
+def stored_levels(run, service):
+    """Each server's level_curve of a service that reports stored_bytes."""
+    period = float(run.summary.get("services", {}).get(service, {}).get("sample_period_s") or 10.0)
+    by_server = {}
+    for r in run.rows(f"service_{service}.csv"):
+        by_server.setdefault(r["server"], []).append((float(r["time_s"]), float(r["stored_bytes"])))
+    return {server: level_curve(sorted(points), period) for server, points in by_server.items()}
+
+
+def level_curve(rows, period):
+    """Breakpoints (time, bytes) of a server's stored level from its (time_s, stored_bytes) rows,
+    each the level at the end of a sample period that had activity: 0 until the first such
+    period starts, then held flat across idle periods (it cannot change in them) and drawn as a
+    straight line through each active period (when in it the level moved is not recorded)."""
+    curve = [(0.0, 0.0)]
+    for t, level in rows:
+        period_start = (math.ceil(t / period - 1e-9) - 1) * period
+        if period_start > curve[-1][0]:
+            curve.append((period_start, curve[-1][1]))
+        curve.append((t, level))
+    return curve
+
+
+def level_at(curve, t):
+    """The level_curve's value at time t (its last value after its end)."""
+    for (t0, v0), (t1, v1) in zip(curve, curve[1:]):
+        if t <= t1:
+            return v0 if t1 == t0 else v0 + (v1 - v0) * (t - t0) / (t1 - t0)
+    return curve[-1][1]
 
 
 def sample_at(points, times):
