@@ -208,7 +208,7 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   std::vector<bool> resumed(jobs.size(), false);
   std::vector<int64_t> left_of_point(points.size(), checked.seeds);
   const auto started = std::chrono::steady_clock::now();
-  size_t done        = 0;
+  size_t done = 0, ran = 0;  // runs finished, and those of them run now (not kept from before)
   const auto finished = [&](size_t j) {
     const std::string summary_path = jobs[j].dir + "/summary.json";
     RunSummary summary;
@@ -225,6 +225,7 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
       wall[j] = summary.wall_time_s;
     table.add({jobs[j].point, jobs[j].seed, std::move(summary.metrics)});
     done += 1;
+    ran += resumed[j] ? 0 : 1;
     if (--left_of_point[jobs[j].point] > 0 || a.quiet || a.collect)
       return;
     const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -232,9 +233,12 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
     line << "[" << done / static_cast<size_t>(checked.seeds) << "/" << points.size() << "]";
     for (size_t i = 0; i < checked.axes.size(); ++i)
       line << " " << checked.axes[i].path << "=" << points[jobs[j].point].values[i];
-    line << ": " << checked.seeds << (checked.seeds == 1 ? " seed" : " seeds") << " done; " << readable_duration(elapsed)
-         << " elapsed, about " << readable_duration(elapsed / static_cast<double>(done) * static_cast<double>(jobs.size() - done))
-         << " left\n";
+    line << ": " << checked.seeds << (checked.seeds == 1 ? " seed" : " seeds") << " done; ";
+    if (ran == 0)
+      line << "kept from an earlier run\n";
+    else
+      line << readable_duration(elapsed) << " elapsed, about "
+           << readable_duration(elapsed / static_cast<double>(ran) * static_cast<double>(jobs.size() - done)) << " left\n";
     std::cerr << line.str();
   };
 

@@ -23,8 +23,8 @@ std::string cell(const MetricSummary& m)
 
 using PointSummaries = std::vector<std::map<std::string, MetricSummary>>;  // per point, by metric
 
-// Phase metrics (and simulated_time_s) whose mean is not the same at every point; all of them
-// when there is one point.
+// Metrics whose mean is not the same at every point; with one point, every phase metric (and
+// simulated_time_s), services left out (results.csv has them).
 std::vector<std::string> compared_metrics(const SweepTable& table, const PointSummaries& by_point)
 {
   std::map<std::string, std::set<double>> means;
@@ -32,9 +32,11 @@ std::vector<std::string> compared_metrics(const SweepTable& table, const PointSu
     for (const auto& [name, m] : point)
       means[name].insert(m.mean);
   std::vector<std::string> out;
-  for (const auto& name : table.metric_names())
-    if (name.rfind("services.", 0) != 0 && (by_point.size() == 1 || means[name].size() > 1))
+  for (const auto& name : table.metric_names()) {
+    const bool service = name.rfind("services.", 0) == 0;
+    if (by_point.size() == 1 ? !service : means[name].size() > 1)
       out.push_back(name);
+  }
   return out;
 }
 

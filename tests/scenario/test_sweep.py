@@ -60,7 +60,10 @@ for name in ["results.csv", "summary.csv"]:
 # Resume: only the missing run runs again, and the results are the same.
 shutil.rmtree(os.path.join(out2, "runs", "p2_s2"))
 before = open(os.path.join(out2, "results.csv")).read()
-sweep(out2, "--jobs", "2", "--quiet")
+_, _, resume_err = sweep(out2, "--jobs", "2")
+# The time left is estimated from the runs made now, not from the kept ones.
+check(resume_err.count("kept from an earlier run") == 3 and resume_err.count(" left") == 1,
+      f"progress of a resumed sweep: {resume_err!r}")
 walls = rows(os.path.join(out2, "wall_times.csv"))
 check([w["resumed"] for w in walls].count("0") == 1, "one run ran again, the others were kept")
 check(open(os.path.join(out2, "results.csv")).read() == before, "a resumed sweep writes the same results")
@@ -75,6 +78,12 @@ check("--grid phases.chat.workload.output_tokens=10,30" in report, "report gives
 ttft_row = [line for line in report.splitlines() if line.startswith("| `chat.mean_ttft_s` |")]
 check(len(ttft_row) == 1 and ttft_row[0].count("(") == 4, f"one cell with a CI per point: {ttft_row}")
 check("| `chat.requests` |" not in report, "a metric equal at every point is left to summary.csv")
+# A service metric that differs between points is reported too.
+pool_out = scratch_dir()
+run("sweep", "tests/scenarios/memory_pool.yaml", "--grid", "services.kv.capacity=5GB,10GB", "--out", pool_out, "--quiet")
+pool_report = open(os.path.join(pool_out, "report.md")).read()
+check("| `services.kv.stored_bytes` |" in pool_report and "| `services.kv.operations` |" not in pool_report,
+      f"a sweep's report has the service metrics that differ between points: {pool_report}")
 with open(report_path, "a") as f:
     f.write("\nsmallest answer: kept\n")
 sweep(out2, "--quiet")
