@@ -4,7 +4,6 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 
 namespace llsim {
@@ -15,22 +14,12 @@ std::string metric_rows(const Metrics& metrics)
 {
   std::string out = "| metric | value |\n|---|---|\n";
   for (const auto& [name, value] : metrics)
-    out += "| `" + name + "` | " + report_value(name, value) + " |\n";
+    out += "| `" + name + "` | " + readable(name, value) + " |\n";
   return out;
 }
 
 }  // namespace
 
-std::string report_value(const std::string& metric, double value)
-{
-  const std::string text  = readable(metric, value);
-  const std::string exact = format_number(value);
-  if (text.compare(0, exact.size(), exact) != 0)
-    return text;
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.4g", value);
-  return buffer + text.substr(exact.size());
-}
 
 std::string markdown_command(const std::vector<std::string>& argv)
 {

@@ -17,9 +17,6 @@ std::string run_report(const Scenario& scenario, const LoadOptions& load, const 
 // The PNG files under DIR/plots, as "plots/<name>.png", sorted.
 std::vector<std::string> plots_in(const std::string& dir);
 
-// A metric in readable units (summary_table's), plain numbers to 4 significant digits.
-std::string report_value(const std::string& metric, double value);
-
 // "`a b 'c d'`": a command line for Markdown, arguments quoted for a POSIX shell where needed.
 std::string markdown_command(const std::vector<std::string>& argv);
 

@@ -49,15 +49,20 @@ std::string readable(const std::string& metric, double value)
     return "n/a";
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
-  if (ends_with(metric, "_per_s"))
-    return format_number(value) + "/s";
+  if (ends_with(metric, "_per_s") || ends_with(metric, "_rps"))
+    return with_prefix(value, "/s");
   if (ends_with(metric, "_s"))
     return readable_duration(value);
   if (ends_with(metric, "_Bps"))
     return with_prefix(value, "B/s");
-  if (metric == "bytes" || ends_with(metric, "_bytes") || metric.rfind("bytes_", 0) == 0)
+  if (metric.find("bytes") != std::string::npos && metric.find("_per_") == std::string::npos)
     return with_prefix(value, "B");
-  return format_number(value);
+  char buffer[64];
+  if (std::fabs(value) < 1e15 && value == std::round(value))
+    std::snprintf(buffer, sizeof buffer, "%.0f", value);  // a count, exactly
+  else
+    std::snprintf(buffer, sizeof buffer, "%.4g", value);
+  return buffer;
 }
 
 double peak_memory_bytes()

@@ -11,7 +11,8 @@ namespace llsim {
 std::string summary_table(const Scenario& scenario, const SimulationResult& result, double wall_s,
                           const std::string& out_dir);
 
-// "12.5 GB", "3.2 min", "1.2 GB/s" from a metric's name suffix (_s, _Bps, bytes) and value.
+// "12.5 GB", "3.2 min", "1.2 GB/s", "788 /s" from a metric's name (_s, _Bps, _per_s or _rps, bytes)
+// and value; a whole number in full, any other to 4 significant digits.
 std::string readable(const std::string& metric, double value);
 
 // "12.5 s", "3.2 min", "1.2 h".

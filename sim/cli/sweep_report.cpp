@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_report.hpp"
 
 #include "sim/cli/run_report.hpp"
+#include "sim/cli/summary_table.hpp"
 
 #include <cmath>
 #include <map>
@@ -15,9 +16,9 @@ const char* const kCapacityHeading = "## Capacity";
 std::string cell(const MetricSummary& m)
 {
   const std::string name = m.metric.substr(m.metric.rfind('.') + 1);
-  std::string out        = report_value(name, m.mean);
+  std::string out        = readable(name, m.mean);
   if (!std::isnan(m.ci95_low))
-    out += " (" + report_value(name, m.ci95_low) + " – " + report_value(name, m.ci95_high) + ")";
+    out += " (" + readable(name, m.ci95_low) + " – " + readable(name, m.ci95_high) + ")";
   return out;
 }
 
