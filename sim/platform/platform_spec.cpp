@@ -213,7 +213,7 @@ PlatformSpec parse_platform(const Params& p)
     const std::string name = entry.first.Scalar();
     spec.groups.push_back(parse_group(name, Params(groups.child(name), group_params())));
     if (static_cast<double>(next_host) + static_cast<double>(spec.groups.back().count) > kMaxHosts)
-      groups.child(name).fail("the platform has more than " + format_number(kMaxHosts) +
+      groups.child(name).child("count").fail("the platform has more than " + format_number(kMaxHosts) +
                               " hosts, llsim's limit (a million hosts take about 3 GB before anything runs)");
     spec.groups.back().first_host = next_host;
     next_host += static_cast<HostId>(spec.groups.back().count);

@@ -43,6 +43,9 @@ check("tests: not a regular file" in err, f"directory: {err}")
 # --set errors point at the argument.
 _, _, err = run("run", "scenarios/demo.yaml", "--set", "phases.stage.bytes=10TB/s", expect=2)
 check("--set phases.stage.bytes=10TB/s: phases[0].bytes: unknown unit 'TB/s'" in err, f"--set unit: {err}")
+_, _, err = run("run", "tests/scenarios/memory_pool.yaml", "--set", "platform.groups.cpu.count=2000000000", expect=2)
+check("--set platform.groups.cpu.count=2000000000: platform.groups.cpu.count: the platform has more than" in err,
+      f"--set host limit: {err}")
 _, _, err = run("run", "scenarios/demo.yaml", "--set", "phases.stag.bytes=1GB", expect=2)
 check("no item named 'stag'" in err, f"--set unknown phase: {err}")
 _, _, err = run("run", "scenarios/demo.yaml", "--set", "nonsense", expect=2)
