@@ -189,9 +189,27 @@ std::vector<std::string> reversed(const std::vector<std::string>& args)
   return std::vector<std::string>(args.rbegin(), args.rend());
 }
 
-int usage_error(const std::string& message)
+// The lines of kUsage about `command` (its line and the continuation lines below it), or "".
+std::string usage_of(const std::string& command)
 {
-  std::cerr << "llsim: " << message << "\n" << kUsage;
+  std::string out;
+  bool in_command = false;
+  for (const auto& line : split(kUsage, '\n')) {
+    const std::string text = trim(line.rfind("usage:", 0) == 0 ? line.substr(6) : line);
+    if (text.rfind("llsim ", 0) == 0)
+      in_command = split(text, ' ')[1] == command;
+    if (in_command && !text.empty())
+      out += (out.empty() ? "usage: " : "         ") + text + "\n";
+  }
+  return out;
+}
+
+// The message first, then only the usage of the command given (the whole usage would bury it).
+int usage_error(const std::string& message, const std::string& command = "")
+{
+  const std::string usage = usage_of(command);
+  std::cerr << "llsim: error: " << message << "\n"
+            << (usage.empty() ? std::string(kUsage) : usage + "(llsim " + command + " --help explains each option)\n");
   return kExitConfigError;
 }
 
@@ -231,10 +249,10 @@ int main_with_args(const std::vector<std::string>& args)
     return kExitOk;
   } catch (const CLI::ParseError& e) {
     if (cli.trace_command->parsed() && cli.trace_command->get_subcommands().empty())
-      return usage_error("'trace' expects the subcommand 'stats' (llsim trace stats TRACE)");
-    return usage_error(e.what());
+      return usage_error("'trace' expects the subcommand 'stats' (llsim trace stats TRACE)", "trace");
+    return usage_error(e.what(), args[0]);
   } catch (const std::invalid_argument& e) {
-    return usage_error(e.what());
+    return usage_error(e.what(), args[0]);
   } catch (const ConfigError& e) {
     std::cerr << "llsim: error: " << e.what() << "\n";
     return kExitConfigError;

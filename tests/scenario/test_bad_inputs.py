@@ -69,6 +69,9 @@ for args, text in [(["run"], "SCENARIO is required"),
     _, _, err = run(*args, expect=2)
     check(text in err, f"llsim {' '.join(args)}: lacks {text!r}: {err}")
     check("usage:" in err, f"llsim {' '.join(args)}: no usage text")
+    check(err.startswith("llsim: error: "), f"llsim {' '.join(args)}: the message comes first: {err}")
+    if args[0] in ("run", "validate", "models"):
+        check(err.count("llsim ") <= 3, f"llsim {' '.join(args)}: only the usage of {args[0]}: {err}")
 # An --out that cannot be written is refused before the simulation.
 for out, text in [("", "--out expects a directory"), ("/proc/llsim", "cannot create a directory in '/proc'")]:
     _, _, err = run("run", "scenarios/demo.yaml", "--out", out, expect=2)
