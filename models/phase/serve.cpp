@@ -98,7 +98,7 @@ class ServePhase : public Phase {
     const auto& requests = workload_.requests;
     tally_ = std::make_unique<ServeTally>(requests, slo_, system_->instances(), sample_period_s_);
     WaitPoint progress;
-    ServeEnv env{runtime.platform, *tally_, requests, runtime.label, [&progress] { progress.notify_all(); }};
+    ServeEnv env{runtime.platform, runtime.faults, *tally_, requests, runtime.label, [&progress] { progress.notify_all(); }};
     const double start = now();
     tally_->start(start);
     system_->start(env);

@@ -84,8 +84,13 @@ class FastDecode : public ServeSystem {
     env_ = &env;
     for (int64_t i = 0; i < gpu_group_.count; ++i)
       instances_.start(env, static_cast<int>(i), gpu_group_.host(i), config_, InstanceRole::Colocated,
-                       [this, i](ServeInstance& inst) {
+                       [this, i, &env](ServeInstance& inst) {
                          inst.set_run_iteration([this, i](const BatchWork& w) { return iterate(i, w); });
+                         // The instance holds its KV on its R-workers: it fails when one of them does.
+                         std::vector<HostId> hosts = {gpu_group_.host(i)};
+                         for (int64_t k = 0; k < workers_per_instance_; ++k)
+                           hosts.push_back(cpu_group_.host(i * workers_per_instance_ + k));
+                         inst.set_faults(env.faults, hosts);
                        });
   }
 
@@ -96,9 +101,13 @@ class FastDecode : public ServeSystem {
       reject_request(*env_, id);
       return;
     }
-    ServeInstance& to = instances_.least_loaded();
-    env_->tally.assigned(id, to.index());
-    to.submit({id, r.input_tokens, r.output_tokens, 0, 0, nullptr});
+    ServeInstance* to = instances_.least_loaded();
+    if (to == nullptr) {  // every instance is down
+      reject_request(*env_, id);
+      return;
+    }
+    env_->tally.assigned(id, to->index());
+    to->submit({id, r.input_tokens, r.output_tokens, 0, 0, nullptr});
   }
 
   void close() override { instances_.close_and_join(); }

@@ -28,6 +28,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
+#include "sim/svc/host_faults.hpp"
 #include "sim/svc/memory_pool.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -127,6 +128,8 @@ class Mooncake : public ServeSystem {
     double best_own    = 0;
     for (size_t k = 0; k < prefill_.size(); ++k) {
       ServeInstance& inst = prefill_[k];
+      if (!inst.up())
+        continue;
       const int64_t local = inst.batcher().cached_blocks(r.hash_ids);
       const int64_t reuse = std::max(local, remote);
       double fetch        = 0;
@@ -142,7 +145,7 @@ class Mooncake : public ServeSystem {
         best_own   = own;
       }
     }
-    if (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s)) {
+    if (best == nullptr || (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s))) {
       reject_request(*env_, id);
       return;
     }
@@ -206,29 +209,49 @@ class Mooncake : public ServeSystem {
 
   // The least loaded decode instance's iteration time once this request joins it: its running
   // decodes at their contexts, plus this request and those queued or on their way at this
-  // request's prompt length.
+  // request's prompt length (+inf when every decode instance is down).
   double decode_seconds_with(const TraceRequest& r) const
   {
-    const ServeInstance& d = decode_.least_loaded();
-    BatchWork w            = d.batcher().decode_work(0);
-    for (int64_t i = d.batcher().running(); i <= d.load(); ++i)
+    const ServeInstance* d = decode_.least_loaded();
+    if (d == nullptr)
+      return kNoDeadline;
+    BatchWork w = d->batcher().decode_work(0);
+    for (int64_t i = d->batcher().running(); i <= d->load(); ++i)
       w.add_decode(r.input_tokens);
     return decode_model_->seconds(w);
   }
 
+  // The prompt's KV goes to the least loaded decode instance that is up; it is lost when none
+  // is, or when the sender or the receiver fails before it has arrived.
   void hand_off(HostId from, int64_t id)
   {
-    ServeInstance& to = decode_.least_loaded();
+    ServeInstance* to = decode_.least_loaded();
     stores_left_ += 1;
-    to.expect();  // counted as load at once, so that handoffs at the same time spread
-    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, &to] {
-      const TraceRequest& r = request(id);
-      const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
-      transfer(env_->platform, from, to.host(), bytes, kNoDeadline);
-      handoff_bytes_ += from == to.host() ? 0 : bytes;
-      to.submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
+    if (to != nullptr)
+      to->expect();  // counted as load at once, so that handoffs at the same time spread
+    else
+      lose(id);
+    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, to] {
+      if (to != nullptr) {
+        const TraceRequest& r = request(id);
+        const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
+        const double deadline = std::min(env_->faults.next_failure(from, now()), to->next_failure());
+        const bool arrived    = transfer(env_->platform, from, to->host(), bytes, deadline);
+        if (arrived) {
+          handoff_bytes_ += from == to->host() ? 0 : bytes;
+          to->submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
+        } else {
+          to->lose_incoming(id);
+        }
+      }
       store_blocks(from, id);
     });
+  }
+
+  void lose(int64_t id)
+  {
+    env_->tally.failed(id, now());
+    env_->progress();
   }
 
   // Writes the prompt's blocks the pool lacks from `host` (one of stores_left_, counted by the caller).

@@ -51,9 +51,13 @@ class Vllm : public ServeSystem {
       reject_request(*env_, id);
       return;
     }
-    ServeInstance& to = least_loaded_ ? instances_.least_loaded() : instances_[next_++ % instances_.size()];
-    env_->tally.assigned(id, to.index());
-    to.submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
+    ServeInstance* to = least_loaded_ ? instances_.least_loaded() : next_up();
+    if (to == nullptr) {  // every instance is down
+      reject_request(*env_, id);
+      return;
+    }
+    env_->tally.assigned(id, to->index());
+    to->submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
   }
 
   void close() override { instances_.close_and_join(); }
@@ -66,6 +70,16 @@ class Vllm : public ServeSystem {
   }
 
  private:
+  // Round robin over the instances that are up (null when none is).
+  ServeInstance* next_up()
+  {
+    for (size_t k = 0; k < instances_.size(); ++k) {
+      ServeInstance& inst = instances_[next_++ % instances_.size()];
+      if (inst.up())
+        return &inst;
+    }
+    return nullptr;
+  }
 
   const GroupSpec& group_;
   BatcherConfig config_;

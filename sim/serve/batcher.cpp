@@ -85,6 +85,28 @@ int64_t Batcher::cached_prefix(const Seq& s)
   return s.a.hash_ids == nullptr ? 0 : cached_blocks(*s.a.hash_ids);
 }
 
+std::vector<int64_t> Batcher::drop_all()
+{
+  std::vector<int64_t> ids;
+  for (const auto& entry : seqs_)
+    ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
+  seqs_.clear();
+  running_.clear();
+  waiting_.clear();
+  batch_.clear();
+  free_blocks_ = config_.kv_blocks;
+  forget_cache();
+  return ids;
+}
+
+void Batcher::forget_cache()
+{
+  if (cache_)
+    cache_ = std::make_unique<LruBlockCache>(0);
+  trim_cache();
+}
+
 void Batcher::trim_cache()
 {
   if (cache_)

@@ -103,6 +103,10 @@ class Batcher {
   // already computed and those left.
   void for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const;
   double prefix_hit_tokens() const { return prefix_hit_tokens_; }
+  // The instance's host failed: every sequence (running, planned or waiting) and the prefix
+  // cache are gone. Returns the ids of the sequences, in arrival order.
+  std::vector<int64_t> drop_all();
+  void forget_cache();  // the prefix cache alone (a failure while idle)
   double preemptions() const { return preemptions_; }
 
  private:

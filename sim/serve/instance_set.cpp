@@ -9,19 +9,21 @@ ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const B
 {
   auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
   inst->set_on_finished([&env](int64_t) { env.progress(); });
+  inst->set_on_lost([&env](int64_t) { env.progress(); });
+  inst->set_faults(env.faults, {host});
   setup(*inst);
   inst->start(env.platform, env.label);
   instances_.push_back(std::move(inst));
   return *instances_.back();
 }
 
-ServeInstance& InstanceSet::least_loaded() const
+ServeInstance* InstanceSet::least_loaded() const
 {
-  ServeInstance* best = instances_.front().get();
+  ServeInstance* best = nullptr;
   for (const auto& i : instances_)
-    if (i->load() < best->load())
+    if ((best == nullptr || i->load() < best->load()) && i->up())
       best = i.get();
-  return *best;
+  return best;
 }
 
 void InstanceSet::close_and_join()

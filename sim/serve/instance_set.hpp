@@ -1,5 +1,6 @@
 // The serving instances of one group of a serve system, as every system needs them: started
-// one per host, the least loaded found, closed and joined at the end, their preemptions summed.
+// one per host, following its host's faults, the least loaded of those up found, closed and
+// joined at the end, their preemptions summed.
 #pragma once
 #include "sim/serve/serve_instance.hpp"
 #include "sim/serve/serve_system.hpp"
@@ -12,16 +13,17 @@ namespace llsim {
 
 class InstanceSet {
  public:
-  // Creates an instance that reports finished requests to env.progress, lets `setup` set its
-  // iteration and hooks, and starts it.
+  // Creates an instance that reports finished and lost requests to env.progress and follows the
+  // faults of `host`, lets `setup` set its iteration, hooks and fault hosts, and starts it.
   ServeInstance& start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
                        const std::function<void(ServeInstance&)>& setup);
 
   size_t size() const { return instances_.size(); }
   ServeInstance& operator[](size_t i) const { return *instances_[i]; }
   ServeInstance& front() const { return *instances_.front(); }
-  // The one with the fewest sequences running, queued or on their way; ties: the lowest index.
-  ServeInstance& least_loaded() const;
+  // The one up with the fewest sequences running, queued or on their way; ties: the lowest
+  // index. Null when none is up.
+  ServeInstance* least_loaded() const;
   void close_and_join();
   double preemptions() const;
 

@@ -4,6 +4,7 @@
 #include "sim/serve/iteration_model.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/wait_point.hpp"
+#include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -31,10 +32,52 @@ void ServeInstance::start(const Platform& platform, const std::string& label)
   actor_ = start_actor(platform, host_, "instance-" + std::to_string(index_), label, [this] { loop(); });
 }
 
+void ServeInstance::set_faults(HostFaults& faults, std::vector<HostId> hosts)
+{
+  faults_ = &faults;
+  fault_hosts_.clear();
+  for (HostId h : hosts)
+    if (faults.may_fail(h))
+      fault_hosts_.push_back(h);
+}
+
+bool ServeInstance::up() const
+{
+  for (HostId h : fault_hosts_)
+    if (faults_->is_down(h, now()))
+      return false;
+  return true;
+}
+
+double ServeInstance::next_failure() const
+{
+  double first = std::numeric_limits<double>::infinity();
+  for (HostId h : fault_hosts_)
+    first = std::min(first, faults_->next_failure(h, now()));
+  return first;
+}
+
+void ServeInstance::lose(int64_t id)
+{
+  tally_.failed(id, now());
+  if (on_lost_)
+    on_lost_(id);
+}
+
+void ServeInstance::lose_incoming(int64_t id)
+{
+  incoming_ -= 1;
+  lose(id);
+}
+
 void ServeInstance::submit(const SeqArrival& s, bool expected)
 {
   if (expected)
     incoming_ -= 1;
+  if (!up()) {
+    lose(s.id);
+    return;
+  }
   batcher_.add(s);
   submitted_ += 1;
   wake_->notify_all();
@@ -53,15 +96,45 @@ void ServeInstance::loop()
     wake_->wait_until([this] { return !batcher_.idle() || closed_; }, forever);
     if (batcher_.idle())
       return;
+    forget_if_failed_while_idle();
+    const double fail_at = next_failure();
     const int64_t steady = model_ ? batcher_.steady_decode_steps(kMaxSteadySteps) : 0;
     if (steady > 1)
-      iterate_steady(steady);
+      iterate_steady(steady, fail_at);
     else
-      iterate_once();
+      iterate_once(fail_at);
   }
 }
 
-void ServeInstance::iterate_once()
+void ServeInstance::forget_if_failed_while_idle()
+{
+  for (HostId h : fault_hosts_)
+    if (faults_->next_failure(h, checked_s_) <= now()) {
+      batcher_.forget_cache();  // the sequences it has came after the failure
+      break;
+    }
+  checked_s_ = now();
+}
+
+void ServeInstance::fail()
+{
+  for (int64_t id : batcher_.drop_all())
+    lose(id);
+  // Up again when every host is (outages of several hosts may overlap or follow each other), or
+  // at once when no more work will come.
+  for (bool down = true; down && !closed_;) {
+    down = false;
+    for (HostId h : fault_hosts_)
+      if (faults_->is_down(h, now())) {
+        wake_->wait_until([this] { return closed_; }, faults_->up_at(h, now()));
+        down = true;
+        break;
+      }
+  }
+  checked_s_ = now();
+}
+
+void ServeInstance::iterate_once(double fail_at)
 {
   const BatchWork work = batcher_.plan();
   if (work.empty())  // a sequence that can never fit was let in: a bug of the system
@@ -70,9 +143,18 @@ void ServeInstance::iterate_once()
   double busy     = 0;
   if (model_) {
     busy = model_->seconds(work);
+    if (t0 + busy > fail_at) {
+      sleep_until(fail_at);
+      fail();
+      return;
+    }
     sleep_for(busy);
   } else {
     busy = run_(work);
+    if (now() > fail_at) {
+      fail();
+      return;
+    }
   }
   const double kv_used = batcher_.kv_used_share();
   event_time_          = now();
@@ -80,7 +162,7 @@ void ServeInstance::iterate_once()
   tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
 }
 
-void ServeInstance::iterate_steady(int64_t steps)
+void ServeInstance::iterate_steady(int64_t steps, double fail_at)
 {
   const double start = now();
   BatchWork work     = batcher_.decode_work(0);
@@ -92,11 +174,19 @@ void ServeInstance::iterate_steady(int64_t steps)
     work.decode_context += static_cast<double>(work.decodes);
   }
   const int64_t seen = submitted_;
-  wake_->wait_until([this, seen] { return submitted_ != seen; }, ends.back());
-  // The iterations that ended by now, and the one under way.
-  const auto done = std::lower_bound(ends.begin(), ends.end(), now() - 1e-12) - ends.begin() + 1;
-  double begin    = start;
-  for (int64_t j = 0; j < std::min<int64_t>(done, steps); ++j) {
+  wake_->wait_until([this, seen] { return submitted_ != seen; }, std::min(ends.back(), fail_at));
+  // After a submission: the iterations that ended by now, and the one under way. Otherwise all
+  // of them, or those that ended before the failure that cut the wait short. An iteration the
+  // failure cuts is not applied.
+  const bool submitted = submitted_ != seen;
+  int64_t done         = submitted ? std::lower_bound(ends.begin(), ends.end(), now() - 1e-12) - ends.begin() + 1
+                                   : std::upper_bound(ends.begin(), ends.end(), now()) - ends.begin();
+  done       = std::min(done, steps);
+  bool fails = !submitted && done < steps;
+  for (; done > 0 && ends[static_cast<size_t>(done - 1)] > fail_at; --done)
+    fails = true;
+  double begin = start;
+  for (int64_t j = 0; j < done; ++j) {
     const BatchWork w = batcher_.plan_steady();
     sleep_until(ends[static_cast<size_t>(j)]);
     const double kv_used = batcher_.kv_used_share();
@@ -104,6 +194,10 @@ void ServeInstance::iterate_steady(int64_t steps)
     batcher_.complete(*this);
     tally_.iteration(index_, event_time_, event_time_ - begin, event_time_ - begin, w.decodes, kv_used);
     begin = event_time_;
+  }
+  if (fails) {
+    sleep_until(fail_at);
+    fail();
   }
 }
 

@@ -9,6 +9,13 @@
 // or a sequence is submitted, whichever comes first, then applies the iterations that ended by
 // then (the one under way included), each at its own end time. The results are those of
 // iterating one by one; only the number of simulation events shrinks.
+//
+// Host faults: an instance runs on its hosts (its GPU host, and for FastDecode its R-workers)
+// and is up while all of them are. When one fails, the instance loses what its memory held:
+// the iteration under way, every sequence running or queued (each request ends as failed) and
+// its prefix cache. It takes nothing until all its hosts are up again, then starts empty (the
+// outage's downtime includes reloading the weights). A sequence submitted while it is down is
+// lost too. A custom `run_iteration` (FastDecode's) notices a failure at the iteration's end.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/batcher.hpp"
@@ -18,9 +25,11 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace llsim {
 
+class HostFaults;
 class Platform;
 class WaitPoint;
 
@@ -37,12 +46,22 @@ class ServeInstance : public BatchListener {
   void set_on_handoff(std::function<void(int64_t id)> f) { on_handoff_ = std::move(f); }
   // Called after a sequence's last token is out (the tally has it already).
   void set_on_finished(std::function<void(int64_t id)> f) { on_finished_ = std::move(f); }
+  // Called after a sequence was lost to a failure (the tally has it already).
+  void set_on_lost(std::function<void(int64_t id)> f) { on_lost_ = std::move(f); }
+  // The hosts whose failures stop the instance (its own host unless told otherwise).
+  void set_faults(HostFaults& faults, std::vector<HostId> hosts);
 
   // Inside the simulation: starts the actor (and its wake-up point).
   void start(const Platform& platform, const std::string& label);
   // `expected`: announced earlier with expect() (a sequence on its way).
   void submit(const SeqArrival& s, bool expected = false);
   void expect() { incoming_ += 1; }
+  // A sequence announced with expect() that will not come: it was lost on its way.
+  void lose_incoming(int64_t id);
+  // Whether all of its hosts are up now.
+  bool up() const;
+  // When the first of its hosts fails from now on (+inf: never).
+  double next_failure() const;
   void close();  // no more work comes: the actor ends once idle
   void join() { actor_.join(); }
 
@@ -59,8 +78,11 @@ class ServeInstance : public BatchListener {
 
  private:
   void loop();
-  void iterate_once();
-  void iterate_steady(int64_t steps);
+  void iterate_once(double fail_at);
+  void iterate_steady(int64_t steps, double fail_at);
+  void lose(int64_t id);
+  void fail();  // a host failed now: everything held is lost; returns when all hosts are up
+  void forget_if_failed_while_idle();
 
   int index_;
   HostId host_;
@@ -72,6 +94,10 @@ class ServeInstance : public BatchListener {
   int64_t submitted_ = 0;
   std::function<void(int64_t)> on_handoff_;
   std::function<void(int64_t)> on_finished_;
+  std::function<void(int64_t)> on_lost_;
+  HostFaults* faults_ = nullptr;
+  std::vector<HostId> fault_hosts_;  // those of them that may fail
+  double checked_s_ = 0;             // no failure before this time went unnoticed
   std::unique_ptr<WaitPoint> wake_;
   bool closed_ = false;
   int64_t incoming_ = 0;

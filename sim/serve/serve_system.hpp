@@ -3,7 +3,7 @@
 // - The constructor reads and checks every key and sizes its instances (no SimGrid yet).
 // - start() runs inside the phase's actor and starts the instances' actors; arrive(i) is called
 //   at request i's arrival time; the system reports every request to the tally exactly once as
-//   finished or rejected. close() is called when all are, and returns once its actors ended.
+//   finished, rejected or failed (lost to a host failure). close() is called when all are, and returns once its actors ended.
 #pragma once
 #include "sim/core/yaml_ref.hpp"
 #include "sim/phase/phase.hpp"
@@ -20,6 +20,7 @@
 
 namespace llsim {
 
+class HostFaults;
 class Platform;
 class ServiceDirectory;
 class IterationModel;
@@ -32,6 +33,7 @@ struct ServeBatching {
 
 struct ServeEnv {
   const Platform& platform;
+  HostFaults& faults;
   ServeTally& tally;
   const std::vector<TraceRequest>& requests;
   std::string label;                // "phase 'name'"

@@ -53,6 +53,13 @@ void ServeTally::rejected(int64_t id, double now)
   end_s_ = std::max(end_s_, now);
 }
 
+void ServeTally::failed(int64_t id, double now)
+{
+  records_[static_cast<size_t>(id)].failed = true;
+  done_ += 1;
+  end_s_ = std::max(end_s_, now);
+}
+
 void ServeTally::iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch,
                            double kv_used_share)
 {
@@ -83,9 +90,10 @@ bool ServeTally::meets(const Record& r) const
 Metrics ServeTally::metrics(size_t bad_lines) const
 {
   std::vector<double> ttft, tbt;
-  double met = 0, rejected = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0, tbt_sum = 0;
+  double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0, tbt_sum = 0;
   for (const Record& r : records_) {
     rejected += r.rejected ? 1 : 0;
+    failed += r.failed ? 1 : 0;
     tokens += static_cast<double>(r.tokens);
     blocks += static_cast<double>(r.blocks);
     hits += static_cast<double>(r.hit_blocks);
@@ -107,6 +115,7 @@ Metrics ServeTally::metrics(size_t bad_lines) const
   return {{"requests", n},
           {"completed", completed},
           {"rejected", rejected},
+          {"failed", failed},
           {"slo_attainment", n > 0 ? met / n : 0},
           {"goodput_rps", span > 0 ? met / span : 0},
           {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
@@ -131,14 +140,15 @@ CsvWriter ServeTally::requests_table() const
 {
   CsvWriter t;
   t.header = {"request", "arrival_s", "first_token_s", "finish_s", "ttft_s", "tbt_s", "output_tokens", "hit_blocks",
-              "blocks", "instance", "met_slo"};
+              "blocks", "instance", "met_slo", "failed"};
   for (size_t i = 0; i < records_.size(); ++i) {
     const Record& r = records_[i];
     const bool done = r.finish_s >= 0;
     t.add_numbers({static_cast<double>(i), r.arrival_s, done ? r.first_s : -1, r.finish_s,
                    done ? r.first_s - r.arrival_s : -1, done ? r.gaps.statistic() : -1,
                    static_cast<double>(r.output_tokens), static_cast<double>(r.hit_blocks),
-                   static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0});
+                   static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0,
+                   r.failed ? 1.0 : 0.0});
   }
   return t;
 }

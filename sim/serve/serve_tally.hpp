@@ -1,7 +1,7 @@
 // What a serve phase measured, per request and per instance, and the phase's metrics.
 //
 // Metrics (SI units):
-//   requests, completed, rejected, slo_attainment (requests meeting the SLO / requests),
+//   requests, completed, rejected, failed (lost when an instance's host failed), slo_attainment (requests meeting the SLO / requests),
 //   goodput_rps (requests meeting the SLO per second of the phase), mean/p50/p90/p99_ttft_s
 //   (completed requests), mean/p90/p99_tbt_s (the TBT statistic of completed requests with at
 //   least one gap), tokens_per_s (output tokens per second of the phase), prefix_hit_ratio
@@ -32,6 +32,8 @@ class ServeTally {
   void token(int64_t id, double now, bool first);
   void finished(int64_t id, double now);
   void rejected(int64_t id, double now);
+  // Lost with the instance that held it (its host failed), before its last token.
+  void failed(int64_t id, double now);
   void assigned(int64_t id, int instance) { records_[static_cast<size_t>(id)].instance = instance; }
   void prefix_hit(int64_t id, int64_t blocks) { records_[static_cast<size_t>(id)].hit_blocks = blocks; }
   // One iteration of `instance` of `batch` sequences ran from now - seconds to now, its GPUs
@@ -51,7 +53,7 @@ class ServeTally {
     double arrival_s = 0, first_s = -1, last_s = -1, finish_s = -1;
     int64_t output_tokens = 0, blocks = 0, hit_blocks = 0, tokens = 0;
     int instance  = -1;
-    bool rejected = false;
+    bool rejected = false, failed = false;
     GapTracker gaps;
   };
   bool meets(const Record& r) const;

@@ -35,6 +35,17 @@ BatcherConfig config(int64_t blocks)
   return c;
 }
 
+// Prefix caching by 16-token blocks, whole 48-token prompts in one iteration.
+BatcherConfig caching_config()
+{
+  BatcherConfig c     = config(100);
+  c.prefix_caching    = true;
+  c.hash_block_tokens = 16;
+  c.max_batch_tokens  = 256;
+  c.prefill_chunk     = 256;
+  return c;
+}
+
 // Runs iterations until idle; returns how many.
 int drain(Batcher& b, Log& log, int limit = 10000)
 {
@@ -147,13 +158,8 @@ TEST_CASE("batcher: a decode instance starts from the received prompt KV", "[bat
 
 TEST_CASE("batcher: prefix caching skips the cached blocks of an earlier prompt", "[batcher]")
 {
-  BatcherConfig c       = config(100);
-  c.prefix_caching      = true;
-  c.hash_block_tokens   = 16;
-  c.max_batch_tokens    = 256;
-  c.prefill_chunk       = 256;
   const std::vector<uint64_t> ids = {1, 2, 3};
-  Batcher b(c, InstanceRole::Colocated);
+  Batcher b(caching_config(), InstanceRole::Colocated);
   Log log;
   b.add({1, 48, 1, 0, 0, &ids});
   CHECK(b.plan().prefill_tokens == 48);
@@ -245,4 +251,31 @@ TEST_CASE("batcher: a preempted sequence is not readmitted at once to be preempt
     CHECK(log.tokens[id] == 64);
   CHECK(b.preemptions() >= 1);
   CHECK(b.preemptions() <= 4);  // each sequence at most once; readmitting a victim at once thrashes
+}
+
+TEST_CASE("batcher: a failure drops every sequence, planned or waiting, their blocks and the prefix cache",
+          "[batcher]")
+{
+  BatcherConfig c  = caching_config();
+  c.max_batch_size = 2;
+  const std::vector<uint64_t> ids = {1, 2, 3};
+  Batcher b(c, InstanceRole::Colocated);
+  Log log;
+  b.add({1, 48, 1, 0, 0, &ids});
+  drain(b, log);  // its blocks are cached now
+  b.add({4, 32, 10});
+  b.add({2, 48, 5, 0, 0, &ids});
+  b.add({3, 16, 5});  // waits: the batch holds two sequences
+  b.plan();           // planned, not completed: the failure cuts the iteration
+  CHECK(b.used_blocks() > 0);
+  CHECK(b.drop_all() == std::vector<int64_t>{2, 3, 4});
+  CHECK(b.idle());
+  CHECK(b.used_blocks() == 0);
+  b.add({5, 48, 1, 0, 0, &ids});
+  CHECK(b.plan().prefill_tokens == 48);  // the cache went with the failure
+  CHECK(b.prefix_hit_tokens() == 47);    // only the hit before it
+  b.complete(log);
+  b.forget_cache();
+  b.add({6, 48, 1, 0, 0, &ids});
+  CHECK(b.plan().prefill_tokens == 48);  // forgotten while idle too
 }
