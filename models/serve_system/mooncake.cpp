@@ -130,6 +130,7 @@ class Mooncake : public ServeSystem {
       ServeInstance& inst = prefill_[k];
       if (!inst.up())
         continue;
+      inst.notice_idle_failure();
       const int64_t local = inst.batcher().cached_blocks(r.hash_ids);
       const int64_t reuse = std::max(local, remote);
       double fetch        = 0;

@@ -96,7 +96,7 @@ void ServeInstance::loop()
     wake_->wait_until([this] { return !batcher_.idle() || closed_; }, forever);
     if (batcher_.idle())
       return;
-    forget_if_failed_while_idle();
+    notice_idle_failure();
     const double fail_at = next_failure();
     const int64_t steady = model_ ? batcher_.steady_decode_steps(kMaxSteadySteps) : 0;
     if (steady > 1)
@@ -106,7 +106,7 @@ void ServeInstance::loop()
   }
 }
 
-void ServeInstance::forget_if_failed_while_idle()
+void ServeInstance::notice_idle_failure()
 {
   for (HostId h : fault_hosts_)
     if (faults_->next_failure(h, checked_s_) <= now()) {

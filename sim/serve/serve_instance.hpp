@@ -62,6 +62,9 @@ class ServeInstance : public BatchListener {
   bool up() const;
   // When the first of its hosts fails from now on (+inf: never).
   double next_failure() const;
+  // Forgets the prefix cache if a host failed while the instance was idle (it notices at its
+  // next iteration; a scheduler reading the cache before that calls this first).
+  void notice_idle_failure();
   void close();  // no more work comes: the actor ends once idle
   void join() { actor_.join(); }
 
@@ -82,7 +85,6 @@ class ServeInstance : public BatchListener {
   void iterate_steady(int64_t steps, double fail_at);
   void lose(int64_t id);
   void fail();  // a host failed now: everything held is lost; returns when all hosts are up
-  void forget_if_failed_while_idle();
 
   int index_;
   HostId host_;
