@@ -225,6 +225,7 @@ class PreprocessPhase : public Phase {
       , sample_period_s_(p.quantity("sample_period"))
       , source_key_(Rng::stream_key(c.seed, "phase." + c.phase_name + ".sources"))
   {
+    c.claims.push_back({workers_.name, p.raw("workers")});
     if (scratch_->servers().name != workers_.name)
       p.fail("scratch", "the scratch service's servers must be the workers (group '" + workers_.name + "'), not '" +
                             scratch_->servers().name + "'");

@@ -72,6 +72,7 @@ class TasksPhase : public Phase {
       , failure_timeout_s_(p.quantity("failure_timeout"))
       , tracking_period_s_(p.section("tracking", tracking_params()).quantity("period"))
   {
+    c.claims.push_back({workers_group_.name, p.raw("workers")});
     Rng task_rng = Rng::stream(seed_, "phase." + name_ + ".tasks");
     tasks_       = load_tasks(p.section("tasks", task_source_params()), task_rng);
     scheduler_     = Registry<TaskScheduler>::create(p.raw("scheduler"), {});

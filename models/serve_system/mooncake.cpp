@@ -105,7 +105,7 @@ class Mooncake : public ServeSystem {
                          env_->progress();
                          stores_left_ += 1;
                          start_actor(env_->platform, host, "kv-store-" + std::to_string(id), env_->label,
-                                     [this, host, id] { store_blocks(host, id); });
+                                     [this, host, id, since = now()] { store_blocks(host, id, since); });
                        });
                      });
     for (int64_t i = 0; i < decode_group_.count; ++i)
@@ -117,7 +117,7 @@ class Mooncake : public ServeSystem {
   {
     const TraceRequest& r = request(id);
     if (!prefill_.front().batcher().fits(r.input_tokens + 1) ||
-        !decode_.front().batcher().fits(r.input_tokens + r.output_tokens)) {
+        !decode_.front().batcher().fits(r.input_tokens + r.output_tokens) || decode_.least_loaded() == nullptr) {
       reject_request(*env_, id);
       return;
     }
@@ -232,7 +232,7 @@ class Mooncake : public ServeSystem {
       to->expect();  // counted as load at once, so that handoffs at the same time spread
     else
       lose(id);
-    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, to] {
+    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, to, since = now()] {
       if (to != nullptr) {
         const TraceRequest& r = request(id);
         const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
@@ -245,7 +245,7 @@ class Mooncake : public ServeSystem {
           to->lose_incoming(id);
         }
       }
-      store_blocks(from, id);
+      store_blocks(from, id, since);
     });
   }
 
@@ -255,10 +255,14 @@ class Mooncake : public ServeSystem {
     env_->progress();
   }
 
-  // Writes the prompt's blocks the pool lacks from `host` (one of stores_left_, counted by the caller).
-  void store_blocks(HostId host, int64_t id)
+  // Writes the prompt's blocks the pool lacks from `host` (one of stores_left_, counted by the
+  // caller), whose HBM holds them since `since`: nothing when the host failed since then, and no
+  // more once it fails.
+  void store_blocks(HostId host, int64_t id, double since)
   {
-    store_->store(host, request(id).hash_ids, request(id).input_tokens);
+    const double fails_at = env_->faults.next_failure(host, since);
+    if (fails_at > now())
+      store_->store(host, request(id).hash_ids, request(id).input_tokens, fails_at);
     stores_left_ -= 1;
     stored_->notify_all();
   }

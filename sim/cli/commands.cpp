@@ -198,8 +198,8 @@ std::string usage_of(const std::string& command)
     const std::string text = trim(line.rfind("usage:", 0) == 0 ? line.substr(6) : line);
     if (text.rfind("llsim ", 0) == 0)
       in_command = split(text, ' ')[1] == command;
-    if (in_command && !text.empty())
-      out += (out.empty() ? "usage: " : "         ") + text + "\n";
+    if (in_command && !text.empty())  // a continuation line keeps its indentation
+      out += (out.empty() ? "usage: " + text : line) + "\n";
   }
   return out;
 }

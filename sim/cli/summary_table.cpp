@@ -16,19 +16,6 @@ bool ends_with(const std::string& s, const std::string& suffix)
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::string with_prefix(double v, const char* unit)
-{
-  static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-  int i = 0;
-  while (std::fabs(v) >= 1000 && i < 6) {
-    v /= 1000;
-    ++i;
-  }
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.3g %s%s", v, prefixes[i], unit);
-  return buffer;
-}
-
 }  // namespace
 
 std::string readable_duration(double s)
@@ -50,13 +37,13 @@ std::string readable(const std::string& metric, double value)
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
   if (ends_with(metric, "_per_s") || ends_with(metric, "_rps"))
-    return with_prefix(value, "/s");
+    return with_si_prefix(value, "/s");
   if (ends_with(metric, "_s"))
     return readable_duration(value);
   if (ends_with(metric, "_Bps"))
-    return with_prefix(value, "B/s");
+    return with_si_prefix(value, "B/s");
   if (metric.find("bytes") != std::string::npos && metric.find("_per_") == std::string::npos)
-    return with_prefix(value, "B");
+    return with_si_prefix(value, "B");
   char buffer[64];
   if (std::fabs(value) < 1e15 && value == std::round(value))
     std::snprintf(buffer, sizeof buffer, "%.0f", value);  // a count, exactly

@@ -24,14 +24,14 @@ std::string cell(const MetricSummary& m)
 
 using PointSummaries = std::vector<std::map<std::string, MetricSummary>>;  // per point, by metric
 
-// Metrics whose mean is not the same at every point; with one point, every phase metric (and
-// simulated_time_s), services left out (results.csv has them).
+// Metrics whose mean, as the report writes it, is not the same at every point; with one point,
+// every phase metric (and simulated_time_s), services left out (results.csv has them).
 std::vector<std::string> compared_metrics(const SweepTable& table, const PointSummaries& by_point)
 {
-  std::map<std::string, std::set<double>> means;
+  std::map<std::string, std::set<std::string>> means;
   for (const auto& point : by_point)
     for (const auto& [name, m] : point)
-      means[name].insert(m.mean);
+      means[name].insert(readable(name, m.mean));
   std::vector<std::string> out;
   for (const auto& name : table.metric_names()) {
     const bool service = name.rfind("services.", 0) == 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 
 namespace llsim {
@@ -87,6 +88,19 @@ std::string format_number(double value)
   char buffer[64];
   const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
   return std::string(buffer, result.ptr);
+}
+
+std::string with_si_prefix(double value, const char* unit)
+{
+  static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
+  int i = 0;
+  while (std::fabs(value) >= 1000 && i < 6) {
+    value /= 1000;
+    ++i;
+  }
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.3g %s%s", value, prefixes[i], unit);
+  return buffer;
 }
 
 std::string shell_quote(const std::string& s)

@@ -23,4 +23,8 @@ std::string shell_quote(const std::string& s);
 // Shortest text that reads back to exactly the same double (for JSON, CSV, YAML).
 std::string format_number(double value);
 
+// "2.5 GB", "1.1 TB", "512 B": 3 significant digits with an SI prefix (base 10), then `unit`.
+std::string with_si_prefix(double value, const char* unit);
+inline std::string format_bytes(double bytes) { return with_si_prefix(bytes, "B"); }
+
 }  // namespace llsim

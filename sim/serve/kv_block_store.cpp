@@ -1,5 +1,6 @@
 #include "sim/serve/kv_block_store.hpp"
 
+#include "sim/sg/clock.hpp"
 #include "sim/svc/memory_pool.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -72,23 +73,27 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
   return to;
 }
 
-void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens)
+void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens, double deadline)
 {
-  for (size_t i = 0; i < ids.size(); ++i) {
+  for (size_t i = 0; i < ids.size() && now() < deadline; ++i) {
     const double bytes    = block_bytes(i, input_tokens);
     const std::string key = key_of(ids[i]);
-    if (!pool_.holds(key) && pool_.put(host, key, bytes, kNoDeadline, static_cast<int64_t>(i)) == PoolResult::Stored)
-      bytes_moved_ += over_network(host, key) ? bytes : 0;
+    if (!pool_.holds(key)) {
+      const PoolResult put = pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i));
+      if (put == PoolResult::Failed)
+        return;
+      bytes_moved_ += put == PoolResult::Stored && over_network(host, key) ? bytes : 0;
+    }
     peak_B_ = std::max(peak_B_, pool_.stored_bytes());
-    if (ssd_ != nullptr && !on_ssd(ids[i]))
-      write_to_ssd(host, ids[i], bytes);
+    if (ssd_ != nullptr && !on_ssd(ids[i]) && !write_to_ssd(host, ids[i], bytes, deadline))
+      return;
   }
 }
 
-void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes)
+bool KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double deadline)
 {
   if (bytes > ssd_capacity_B_)
-    return;
+    return true;
   while (ssd_used_B_ + bytes > ssd_capacity_B_) {
     const auto victim = ssd_files_.find(ssd_order_.back());
     ssd_->remove(victim->second.file);
@@ -101,8 +106,18 @@ void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes)
   ssd_order_.push_front(id);
   ssd_files_[id] = {file, bytes, ssd_order_.begin()};
   ssd_used_B_ += bytes;
-  if (ssd_->write(host, file, 0, bytes, kNoDeadline).ok())
-    bytes_moved_ += bytes;
+  if (!ssd_->write(host, file, 0, bytes, deadline).ok()) {  // the host failed: the block is not there
+    const auto it = ssd_files_.find(id);  // (unless evicted meanwhile)
+    if (it != ssd_files_.end() && it->second.file == file) {
+      ssd_->remove(file);
+      ssd_used_B_ -= bytes;
+      ssd_order_.erase(it->second.at);
+      ssd_files_.erase(it);
+    }
+    return false;
+  }
+  bytes_moved_ += bytes;
+  return true;
 }
 
 }  // namespace llsim

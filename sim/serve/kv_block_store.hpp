@@ -29,8 +29,9 @@ class KvBlockStore {
   // Reads blocks [from, to) of a prompt of `input_tokens` to `host`, in order, DRAM first then
   // SSD; stops at the first block it cannot get. Returns the index after the last block read.
   int64_t fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to, int64_t input_tokens);
-  // Writes the prompt's blocks the pool lacks from `host` (and through to SSD).
-  void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens);
+  // Writes the prompt's blocks the pool lacks from `host` (and through to SSD), stopping at
+  // `deadline` (when the host fails).
+  void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens, double deadline);
 
   double block_bytes(size_t index, int64_t input_tokens) const;
   double bytes_moved() const { return bytes_moved_; }  // over the network (a pool server's own blocks excluded)
@@ -40,7 +41,7 @@ class KvBlockStore {
  private:
   bool on_ssd(uint64_t id) const { return ssd_files_.count(id) != 0; }
   bool over_network(HostId host, const std::string& key) const;  // the block's pool server is elsewhere
-  void write_to_ssd(HostId host, uint64_t id, double bytes);
+  bool write_to_ssd(HostId host, uint64_t id, double bytes, double deadline);
 
   MemoryPool& pool_;
   StorageService* ssd_;

@@ -145,6 +145,7 @@ void ServeInstance::iterate_once(double fail_at)
     busy = model_->seconds(work);
     if (t0 + busy > fail_at) {
       sleep_until(fail_at);
+      tally_.cut_iteration(index_, fail_at - t0);
       fail();
       return;
     }
@@ -197,6 +198,7 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
   }
   if (fails) {
     sleep_until(fail_at);
+    tally_.cut_iteration(index_, fail_at - begin);
     fail();
   }
 }

@@ -74,6 +74,11 @@ void ServeTally::iteration(int instance, double now, double seconds, double gpu_
   next_sample_[i] = now + period_s_;
 }
 
+void ServeTally::cut_iteration(int instance, double seconds)
+{
+  busy_s_[static_cast<size_t>(instance)] += seconds;
+}
+
 void ServeTally::set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions)
 {
   kv_bytes_    = kv_bytes;
@@ -94,7 +99,7 @@ Metrics ServeTally::metrics(size_t bad_lines) const
   for (const Record& r : records_) {
     rejected += r.rejected ? 1 : 0;
     failed += r.failed ? 1 : 0;
-    tokens += static_cast<double>(r.tokens);
+    tokens += r.failed ? 0 : static_cast<double>(r.tokens);  // a failed request's tokens are wasted
     blocks += static_cast<double>(r.blocks);
     hits += static_cast<double>(r.hit_blocks);
     if (r.finish_s < 0)

@@ -4,7 +4,8 @@
 //   requests, completed, rejected, failed (lost when an instance's host failed), slo_attainment (requests meeting the SLO / requests),
 //   goodput_rps (requests meeting the SLO per second of the phase), mean/p50/p90/p99_ttft_s
 //   (completed requests), mean/p90/p99_tbt_s (the TBT statistic of completed requests with at
-//   least one gap), tokens_per_s (output tokens per second of the phase), prefix_hit_ratio
+//   least one gap), tokens_per_s (output tokens of the requests not failed per second of the
+//   phase), prefix_hit_ratio
 //   (prefix blocks whose KV was reused / prefix blocks; 0 for traces without blocks),
 //   kv_bytes_transferred (network bytes of KV: pool reads and writes to other hosts and prefill
 //   to decode for mooncake; new KV and the attention queries and results for fastdecode; 0 for
@@ -39,6 +40,8 @@ class ServeTally {
   // One iteration of `instance` of `batch` sequences ran from now - seconds to now, its GPUs
   // busy for gpu_seconds of it.
   void iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch, double kv_used_share);
+  // An iteration cut by a failure after `seconds` of GPU work.
+  void cut_iteration(int instance, double seconds);
   void set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions);
 
   bool all_done() const { return done_ == records_.size(); }

@@ -30,6 +30,14 @@ bool wait_or_cancel(const sg4::ActivityPtr& a, double deadline, double* remainin
     a->wait();
     return true;
   }
+  // SimGrid waits without a limit for a negative timeout and may return at once for a zero one,
+  // leaving the activity running: a deadline already reached fails here.
+  if (deadline <= now()) {
+    if (remaining != nullptr)
+      *remaining = a->get_remaining();
+    a->cancel();
+    return false;
+  }
   try {
     a->wait_until(deadline);
     return true;

@@ -35,6 +35,14 @@ void ServiceDirectory::load(const YamlRef& services)
     order_.push_back(built_.at(entry.first.Scalar()).get());
 }
 
+std::vector<const Service*> ServiceDirectory::built() const
+{
+  std::vector<const Service*> out;
+  for (const auto& [name, service] : built_)
+    out.push_back(service.get());
+  return out;
+}
+
 Service& ServiceDirectory::build(const std::string& name)
 {
   const auto done = built_.find(name);

@@ -35,6 +35,8 @@ class ServiceDirectory {
 
   // In declaration order.
   const std::vector<Service*>& all() const { return order_; }
+  // The services built so far, by name (while loading: for a constructor that checks the others).
+  std::vector<const Service*> built() const;
 
  private:
   Service& resolve(const Params& p, const std::string& key, const char* kind);  // kind null: any

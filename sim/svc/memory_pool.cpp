@@ -8,6 +8,7 @@
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
+#include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
@@ -30,10 +31,18 @@ const ParamTable& MemoryPool::params()
 
 MemoryPool::MemoryPool(const Params& p, const Context& c) : Service(p, c), capacity_B_(p.quantity("capacity"))
 {
+  // The pools on the same hosts share their memory.
+  double promised = capacity_B_;
+  std::string others;
+  for (const Service* s : c.directory.built())
+    if (const auto* pool = dynamic_cast<const MemoryPool*>(s); pool && pool->servers().name == servers().name) {
+      promised += pool->capacity();
+      others += " + " + format_bytes(pool->capacity()) + " of '" + pool->name() + "'";
+    }
   const double memory = servers().memory_B;
-  if (memory > 0 && capacity_B_ > memory)
-    p.fail("capacity", format_number(capacity_B_) + " B per server is more than the " + format_number(memory) +
-                           " B of memory of a host of group '" + servers().name + "'");
+  if (memory > 0 && promised > memory)
+    p.fail("capacity", format_bytes(capacity_B_) + " per server" + others + " is more than the " +
+                           format_bytes(memory) + " of memory of a host of group '" + servers().name + "'");
   servers_.resize(static_cast<size_t>(servers().count));
   for (auto& s : servers_)
     s.policy = Registry<EvictionPolicy>::create(p.raw("eviction"), {});

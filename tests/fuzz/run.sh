@@ -4,10 +4,17 @@
 # after replaying the
 # inputs that once found a bug (tests/fuzz/regressions/<target>/). Fails on any crash, leak or
 # timeout; a failing input is left in the current directory (crash-*, leak-*, timeout-*).
-#   usage: tests/fuzz/run.sh BUILD_DIR [SECONDS]
+#   usage: tests/fuzz/run.sh BUILD_DIR [SECONDS [RUNS [TARGET...]]]
+# RUNS: stop each target after that many executions as well (0: no limit); TARGETs: only these.
+#   e.g. tests/fuzz/run.sh build-fuzz 0 10000000 fuzz_units     (10 M executions, however long)
 set -euo pipefail
 build=$(realpath "$1")
 seconds=${2:-60}
+runs=${3:-0}
+[ "$runs" != 0 ] || runs=-1  # libFuzzer's "no limit"
+targets=("${@:4}")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace
+  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/llsim_fuzz_corpus.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -25,8 +32,7 @@ seeds_for() {
   esac
 }
 
-for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace fuzz_mooncake_trace \
-  fuzz_azure_trace fuzz_burstgpt_trace; do
+for target in "${targets[@]}"; do
   corpus="$work/$target"
   mkdir -p "$corpus"
   if [ "$target" = fuzz_units ]; then
@@ -40,9 +46,9 @@ for target in fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ing
     echo "== $target: regressions"
     "$build/tests/fuzz/$target" "$regressions"/*
   fi
-  echo "== $target: ${seconds} s"
+  echo "== $target: ${seconds} s (0: no limit), ${runs} executions (-1: no limit)"
   log="$work/$target.log"
-  if ! "$build/tests/fuzz/$target" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=4096 \
+  if ! "$build/tests/fuzz/$target" "$corpus" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=4096 \
       -print_final_stats=1 > "$log" 2>&1; then
     tail -60 "$log"
     echo "$target failed: its input is in $(pwd)" >&2

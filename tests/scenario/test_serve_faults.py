@@ -1,7 +1,8 @@
 """Host faults on serving instances (sim/serve/serve_instance.hpp): an instance whose host fails
 loses the requests it holds (counted as failed), takes none while it is down and serves again once
 it is back; with every instance down, arrivals are rejected. Checked for vllm's two routers,
-Mooncake's prefill and decode instances, and FastDecode's R-workers."""
+Mooncake's prefill and decode instances (a failed host's prefix cache and unsent blocks are not
+reused), and FastDecode's R-workers."""
 import csv
 import os
 
@@ -82,6 +83,42 @@ check(during and all(r["instance"] == "0" for r in during),
 check(m["failed"] >= 1 and s["services"]["kvpool"]["lost_blocks"] > 0,
       f"mooncake: prefill-1 loses its prompts ({m['failed']}) and its pool blocks "
       f"({s['services']['kvpool']['lost_blocks']})")
+
+# What a failed prefill host held is not reused: one prompt of 16 blocks at 0 s and again at 100 s.
+PROMPT = "tests/scenarios/serve_faults_prompt.yaml"
+
+
+def prompt_run(fault_file, *sets):
+    """A run with the outages of tests/scenarios/serve_faults_<group>_<when>.csv (None: none)."""
+    group = fault_file.split("_")[2] if fault_file else None
+    faults = f"faults=[{{group: {group}, impl: trace, file: {fault_file}}}]" if fault_file else "faults=[]"
+    s, requests, _ = serve(PROMPT, faults, *sets)
+    return s, s["phases"]["chat"], requests
+
+
+NO_POOL = "services.kvpool.capacity=1MB"  # too small for a block: only the instance's own cache
+_, m, requests = prompt_run(None, NO_POOL)
+check(requests[1]["hit_blocks"] == "16", f"no fault: the second prompt hits the local cache: {requests[1]}")
+_, m, requests = prompt_run("serve_faults_prefill_idle.csv", NO_POOL)  # prefill-0 down from 50 s to 60 s
+check(requests[1]["hit_blocks"] == "0" and abs(float(requests[1]["ttft_s"]) - float(requests[0]["ttft_s"])) < 1e-9,
+      f"a failure while idle empties the local prefix cache: {requests[1]}")
+_, m, requests = prompt_run(None)
+check(requests[1]["hit_blocks"] == "16", f"no fault: the second prompt hits the pool: {requests[1]}")
+s, m, requests = prompt_run("serve_faults_prefill_handoff.csv")  # prefill-0 fails at 1 s, sending the KV
+check(requests[0]["failed"] == "1" and requests[1]["hit_blocks"] == "0",
+      f"blocks of a prompt lost with its host are not stored in the pool: {requests}")
+# Its 16 puts only: the first prompt's blocks would have been 16 more puts, then 16 gets (hits).
+check(s["services"]["kvpool"]["operations"] == 16 and s["services"]["kvpool"]["hits"] == 0,
+      f"the pool served the second prompt's puts only: {s['services']['kvpool']}")
+check(abs(m["tokens_per_s"] - 5 / float(requests[1]["finish_s"])) < 1e-9,
+      f"tokens_per_s counts the tokens of the request that did not fail: {m['tokens_per_s']}")
+_, m, requests = prompt_run("serve_faults_decode_gone.csv")  # decode-0 down from 50 s on
+check(m["rejected"] == 1 and m["failed"] == 0 and requests[1]["instance"] == "-1",
+      f"mooncake rejects a request when no decode instance is up: {m['rejected']} rejected, {m['failed']} failed")
+# A prefill iteration cut at 0.5 s: its GPU time counts in gpu_utilization (0.5 s of 2 x 0.5 s).
+_, m, _ = prompt_run("serve_faults_prefill_early.csv", "phases.chat.workload.max_requests=1")
+check(m["failed"] == 1 and abs(m["gpu_utilization"] - 0.5) < 1e-9,
+      f"a cut iteration is busy time up to the failure: utilisation {m['gpu_utilization']}")
 
 # FastDecode: the KV lives on the R-workers, so the instance fails with any of them.
 s, requests, _ = serve("scenarios/paper/fastdecode.yaml", "phases.vllm.enabled=false", "phases.fastdecode.after=[]",
