@@ -93,6 +93,7 @@ class Mooncake : public ServeSystem {
   void start(ServeEnv& env) override
   {
     env_    = &env;
+    store_->set_faults(env.faults);
     loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
     stored_ = std::make_unique<WaitPoint>();
     for (int64_t i = 0; i < prefill_group_.count; ++i)

@@ -1,6 +1,7 @@
 #include "sim/serve/kv_block_store.hpp"
 
 #include "sim/sg/clock.hpp"
+#include "sim/svc/host_faults.hpp"
 #include "sim/svc/memory_pool.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -55,6 +56,18 @@ int64_t KvBlockStore::held_prefix(const std::vector<uint64_t>& ids) const
   return static_cast<int64_t>(n);
 }
 
+double KvBlockStore::ssd_deadline(size_t file, double deadline) const
+{
+  const StripeLayout& layout = ssd_->layout(file);
+  for (size_t k = 0; k < layout.count; ++k) {
+    const HostId server = ssd_->host_of_target(layout.target(k));
+    if (faults_->is_down(server, now()))
+      return now();
+    deadline = std::min(deadline, faults_->next_failure(server, now()));
+  }
+  return deadline;
+}
+
 int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to, int64_t input_tokens)
 {
   for (int64_t k = from; k < to; ++k) {
@@ -65,7 +78,10 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
       continue;
     }
     const auto it = ssd_files_.find(ids[i]);
-    if (it == ssd_files_.end() || !ssd_->read(host, it->second.file, 0, it->second.bytes, kNoDeadline).ok())
+    if (it == ssd_files_.end())
+      return k;
+    const double until = ssd_deadline(it->second.file, kNoDeadline);
+    if (until <= now() || !ssd_->read(host, it->second.file, 0, it->second.bytes, until).ok())
       return k;
     ssd_order_.splice(ssd_order_.begin(), ssd_order_, it->second.at);
     bytes_moved_ += bytes;
@@ -78,22 +94,18 @@ void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t 
   for (size_t i = 0; i < ids.size() && now() < deadline; ++i) {
     const double bytes    = block_bytes(i, input_tokens);
     const std::string key = key_of(ids[i]);
-    if (!pool_.holds(key)) {
-      const PoolResult put = pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i));
-      if (put == PoolResult::Failed)
-        return;
-      bytes_moved_ += put == PoolResult::Stored && over_network(host, key) ? bytes : 0;
-    }
+    if (!pool_.holds(key) && pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i)) == PoolResult::Stored)
+      bytes_moved_ += over_network(host, key) ? bytes : 0;  // (not stored: the pool server is full or down)
     peak_B_ = std::max(peak_B_, pool_.stored_bytes());
-    if (ssd_ != nullptr && !on_ssd(ids[i]) && !write_to_ssd(host, ids[i], bytes, deadline))
-      return;
+    if (ssd_ != nullptr && !on_ssd(ids[i]))
+      write_to_ssd(host, ids[i], bytes, deadline);
   }
 }
 
-bool KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double deadline)
+void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double deadline)
 {
   if (bytes > ssd_capacity_B_)
-    return true;
+    return;
   while (ssd_used_B_ + bytes > ssd_capacity_B_) {
     const auto victim = ssd_files_.find(ssd_order_.back());
     ssd_->remove(victim->second.file);
@@ -102,11 +114,16 @@ bool KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
     ssd_order_.pop_back();
     ssd_evictions_ += 1;
   }
-  const size_t file = ssd_->new_file();
+  const size_t file  = ssd_->new_file();
+  const double until = ssd_deadline(file, deadline);
+  if (until <= now()) {  // a server it would be written to is down
+    ssd_->remove(file);
+    return;
+  }
   ssd_order_.push_front(id);
   ssd_files_[id] = {file, bytes, ssd_order_.begin()};
   ssd_used_B_ += bytes;
-  if (!ssd_->write(host, file, 0, bytes, deadline).ok()) {  // the host failed: the block is not there
+  if (!ssd_->write(host, file, 0, bytes, until).ok()) {  // a host failed: the block is not there
     const auto it = ssd_files_.find(id);  // (unless evicted meanwhile)
     if (it != ssd_files_.end() && it->second.file == file) {
       ssd_->remove(file);
@@ -114,10 +131,9 @@ bool KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
       ssd_order_.erase(it->second.at);
       ssd_files_.erase(it);
     }
-    return false;
+    return;
   }
   bytes_moved_ += bytes;
-  return true;
 }
 
 }  // namespace llsim

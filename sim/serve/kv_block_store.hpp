@@ -4,7 +4,8 @@
 //   SSD   optionally, blocks written through to a storage service, one file per block, the
 //         least recently used deleted beyond `capacity`.
 // A block is a prefix hash id of a request (block_tokens tokens; the last block of a prompt may
-// be shorter). Blocks move over the real network; calls block the calling actor.
+// be shorter). Blocks move over the real network; calls block the calling actor. A block whose
+// pool server or SSD server is down is treated as absent: it is neither waited for nor written.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 
@@ -16,6 +17,7 @@
 
 namespace llsim {
 
+class HostFaults;
 class MemoryPool;
 class StorageService;
 
@@ -33,6 +35,7 @@ class KvBlockStore {
   // `deadline` (when the host fails).
   void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens, double deadline);
 
+  void set_faults(HostFaults& faults) { faults_ = &faults; }  // inside the simulation, before any call
   double block_bytes(size_t index, int64_t input_tokens) const;
   double bytes_moved() const { return bytes_moved_; }  // over the network (a pool server's own blocks excluded)
   double peak_bytes() const { return peak_B_; }
@@ -40,11 +43,14 @@ class KvBlockStore {
 
  private:
   bool on_ssd(uint64_t id) const { return ssd_files_.count(id) != 0; }
+  // `deadline`, or earlier when a server holding the SSD file fails; now when one is down.
+  double ssd_deadline(size_t file, double deadline) const;
   bool over_network(HostId host, const std::string& key) const;  // the block's pool server is elsewhere
-  bool write_to_ssd(HostId host, uint64_t id, double bytes, double deadline);
+  void write_to_ssd(HostId host, uint64_t id, double bytes, double deadline);
 
   MemoryPool& pool_;
   StorageService* ssd_;
+  HostFaults* faults_ = nullptr;
   double ssd_capacity_B_;
   int64_t block_tokens_;
   double kv_bytes_per_token_;

@@ -153,6 +153,7 @@ void ServeInstance::iterate_once(double fail_at)
   } else {
     busy = run_(work);
     if (now() > fail_at) {
+      tally_.cut_iteration(index_, std::min(busy, fail_at - t0));
       fail();
       return;
     }

@@ -41,8 +41,9 @@ MemoryPool::MemoryPool(const Params& p, const Context& c) : Service(p, c), capac
     }
   const double memory = servers().memory_B;
   if (memory > 0 && promised > memory)
-    p.fail("capacity", format_bytes(capacity_B_) + " per server" + others + " is more than the " +
-                           format_bytes(memory) + " of memory of a host of group '" + servers().name + "'");
+    p.fail("capacity", format_bytes(capacity_B_) + " per server" + others + " makes " + format_number(promised) +
+                           " B, more than the " + format_number(memory) + " B of memory of a host of group '" +
+                           servers().name + "' (its 'memory', 256GiB unless given)");
   servers_.resize(static_cast<size_t>(servers().count));
   for (auto& s : servers_)
     s.policy = Registry<EvictionPolicy>::create(p.raw("eviction"), {});

@@ -120,6 +120,24 @@ _, m, _ = prompt_run("serve_faults_prefill_early.csv", "phases.chat.workload.max
 check(m["failed"] == 1 and abs(m["gpu_utilization"] - 0.5) < 1e-9,
       f"a cut iteration is busy time up to the failure: utilisation {m['gpu_utilization']}")
 
+# A pool server that is down does not stop the other blocks: those on the other pool server and the
+# SSD tier are still written and reused (poolhost-1 down for good, an SSD tier added).
+SSD_TIER = ["platform.groups.poolhost.count=2", "phases.chat.system.local_cache=false",
+            "platform.groups.ssd={count: 1, nic: {bandwidth: 25GBps}, disks: {count: 4, read: 6GBps, write: 4GBps, "
+            "capacity: 8TB}}", "services.flash={kind: storage, servers: ssd}",
+            "phases.chat.system.ssd={storage: flash, capacity: 1TB}"]
+s, m, requests = prompt_run("serve_faults_poolhost_gone.csv", *SSD_TIER)
+check(requests[1]["hit_blocks"] == "16" and s["services"]["flash"]["bytes_written"] == 16 * 167772160,
+      f"a pool server down: the blocks go to the other one and the SSD, and are reused: {requests[1]}, "
+      f"{s['services']['flash']['bytes_written']} B on SSD")
+# An SSD server that is down is not waited for (it stays down until 1e5 s): the phase ends with the
+# requests, and the blocks striped onto it are not written.
+s, _, _ = serve(MOONCAKE, "phases.chat.system.ssd={storage: flash, capacity: 1TB}", "phases.chat.workload.duration=10s",
+                "faults=[{group: ssd, impl: trace, file: serve_faults_ssd_down.csv}]")
+m = s["phases"]["chat"]
+accounted(m, "mooncake, ssd-0 down")
+check(m["end_s"] < 100 and m["failed"] == 0, f"a down SSD server is not waited for: the phase ends at {m['end_s']} s")
+
 # FastDecode: the KV lives on the R-workers, so the instance fails with any of them.
 s, requests, _ = serve("scenarios/paper/fastdecode.yaml", "phases.vllm.enabled=false", "phases.fastdecode.after=[]",
                        "phases.fastdecode.workload.requests=64", "phases.fastdecode.workload.output_tokens=2000",
