@@ -32,7 +32,7 @@ struct OutputTable {
 };
 
 // A host group a phase computes on as its own (the GPUs of serving instances, a training job's
-// nodes), and where the scenario names it. Two phases that may run at the same time cannot claim
+// nodes, the workers of a preprocess or tasks phase), and where the scenario names it. Two phases that may run at the same time cannot claim
 // one group: each would simulate all of its hosts as free for itself.
 struct GroupClaim {
   std::string group;
