@@ -463,10 +463,10 @@ def plot_service(run, name):
 def draw_levels(ax, levels, axis):
     """Stored bytes over the run: each server's level_curve, or their total and the fullest."""
     times = sorted({t for curve in levels.values() for t, _ in curve} | {axis.end})
-    values = {server: [level_at(curve, t) for t in times] for server, curve in levels.items()}
+    values = {server: levels_at(curve, times) for server, curve in levels.items()}
     peak = max((max(v) for v in values.values()), default=0.0)
     total = [sum(column) for column in zip(*values.values())] if values else [0.0] * len(times)
-    unit, scale = ("TB", 1e-12) if max(total) >= 1e12 else ("GB", 1e-9)
+    unit, scale = size_unit(max(total))
     if len(values) <= MAX_LINES:
         for server in sorted(values, key=natural_key):
             ax.plot(axis.x(times), [v * scale for v in values[server]], label=server)
@@ -855,9 +855,9 @@ def draw_pool_occupancy(ax, run, pool, axis):
     curves = stored_levels(run, pool)
     times = [axis.start] + sorted({t for curve in curves.values() for t, _ in curve if axis.start < t < axis.end}) \
         + [axis.end]
-    stored = [sum(level_at(curve, t) for curve in curves.values()) for t in times]
+    stored = [sum(column) for column in zip(*(levels_at(curve, times) for curve in curves.values()))]
     capacity = run.summary.get("services", {}).get(pool, {}).get("capacity_bytes", 0)
-    unit, scale = ("TB", 1e-12) if max(stored + [capacity]) >= 1e12 else ("GB", 1e-9)
+    unit, scale = size_unit(max(stored + [capacity]))
     period = run.summary.get("services", {}).get(pool, {}).get("sample_period_s", 0)
     ax.plot(axis.x(times), [v * scale for v in stored],
             label=f"stored in '{pool}' (all servers; sampled every {period:g} s)")
@@ -890,12 +890,27 @@ def level_curve(rows, period):
     return curve
 
 
+def levels_at(curve, times):
+    """The level_curve's values at sorted times (its last value after its end), in one pass."""
+    out, i = [], 0
+    for t in times:
+        while i + 1 < len(curve) and curve[i + 1][0] < t:
+            i += 1
+        if i + 1 < len(curve):
+            (t0, v0), (t1, v1) = curve[i], curve[i + 1]
+            out.append(v0 if t1 == t0 else v0 + (v1 - v0) * (t - t0) / (t1 - t0))
+        else:
+            out.append(curve[-1][1])
+    return out
+
+
 def level_at(curve, t):
-    """The level_curve's value at time t (its last value after its end)."""
-    for (t0, v0), (t1, v1) in zip(curve, curve[1:]):
-        if t <= t1:
-            return v0 if t1 == t0 else v0 + (v1 - v0) * (t - t0) / (t1 - t0)
-    return curve[-1][1]
+    return levels_at(curve, [t])[0]
+
+
+def size_unit(peak_bytes):
+    """('TB', 1e-12) from 1 TB on, else ('GB', 1e-9)."""
+    return ("TB", 1e-12) if peak_bytes >= 1e12 else ("GB", 1e-9)
 
 
 def sample_at(points, times):
