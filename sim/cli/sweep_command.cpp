@@ -194,8 +194,9 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   if (std::filesystem::exists(identity_path) && read_text(identity_path) != identity)
     throw ConfigError(out + " holds the runs of another sweep (" + identity_path +
                       " names another scenario text, --grid or --set); choose another --out, or delete " + out);
-  std::filesystem::create_directories(out + "/runs");
-  write_file_atomically(identity_path, identity);
+  if (a.collect && !std::filesystem::exists(identity_path))
+    throw ConfigError(out + " holds no sweep to collect (no " + identity_path + "); run the sweep first, or give its --out");
+  const bool out_existed = std::filesystem::exists(out);
 
   std::vector<Job> jobs;
   for (size_t p = 0; p < points.size(); ++p)
@@ -264,11 +265,20 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
                           " runs have no results:" + names + (missing.size() > 10 ? " ..." : "") +
                           " (their messages are in " + out + "/slurm/task_*.log; run the sweep again to run them)");
   }
+  std::filesystem::create_directories(out + "/runs");
+  write_file_atomically(identity_path, identity);
   if (a.slurm && !missing.empty()) {
     std::vector<std::vector<std::string>> tasks;
     for (size_t j : missing)
       tasks.push_back(run_args(j));
-    const SlurmJobs submitted = submit_sweep(out, name, tasks, collector_arguments(a), a.slurm_options);
+    SlurmJobs submitted;
+    try {
+      submitted = submit_sweep(out, name, tasks, collector_arguments(a), a.slurm_options);
+    } catch (const SimulationError&) {
+      if (!out_existed)  // nothing of a submission that failed is left behind
+        std::filesystem::remove_all(out);
+      throw;
+    }
     if (submitted.array_job.empty())
       std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and " << submitted.collector_script
                 << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script

@@ -88,6 +88,16 @@ void check_slurm_submission(const std::string& out_dir, const SlurmOptions& opti
   if (shell_output("command -v sbatch").first != 0)
     throw ConfigError("sbatch was not found on PATH: run the sweep on a Slurm login node, or use --no-submit to "
                       "write the scripts only");
+  // sbatch checks the partition and time limit without submitting, so a mistake in them is
+  // found before any script is written.
+  std::vector<std::string> probe = {"--test-only", "--ntasks=1", "--wrap=true"};
+  if (!options.partition.empty())
+    probe.push_back("--partition=" + options.partition);
+  if (!options.time.empty())
+    probe.push_back("--time=" + options.time);
+  const auto [probe_code, probe_output] = shell_output(command_line("sbatch", probe));
+  if (probe_code != 0)
+    throw ConfigError("Slurm refuses the sweep's jobs (" + command_line("sbatch", probe) + "): " + trim(probe_output));
   std::ifstream jobs(dir + "/jobs.txt");
   std::string role, id, ids;
   while (jobs >> role >> id)
@@ -133,7 +143,12 @@ SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, cons
   if (!options.submit)
     return jobs;
   jobs.array_job     = sbatch({}, jobs.array_script);
-  jobs.collector_job = sbatch({"--dependency=afterany:" + jobs.array_job}, jobs.collector_script);
+  try {
+    jobs.collector_job = sbatch({"--dependency=afterany:" + jobs.array_job}, jobs.collector_script);
+  } catch (const SimulationError&) {
+    shell_output("scancel " + shell_quote(jobs.array_job));  // an array nobody collects is not left queued
+    throw;
+  }
   write_file_atomically(dir + "/jobs.txt", "array " + jobs.array_job + "\ncollector " + jobs.collector_job + "\n");
   return jobs;
 }

@@ -24,8 +24,9 @@ struct SlurmJobs {
 void check_slurm_time(const std::string& time);
 
 // Before anything is written: throws ConfigError when `out_dir` has characters the scripts
-// cannot carry, when submitting and sbatch is not on PATH, or when jobs of an earlier submission
-// into `out_dir` (DIR/slurm/jobs.txt) are still queued or running.
+// cannot carry, when submitting and sbatch is not on PATH or refuses the partition or time limit
+// (sbatch --test-only), or when jobs of an earlier submission into `out_dir` (DIR/slurm/jobs.txt)
+// are still queued or running.
 void check_slurm_submission(const std::string& out_dir, const SlurmOptions& options);
 
 // Writes DIR/slurm/{tasks.txt,array.sh,collect.sh} and, with options.submit, submits them

@@ -40,6 +40,11 @@ check("submit with: jobid=$(sbatch --parsable" in out, f"says how to submit: {ou
 _, _, err = run("sweep", SCENARIO, "--out", scripts, *SWEEP, "--collect", expect=1)
 check("4 of 4 runs have no results: p0_s1 p0_s2 p1_s1 p1_s2" in err, f"collect names the missing runs: {err}")
 
+# --collect where no sweep was made: an error that creates nothing.
+nowhere = os.path.join(scratch_dir(), "none")
+_, _, err = run("sweep", SCENARIO, "--out", nowhere, *SWEEP, "--collect", expect=2)
+check("holds no sweep to collect" in err and not os.path.exists(nowhere), f"--collect on no sweep: {err}")
+
 # The scripts as Slurm runs them: each array task, then the collector, give the local results.
 for k in range(4):
     proc = subprocess.run(["bash", os.path.join(scripts, "slurm", "array.sh")], cwd="/",
@@ -72,6 +77,11 @@ def slurm_answers():
 
 
 if slurm_answers():
+    # A partition the cluster does not have: refused before anything is written or submitted.
+    refused = os.path.join(scratch_dir(), "o")
+    _, _, err = run("sweep", SCENARIO, "--out", refused, *SWEEP, "--slurm", "--partition", "nosuch", expect=2)
+    check("Slurm refuses the sweep's jobs" in err and "nosuch" in err and not os.path.exists(refused),
+          f"unknown partition: {err.strip()}")
     cluster = scratch_dir()
     _, out, _ = run("sweep", SCENARIO, "--out", cluster, *SWEEP, "--slurm", "--time", "10")
     jobs = dict(line.split() for line in open(os.path.join(cluster, "slurm", "jobs.txt")))
