@@ -39,6 +39,9 @@ class Roofline : public IterationModel {
       , hbm_Bps_(static_cast<double>(c.gpu.count) * c.gpu.hbm_Bps * p.quantity("hbm_efficiency"))
       , overhead_s_(p.quantity("overhead"))
   {
+    if (c.gpu.flops == 0 || c.gpu.hbm_Bps == 0)
+      p.ref().fail("the roofline needs the GPUs' flops and hbm_bandwidth (give both in platform.groups." + c.group +
+                   ".gpu, or use the table model)");
     if (!model_.has_shape())
       p.ref().fail("the roofline needs the model's layers and d_model (give them, or a preset, or use the table model)");
   }

@@ -92,8 +92,14 @@ const ParamTable& topology_params()
 const ParamTable& gpu_params()
 {
   static const ParamTable t = {
-      ParamSpec::quantity("flops", Dimension::Compute, "dense peak of one GPU at the serving precision").positive(),
-      ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth, "memory bandwidth of one GPU").positive(),
+      ParamSpec::quantity("flops", Dimension::Compute,
+                          "dense peak of one GPU at the serving precision (the roofline iteration model needs it)")
+          .positive()
+          .may_be_absent(),
+      ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth,
+                          "memory bandwidth of one GPU (the roofline iteration model needs it)")
+          .positive()
+          .may_be_absent(),
       ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU").positive(),
       ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)").defaults("1").at_least(1).at_most(1024),
   };
@@ -118,7 +124,9 @@ GroupSpec parse_group(const std::string& name, const Params& p)
   }
   if (p.has("gpu")) {
     const Params gpu = p.section("gpu", gpu_params());
-    g.gpu = GpuSpec{gpu.quantity("flops"), gpu.quantity("hbm_bandwidth"), gpu.quantity("hbm"), gpu.integer("count")};
+    g.gpu = GpuSpec{gpu.has("flops") ? gpu.quantity("flops") : 0,
+                    gpu.has("hbm_bandwidth") ? gpu.quantity("hbm_bandwidth") : 0, gpu.quantity("hbm"),
+                    gpu.integer("count")};
   }
   if (p.has("memory_bandwidth"))
     g.memory_Bps = p.quantity("memory_bandwidth");

@@ -38,8 +38,8 @@ struct DiskSpec {
 
 // Accelerators of one host, used together by one serving instance (tensor parallel).
 struct GpuSpec {
-  double flops          = 0;  // dense peak of one GPU, flop/s
-  double hbm_Bps        = 0;  // memory bandwidth of one GPU
+  double flops          = 0;  // dense peak of one GPU, flop/s; 0: not given (a table model needs none)
+  double hbm_Bps        = 0;  // memory bandwidth of one GPU; 0: not given
   double hbm_B          = 0;  // memory of one GPU
   int64_t count         = 1;  // GPUs per host
 };

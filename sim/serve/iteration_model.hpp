@@ -6,6 +6,7 @@
 #include "sim/serve/llm_model.hpp"
 
 #include <cstdint>
+#include <string>
 
 namespace llsim {
 
@@ -40,7 +41,8 @@ class IterationModel {
  public:
   struct Context {
     const LlmModel& model;
-    const GpuSpec& gpu;  // the instance's host
+    const GpuSpec& gpu;        // the instance's host
+    const std::string& group;  // its group's name, for messages
   };
   static constexpr const char* kInterfaceName = "iteration model";
   static constexpr const char* kSelector      = "impl";

@@ -34,7 +34,7 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
 
 std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group)
 {
-  return Registry<IterationModel>::create(c.iteration, {c.model, *group.gpu});
+  return Registry<IterationModel>::create(c.iteration, {c.model, *group.gpu, group.name});
 }
 
 }  // namespace llsim

@@ -28,7 +28,8 @@ phases:
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   llsim::fuzz::write_input("ingest.csv", data, size);
-  const std::string file = llsim::fuzz::write_input(
+  // The scenario never changes: written once per process, not for every input.
+  static const std::string file = llsim::fuzz::write_input(
       "ingest_scenario.yaml", reinterpret_cast<const uint8_t*>(kScenario.data()), kScenario.size());
   try {
     llsim::load_scenario(file, {});

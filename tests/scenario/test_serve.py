@@ -83,6 +83,13 @@ check(len(busy) == 4, "the least-loaded router uses every instance")
 tab = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}")
 check_close(tab["mean_ttft_s"], 0.1 + 0.8 * 3000 / 7000, 1e-6, "table: interpolated prefill")
 check_close(tab["mean_tbt_s"], 0.012 + 1e-7 * (4000 + 49), 0.01, "table: interpolated decode")
+# Only the roofline reads the GPUs' flops and hbm_bandwidth: a table needs neither, the roofline both.
+bare_gpu = "platform.groups.gpu.gpu={hbm: 80GB, count: 8}"
+check(single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}", bare_gpu) == tab,
+      "table: the same results without gpu flops and hbm_bandwidth")
+_, _, err = run("run", SINGLE, "--set", bare_gpu, "--out", os.path.join(scratch_dir(), "o"), expect=2)
+check("the roofline needs the GPUs' flops and hbm_bandwidth (give both in platform.groups.gpu.gpu" in err
+      and "serve_single.yaml:" in err, f"roofline without flops: {err.strip()}")
 
 # The model's shape: the KV bytes per token and the weights decide the memory-bound decode.
 shape = ["phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128}"]
