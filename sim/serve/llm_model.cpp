@@ -6,10 +6,16 @@ namespace llsim {
 
 namespace {
 
+// K and V of every layer's KV heads, at the model's precision (REFERENCE.md).
+double kv_bytes_per_token(const LlmModel& m)
+{
+  return 2.0 * static_cast<double>(m.layers * m.kv_heads * m.head_dim) * m.dtype_bytes;
+}
+
 LlmModel shaped(std::string name, double params, int64_t layers, int64_t d_model, int64_t kv_heads, int64_t head_dim)
 {
   LlmModel m{std::move(name), params, layers, d_model, kv_heads, head_dim, 2, 0};
-  m.kv_bytes_per_token = 2.0 * static_cast<double>(layers * kv_heads * head_dim) * m.dtype_bytes;
+  m.kv_bytes_per_token = kv_bytes_per_token(m);
   return m;
 }
 
@@ -31,7 +37,7 @@ const std::vector<LlmModel>& llm_presets()
 const ParamTable& llm_model_params()
 {
   static const ParamTable t = {
-      ParamSpec::text("preset", "a known architecture (llsim models lists them); the other keys are then not given")
+      ParamSpec::text("preset", "a known architecture (llsim models lists them); of the other keys only dtype_bytes may then be given")
           .may_be_absent(),
       ParamSpec::quantity("params", Dimension::Count, "parameters (weights read by every iteration)")
           .may_be_absent()
@@ -60,9 +66,12 @@ LlmModel parse_llm_model(const Params& p)
         p.fail(key, "give either 'preset' or the model's own keys, not both");
     const std::string name = p.text("preset");
     std::vector<std::string> names;
-    for (const auto& m : llm_presets()) {
-      if (m.name == name)
+    for (LlmModel m : llm_presets()) {
+      if (m.name == name) {
+        m.dtype_bytes        = p.quantity("dtype_bytes");  // a preset is an architecture, served at any precision
+        m.kv_bytes_per_token = kv_bytes_per_token(m);
         return m;
+      }
       names.push_back(m.name);
     }
     p.fail("preset", "unknown model '" + name + "': " + suggestion(name, names));
@@ -82,7 +91,7 @@ LlmModel parse_llm_model(const Params& p)
     m.d_model  = p.integer("d_model");
     m.kv_heads = p.integer("kv_heads");
     m.head_dim = p.integer("head_dim");
-    m.kv_bytes_per_token = 2.0 * static_cast<double>(m.layers * m.kv_heads * m.head_dim) * m.dtype_bytes;
+    m.kv_bytes_per_token = kv_bytes_per_token(m);
     if (p.has("kv_bytes_per_token"))
       p.fail("kv_bytes_per_token", "derived from layers, kv_heads, head_dim and dtype_bytes; give one or the other");
   } else if (p.has("kv_bytes_per_token")) {

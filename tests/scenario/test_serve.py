@@ -102,6 +102,9 @@ check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 32768, kv_h
       ["mean_ttft_s"] > m["mean_ttft_s"], "a wider model, more attention flops in the prefill")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, "
              "dtype_bytes: 1}")["mean_tbt_s"] < 0.6 * m["mean_tbt_s"], "one-byte weights halve the decode")
+check_close(single("phases.chat.model.dtype_bytes=1")["mean_tbt_s"],
+            single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, "
+                   "dtype_bytes: 1}")["mean_tbt_s"], 1e-9, "dtype_bytes applies to a preset too")
 direct = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}",
                 "phases.chat.model={params: 70.6G, kv_bytes_per_token: 1MB}",
                 "phases.chat.batching.gpu_memory_utilization=0.225")
