@@ -19,6 +19,7 @@
 //   loading, plus this request's own; the iteration estimate counts the decode instance's
 //   running sequences at their contexts and those queued or on their way at this request's
 //   prompt length.
+#include "sim/core/text.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/kv_block_store.hpp"
@@ -84,6 +85,9 @@ class Mooncake : public ServeSystem {
       const Params s = p.section("ssd", kSsdParams);
       ssd            = &c.services.get<StorageService>(s, "storage");
       ssd_capacity   = s.quantity("capacity");
+      if (ssd_capacity > ssd->capacity_B())
+        s.fail("capacity", format_bytes(ssd_capacity) + " is more than storage '" + s.text("storage") + "' holds (" +
+                               format_bytes(ssd->capacity_B()) + " on all its disks)");
     }
     store_ = std::make_unique<KvBlockStore>(pool, ssd, ssd_capacity, block_tokens_, c.model.kv_bytes_per_token);
   }

@@ -1,5 +1,6 @@
 #include "sim/serve/kv_block_store.hpp"
 
+#include "sim/core/errors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/memory_pool.hpp"
@@ -123,7 +124,11 @@ void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
   ssd_order_.push_front(id);
   ssd_files_[id] = {file, bytes, ssd_order_.begin()};
   ssd_used_B_ += bytes;
-  if (!ssd_->write(host, file, 0, bytes, until).ok()) {  // a host failed: the block is not there
+  const IoOutcome written = ssd_->write(host, file, 0, bytes, until);
+  if (written.status == IoStatus::NoSpace)  // other files took the room the tier counted on
+    throw SimulationError(written.message + " (the KVCache SSD tier counts on room its storage does not "
+                          "have: lower ssd.capacity, or leave it more of the disks)");
+  if (!written.ok()) {  // a host failed: the block is not there
     const auto it = ssd_files_.find(id);  // (unless evicted meanwhile)
     if (it != ssd_files_.end() && it->second.file == file) {
       ssd_->remove(file);

@@ -107,6 +107,7 @@ class StorageService : public Service {
   void remove(FileId f);  // frees its bytes; writes to it still queued are dropped (Removed)
   const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
   double used(size_t target) const { return used_[target]; }
+  double capacity_B() const { return capacity_B_ * static_cast<double>(targets_); }  // of all its disks
   // Takes capacity for bytes written without simulating the I/O (a checkpoint charged at its
   // measured cost); NoSpace when they do not fit.
   IoOutcome account(FileId f, size_t target, double bytes);

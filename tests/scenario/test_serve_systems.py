@@ -42,6 +42,15 @@ check(ssd["prefix_hit_ratio"] > 0.05, f"SSD tier: hit ratio {ssd['prefix_hit_rat
 check(differs(ssd, mc(LIGHT, "phases.chat.system.local_cache=false", "services.kvpool.capacity=1GB",
                       "phases.chat.system.ssd={storage: flash, capacity: 100GB}")), "ssd.capacity changes results")
 check(differs(base, mc(LIGHT, "phases.chat.system.local_cache=false")), "local_cache changes results")
+# The tier cannot count on more than its storage holds: refused at load, or (striping fills one
+# disk first) an error when a block finds no room, never a block silently lost.
+tiny_disks = ["platform.groups.ssd.disks.capacity=10GB", "phases.chat.workload.duration=60s"]
+for capacity, code, text in [("1PB", 2, "1 PB is more than storage 'flash' holds (80 GB on all its disks)"),
+                             ("80GB", 1, "is full")]:
+    out = os.path.join(scratch_dir(), "o")
+    _, _, err = run("run", MC, "--out", out, "--set", f"phases.chat.system.ssd={{storage: flash, capacity: {capacity}}}",
+                    *[a for s in tiny_disks for a in ("--set", s)], expect=code)
+    check(text in err and not os.path.exists(out), f"ssd.capacity {capacity} on 80 GB of disks: {err.strip()}")
 
 # Eviction policies under a pool that holds a fraction of the blocks.
 small = [LIGHT, "phases.chat.system.local_cache=false", "services.kvpool.capacity=100GB"]
