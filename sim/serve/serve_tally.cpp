@@ -100,8 +100,10 @@ Metrics ServeTally::metrics(size_t bad_lines) const
     rejected += r.rejected ? 1 : 0;
     failed += r.failed ? 1 : 0;
     tokens += r.failed ? 0 : static_cast<double>(r.tokens);  // a failed request's tokens are wasted
-    blocks += static_cast<double>(r.blocks);
-    hits += static_cast<double>(r.hit_blocks);
+    if (!r.rejected) {  // a rejected prompt never ran: its blocks were not looked up
+      blocks += static_cast<double>(r.blocks);
+      hits += static_cast<double>(r.hit_blocks);
+    }
     if (r.finish_s < 0)
       continue;
     met += meets(r) ? 1 : 0;
@@ -145,7 +147,7 @@ CsvWriter ServeTally::requests_table() const
 {
   CsvWriter t;
   t.header = {"request", "arrival_s", "first_token_s", "finish_s", "ttft_s", "tbt_s", "output_tokens", "hit_blocks",
-              "blocks", "instance", "met_slo", "failed"};
+              "blocks", "instance", "met_slo", "rejected", "failed"};
   for (size_t i = 0; i < records_.size(); ++i) {
     const Record& r = records_[i];
     const bool done = r.finish_s >= 0;
@@ -153,7 +155,7 @@ CsvWriter ServeTally::requests_table() const
                    done ? r.first_s - r.arrival_s : -1, done ? r.gaps.statistic() : -1,
                    static_cast<double>(r.output_tokens), static_cast<double>(r.hit_blocks),
                    static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0,
-                   r.failed ? 1.0 : 0.0});
+                   r.rejected ? 1.0 : 0.0, r.failed ? 1.0 : 0.0});
   }
   return t;
 }

@@ -98,6 +98,17 @@ over = mc("phases.chat.workload.rate_scale=2")
 early = mc("phases.chat.workload.rate_scale=2", "phases.chat.system.early_rejection=true")
 check(over["rejected"] == 0 and early["rejected"] > 0, f"early rejection rejects {early['rejected']}")
 check(early["mean_ttft_s"] < over["mean_ttft_s"], "and the admitted requests wait less")
+# The hit ratio is over the admitted requests: a rejected prompt's blocks were never looked up.
+d = scratch_dir()
+run("run", MC, "--quiet", "--out", d, "--set", "phases.chat.workload.rate_scale=2",
+    "--set", "phases.chat.system.early_rejection=true")
+with open(os.path.join(d, "chat_requests.csv")) as f:
+    rows = list(csv.DictReader(f))
+admitted = [r for r in rows if r["rejected"] == "0"]
+check(sum(r["rejected"] == "1" for r in rows) == early["rejected"] > 0, "the CSV marks the rejected requests")
+check_close(json.load(open(os.path.join(d, "summary.json")))["phases"]["chat"]["prefix_hit_ratio"],
+            sum(int(r["hit_blocks"]) for r in admitted) / sum(int(r["blocks"]) for r in admitted), 1e-9,
+            "prefix_hit_ratio: hit blocks / blocks of the admitted requests")
 check(differs(base, mc(LIGHT, "platform.groups.decode.count=1")), "the decode group's size changes results")
 check(differs(base, mc(LIGHT, "platform.groups.prefill.count=1")), "the prefill group's size changes results")
 
