@@ -8,7 +8,13 @@ namespace llsim {
 
 ServeTally::ServeTally(const std::vector<TraceRequest>& requests, const SloSpec& slo, size_t instances,
                        double sample_period_s)
-    : slo_(slo), period_s_(sample_period_s), records_(requests.size()), busy_s_(instances, 0), next_sample_(instances, 0)
+    : slo_(slo)
+    , period_s_(sample_period_s)
+    , records_(requests.size())
+    , busy_s_(instances, 0)
+    , next_sample_(instances, 0)
+    , row_s_(instances, 0)
+    , busy_at_row_(instances, 0)
 {
   for (size_t i = 0; i < requests.size(); ++i) {
     Record& r       = records_[i];
@@ -16,12 +22,12 @@ ServeTally::ServeTally(const std::vector<TraceRequest>& requests, const SloSpec&
     r.output_tokens = requests[i].output_tokens;
     r.blocks        = static_cast<int64_t>(requests[i].hash_ids.size());
   }
-  instances_.header = {"time_s", "instance", "batch", "kv_used_share", "busy_share"};
 }
 
 void ServeTally::start(double now)
 {
   start_s_ = end_s_ = now;
+  std::fill(row_s_.begin(), row_s_.end(), now);
   for (Record& r : records_)
     r.arrival_s += now;
 }
@@ -68,10 +74,26 @@ void ServeTally::iteration(int instance, double now, double seconds, double gpu_
   batch_seconds_ += static_cast<double>(batch) * seconds;
   if (now < next_sample_[i])
     return;
-  const double span = now - start_s_;
-  instances_.add_numbers({now, static_cast<double>(instance), static_cast<double>(batch), kv_used_share,
-                          span > 0 ? busy_s_[i] / span : 0});
+  const double span = now - row_s_[i];
+  samples_.push_back({now, instance, batch, kv_used_share, span > 0 ? (busy_s_[i] - busy_at_row_[i]) / span : 0});
+  row_s_[i]       = now;
+  busy_at_row_[i] = busy_s_[i];
   next_sample_[i] = now + period_s_;
+}
+
+CsvWriter ServeTally::instances_table() const
+{
+  // A stretch of decode-only iterations is reported when the stretch ends (ServeInstance), after
+  // later iterations of other instances may have been.
+  std::vector<InstanceSample> sorted = samples_;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const InstanceSample& a, const InstanceSample& b) { return a.time_s < b.time_s; });
+  CsvWriter t;
+  t.header = {"time_s", "instance", "batch", "kv_used_share", "busy_share"};
+  for (const InstanceSample& s : sorted)
+    t.add_numbers({s.time_s, static_cast<double>(s.instance), static_cast<double>(s.batch), s.kv_used_share,
+                   s.busy_share});
+  return t;
 }
 
 void ServeTally::cut_iteration(int instance, double seconds)

@@ -13,8 +13,10 @@
 //   (iteration time / (instances x phase time)), mean_concurrency (sequences in the instances'
 //   batches, averaged over the phase's time: Little's L, from the instances' side),
 //   preemptions, bad_lines.
-// CSVs: <phase>_requests.csv one row per request; <phase>_instances.csv each instance's batch
-// and KV use, sampled once per sample_period.
+// CSVs: <phase>_requests.csv one row per request; <phase>_instances.csv, in time order, a row
+// per instance at the end of its first iteration at least sample_period after its previous row:
+// that iteration's batch and KV use, and the share of the time since the previous row (or the
+// phase's start) its GPUs were busy. An idle instance writes no row.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
@@ -49,7 +51,7 @@ class ServeTally {
   void start(double now);
   Metrics metrics(size_t bad_lines) const;
   CsvWriter requests_table() const;
-  CsvWriter instances_table() const { return instances_; }
+  CsvWriter instances_table() const;
 
  private:
   struct Record {
@@ -66,10 +68,17 @@ class ServeTally {
   std::vector<Record> records_;
   size_t done_ = 0;
   double start_s_ = 0, end_s_ = 0;
+  struct InstanceSample {
+    double time_s;
+    int instance;
+    int64_t batch;
+    double kv_used_share, busy_share;
+  };
   std::vector<double> busy_s_, next_sample_;
+  std::vector<double> row_s_, busy_at_row_;  // each instance's last row: when, and busy_s_ then
   double batch_seconds_ = 0;  // sequences in a batch x seconds of its iteration
   double kv_bytes_ = 0, pool_peak_ = 0, evicted_ = 0, preemptions_ = 0;
-  CsvWriter instances_;
+  std::vector<InstanceSample> samples_;
 };
 
 }  // namespace llsim

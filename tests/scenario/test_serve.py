@@ -78,6 +78,18 @@ check_close(s["mean_concurrency"], lam * w, 0.03,
 busy = {r["instance"] for r in rows}
 check(len(busy) == 4, "the least-loaded router uses every instance")
 
+# <phase>_instances.csv: busy_share is per row's period. Two requests 3 s apart on one instance:
+# every row is fully busy but the first after the idle gap.
+d = scratch_dir()
+run("run", SINGLE, "--quiet", "--out", d, "--set", "phases.chat.sample_period=0.1s",
+    "--set", "phases.chat.workload.requests=2", "--set", "phases.chat.workload.arrival=3s")
+with open(os.path.join(d, "chat_instances.csv")) as f:
+    rows = [(float(r["time_s"]), float(r["busy_share"])) for r in csv.DictReader(f)]
+after_gap = [k for k in range(1, len(rows)) if rows[k][0] - rows[k - 1][0] > 1]
+check(len(after_gap) == 1 and rows[after_gap[0]][1] < 0.5 and
+      all(abs(share - 1) < 1e-9 for k, (_, share) in enumerate(rows) if k != after_gap[0]),
+      f"busy_share per period: {rows}")
+
 # The table iteration model interpolates: a 4,000-token prompt between the 1,000 and 8,000 rows;
 # a decode of context c at 0.012 + 1e-7 c.
 tab = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}")

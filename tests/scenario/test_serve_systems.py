@@ -109,6 +109,10 @@ check(sum(r["rejected"] == "1" for r in rows) == early["rejected"] > 0, "the CSV
 check_close(json.load(open(os.path.join(d, "summary.json")))["phases"]["chat"]["prefix_hit_ratio"],
             sum(int(r["hit_blocks"]) for r in admitted) / sum(int(r["blocks"]) for r in admitted), 1e-9,
             "prefix_hit_ratio: hit blocks / blocks of the admitted requests")
+with open(os.path.join(d, "chat_instances.csv")) as f:
+    samples = [(float(r["time_s"]), float(r["busy_share"])) for r in csv.DictReader(f)]
+check([t for t, _ in samples] == sorted(t for t, _ in samples) and all(0 <= b <= 1 + 1e-9 for _, b in samples),
+      "instances.csv: rows in time order, busy shares in [0, 1]")
 check(differs(base, mc(LIGHT, "platform.groups.decode.count=1")), "the decode group's size changes results")
 check(differs(base, mc(LIGHT, "platform.groups.prefill.count=1")), "the prefill group's size changes results")
 
