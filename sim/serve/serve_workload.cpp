@@ -3,6 +3,7 @@
 #include "sim/core/distribution.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/random.hpp"
+#include "sim/core/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -32,10 +33,10 @@ const ParamTable& serve_workload_params()
           .at_least(1)
           .at_most(1e6),
       ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster").defaults("1").positive(),
-      ParamSpec::quantity("start", Dimension::Duration, "requests arriving before this are left out")
+      ParamSpec::quantity("start", Dimension::Duration, "requests arriving before this, in the trace's own time (before rate_scale), are left out")
           .defaults("0s")
           .at_least(0),
-      ParamSpec::quantity("duration", Dimension::Duration, "keep the requests arriving in [start, start + duration)")
+      ParamSpec::quantity("duration", Dimension::Duration, "keep the requests arriving in [start, start + duration) of the trace's own time")
           .may_be_absent()
           .positive(),
       ParamSpec::integer("max_requests", "keep at most this many requests (the first ones)").may_be_absent().at_least(1),
@@ -133,8 +134,13 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
       r.hash_ids.resize(covered);
     kept.push_back(std::move(r));
   }
-  if (kept.empty())
-    p.ref().fail("no request is left after the window and filters (start, duration, max_requests)");
+  if (kept.empty()) {
+    const std::string what = "no request is left after the window (start, duration) and max_requests";
+    if (p.has("start") && start > 0)  // located at what made it empty, which may be a --set
+      p.fail("start", what + ": the first request arrives at 0 s and the last at " +
+                          format_number(w.requests.empty() ? 0 : w.requests.back().arrival_s - t0) + " s");
+    p.ref().fail(what);
+  }
   w.requests = std::move(kept);
   return w;
 }

@@ -142,6 +142,13 @@ check(mc(LIGHT, "phases.chat.workload.duration=30s")["requests"] < base["request
 first = mc(LIGHT, "phases.chat.workload.duration=30s")
 check(differs(first, mc(LIGHT, "phases.chat.workload.duration=30s", "phases.chat.workload.start=30s")),
       "start moves the window")
+# The window is in the trace's own time: rate_scale does not change which requests it keeps.
+check(mc(LIGHT, "phases.chat.workload.duration=30s", "phases.chat.workload.rate_scale=4")["requests"] ==
+      first["requests"], "the window is cut before rate_scale")
+_, _, err = run("run", MC, "--out", os.path.join(scratch_dir(), "o"), "--set", "phases.chat.workload.start=10h",
+                expect=2)
+check(err.startswith("llsim: error: --set phases.chat.workload.start=10h: phases[0].workload.start: no request is left"),
+      f"an empty window names the --set that emptied it: {err.strip()}")
 trunc = mc(LIGHT, "phases.chat.workload.max_input_tokens=1024", "phases.chat.workload.max_output_tokens=16")
 check(trunc["mean_ttft_s"] < base["mean_ttft_s"] and trunc["tokens_per_s"] < base["tokens_per_s"], "truncation")
 check(differs(base, mc(LIGHT, "phases.chat.workload.block_tokens=256")), "block_tokens changes results")
