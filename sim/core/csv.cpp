@@ -25,7 +25,8 @@ double CsvTable::number(size_t row, size_t col) const
   errno                   = 0;
   char* end               = nullptr;
   const double v          = std::strtod(cell.c_str(), &end);
-  if (cell.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v))
+  // strtod would also read hexadecimal (0x10 as 16), which no trace means.
+  if (cell.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || cell.find_first_of("xX") != std::string::npos)
     throw ConfigError(file + ":" + std::to_string(line_of_row[row]) + ": column '" + header[col] + "': '" + cell +
                       "' is not a number");
   return v;
@@ -44,6 +45,8 @@ CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_line
   size_t line_number = 0;
   while (std::getline(in, line)) {
     ++line_number;
+    if (line_number == 1 && line.compare(0, 3, "\xEF\xBB\xBF") == 0)  // a UTF-8 byte order mark, as some editors save
+      line.erase(0, 3);
     if (line.size() > kMaxCsvLineBytes)
       throw ConfigError(file + ":" + std::to_string(line_number) + ": line longer than " +
                         std::to_string(kMaxCsvLineBytes) + " bytes (is this a CSV file?)");

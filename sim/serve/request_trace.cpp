@@ -50,8 +50,8 @@ TraceRequest mooncake_line(const std::string& line)
   if (ids == v.end() || !ids->is_array())
     throw BadLine("'hash_ids' must be a list of block ids");
   for (const auto& id : *ids) {
-    if (!id.is_number_integer() || id.get<int64_t>() < 0)
-      throw BadLine("'hash_ids' must hold integers >= 0");
+    if (!id.is_number_unsigned())  // nlohmann reads any integer that is not negative as unsigned, up to 2^64 - 1
+      throw BadLine("'hash_ids' must hold integers from 0 to 18446744073709551615");
     r.hash_ids.push_back(id.get<uint64_t>());
   }
   return r;

@@ -109,6 +109,16 @@ with open(BURST) as f, open(bad_bg, "w") as out:
 _, err = stats(bad_bg, "--format", "burstgpt", expect=2)
 check(f"{bad_bg}:3:" in err and "Request tokens" in err, f"burstgpt bad line: {err}")
 
+# The largest block id a hash_ids list may hold, and a byte order mark before a CSV header.
+path = os.path.join(scratch_dir(), "maxid.jsonl")
+with open(path, "w") as f:
+    f.write('{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": [18446744073709551615]}\n')
+check(stats(path, "--json")[0]["requests"] == 1, "a block id of 2^64 - 1 is read")
+path = os.path.join(scratch_dir(), "bom.csv")
+with open(path, "w", encoding="utf-8-sig") as f:
+    f.write("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6,10,10\n")
+check(stats(path, "--format", "azure", "--json")[0]["requests"] == 1, "a CSV saved with a byte order mark")
+
 # Bad command lines.
 for args, text in [(["stats"], "TRACE is required"), (["stats", MOONCAKE, "--cache-blocks", "ten"], "--cache-blocks"),
                    (["stats", MOONCAKE, "--format", "csv"], "--format"), (["stat", MOONCAKE], "subcommand")]:
@@ -124,7 +134,11 @@ for name, text, expected in [
                        '{"timestamp": 1e21, "input_length": 1, "output_length": 1, "hash_ids": []}\n',
          "late.jsonl:2: 'timestamp' must be a number of milliseconds from 0 to 10^12"),
         ("feb30.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-02-30 18:15:40.0,10,10\n",
-         "feb30.csv:2: TIMESTAMP '2023-02-30 18:15:40.0' is not a date")]:
+         "feb30.csv:2: TIMESTAMP '2023-02-30 18:15:40.0' is not a date"),
+        ("negid.jsonl", '{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": [18446744073709551615, -1]}\n',
+         "negid.jsonl:1: 'hash_ids' must hold integers from 0 to 18446744073709551615"),
+        ("hex.csv", "TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6,0x10,10\n",
+         "hex.csv:2: column 'ContextTokens': '0x10' is not a number")]:
     path = os.path.join(d, name)
     with open(path, "w") as f:
         f.write(text)

@@ -41,3 +41,12 @@ TEST_CASE("csv: a line longer than the limit is an error with its number", "[csv
   const std::string at_limit(kMaxCsvLineBytes, '7');
   CHECK(read_csv_file(test::write_temp_file("limit.csv", "a\n" + at_limit + "\n")).rows.size() == 1);
 }
+
+TEST_CASE("csv: a byte order mark is skipped; hexadecimal and quoted cells are not numbers", "[csv]")
+{
+  const CsvTable t = read_csv_file(test::write_temp_file("bom.csv", "\xEF\xBB\xBFsubmit,b\n1,0x10\n2,\"3\"\n"));
+  CHECK(t.column("submit") == 0);
+  CHECK(t.number(0, 0) == 1);
+  CHECK_THROWS_WITH(t.number(0, 1), Catch::Contains("bom.csv:2: column 'b': '0x10' is not a number"));
+  CHECK_THROWS_WITH(t.number(1, 1), Catch::Contains("bom.csv:3: column 'b': '\"3\"' is not a number"));
+}
