@@ -40,6 +40,12 @@ check_close(m["mean_ttft_s"], prefill_s(4000), 0.02, "TTFT alone = roofline pref
 mean_gap = sum(decode_s(4000 + k) for k in range(49)) / 49
 check_close(m["mean_tbt_s"], mean_gap, 0.02, "TBT alone = roofline decode at batch 1 (tail mean)")
 check(m["completed"] == 1 and m["slo_attainment"] == 1, "the request completes within its SLO")
+# Each statistic exactly: gap k is the decode at context 4000 + k; the tail mean averages the
+# longest ceil(10% of 49) = 5 gaps, the last ones.
+gaps = [decode_s(4000 + k) for k in range(49)]
+for statistic, expected in [("tail_mean", sum(gaps[-5:]) / 5), ("mean", sum(gaps) / 49), ("max", gaps[-1])]:
+    check_close(single(f"phases.chat.slo.tbt_statistic={statistic}")["mean_tbt_s"], expected, 1e-6,
+                f"TBT statistic {statistic} of a request alone")
 check_close(single("phases.chat.iteration.mfu=0.25")["mean_ttft_s"], 2 * prefill_s(4000), 0.02,
             "half the MFU doubles the compute-bound prefill")
 check_close(single("phases.chat.iteration.hbm_efficiency=0.4")["mean_tbt_s"], 2 * mean_gap, 0.02,
@@ -77,6 +83,22 @@ check_close(s["mean_concurrency"], lam * w, 0.03,
             f"Little's law: L from the instances' batches {s['mean_concurrency']:.3f} vs lambda x W {lam * w:.3f}")
 busy = {r["instance"] for r in rows}
 check(len(busy) == 4, "the least-loaded router uses every instance")
+
+
+# A random (Poisson) load is reproducible: the same seed gives the same bytes, another seed not.
+def without_wall_time(out_dir):
+    whole = summary(out_dir)
+    whole.pop("wall_time_s")
+    return whole
+
+
+again, other = scratch_dir(), scratch_dir()
+run("run", SINGLE, "--quiet", "--out", again, *sum([["--set", s] for s in little], []))
+run("run", SINGLE, "--quiet", "--out", other, "--seed", "2", *sum([["--set", s] for s in little], []))
+check(without_wall_time(again) == without_wall_time(out) and
+      open(os.path.join(again, "chat_requests.csv")).read() == open(os.path.join(out, "chat_requests.csv")).read(),
+      "the same seed repeats a Poisson load exactly")
+check(summary(other)["phases"]["chat"]["mean_ttft_s"] != s["mean_ttft_s"], "another seed draws other arrivals")
 
 # <phase>_instances.csv: busy_share is per row's period. Two requests 3 s apart on one instance:
 # every row is fully busy but the first after the idle gap.
