@@ -1,39 +1,44 @@
-// Fuzz target: the host fault trace reader (host,down_at,up_at), through the scenario loader,
-// which reads it for a fixed four-host platform. Loading succeeds or throws ConfigError.
+// Fuzz target: the host fault trace reader (host,down_at,up_at), i.e. the `trace` fault model
+// built for a fixed group of four hosts, as the scenario loader builds it. It returns a model
+// or throws ConfigError. (The loader around it is fuzz_scenario's.)
 #include "fuzz_input_file.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/scenario/scenario.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/svc/fault_model.hpp"
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace {
 
-const std::string kScenario = R"(name: fuzz-fault-trace
-platform:
-  groups:
-    n: {count: 4, nic: {bandwidth: 1GBps}}
-    s: {count: 1, nic: {bandwidth: 1GBps}, disks: {count: 1, read: 1GBps, write: 1GBps, capacity: 1TB}}
-  backbone: {bandwidth: 10GBps}
-faults:
-  - {group: n, impl: trace, file: faults.csv}
-services:
-  pfs: {kind: storage, servers: s}
-phases:
-  - {name: t, kind: transfer, from: n, to: pfs, bytes: 1GB}
-)";
+struct Fixture {
+  std::shared_ptr<llsim::SourceInfo> source = std::make_shared<llsim::SourceInfo>();
+  llsim::PlatformSpec platform;
+  YAML::Node faults = YAML::Load("{impl: trace, file: faults.csv}");
+
+  Fixture()
+  {
+    // The model reads `file` relative to the scenario, here the scratch directory's.
+    static const uint8_t nothing = 0;
+    source->file = llsim::fuzz::write_input("scenario.yaml", &nothing, 0);
+    platform     = llsim::parse_platform(llsim::Params(
+        llsim::YamlRef(YAML::Load("{groups: {n: {count: 4, nic: {bandwidth: 1GBps}}}, backbone: {bandwidth: 1GBps}}"),
+                       "platform", source),
+        llsim::platform_params()));
+  }
+};
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
+  static const Fixture fixture;
   llsim::fuzz::write_input("faults.csv", data, size);
-  // The scenario never changes: written once per process, not for every input.
-  static const std::string file = llsim::fuzz::write_input(
-      "fault_scenario.yaml", reinterpret_cast<const uint8_t*>(kScenario.data()), kScenario.size());
   try {
-    llsim::load_scenario(file, {});
+    llsim::Registry<llsim::FaultModel>::create(llsim::YamlRef(fixture.faults, "faults[0]", fixture.source),
+                                               {fixture.platform, fixture.platform.groups.front()});
   } catch (const llsim::ConfigError&) {
   }
   return 0;
