@@ -247,6 +247,9 @@ int main_with_args(const std::vector<std::string>& args)
   } catch (const CLI::CallForVersion&) {
     std::cout << "llsim " << LLSIM_VERSION << "\n";
     return kExitOk;
+  } catch (const CLI::ExtrasError&) {
+    // CLI11's own message lists them last first.
+    return usage_error("not expected: " + join(cli.app.remaining(true), " "), args[0]);
   } catch (const CLI::ParseError& e) {
     if (cli.trace_command->parsed() && cli.trace_command->get_subcommands().empty())
       return usage_error("'trace' expects the subcommand 'stats' (llsim trace stats TRACE)", "trace");
