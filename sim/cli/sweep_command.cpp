@@ -196,7 +196,13 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
                       " names another scenario text, --grid or --set); choose another --out, or delete " + out);
   if (a.collect && !std::filesystem::exists(identity_path))
     throw ConfigError(out + " holds no sweep to collect (no " + identity_path + "); run the sweep first, or give its --out");
-  const bool out_existed = std::filesystem::exists(out);
+  // The outermost directory of `out` that this sweep creates, removed if a submission fails.
+  std::filesystem::path created = std::filesystem::absolute(out).lexically_normal();
+  if (std::filesystem::exists(created))
+    created.clear();
+  else
+    while (created.has_parent_path() && !std::filesystem::exists(created.parent_path()))
+      created = created.parent_path();
 
   std::vector<Job> jobs;
   for (size_t p = 0; p < points.size(); ++p)
@@ -275,8 +281,8 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
     try {
       submitted = submit_sweep(out, name, tasks, collector_arguments(a), a.slurm_options);
     } catch (const SimulationError&) {
-      if (!out_existed)  // nothing of a submission that failed is left behind
-        std::filesystem::remove_all(out);
+      if (!created.empty())  // nothing of a submission that failed is left behind
+        std::filesystem::remove_all(created);
       throw;
     }
     if (submitted.array_job.empty())

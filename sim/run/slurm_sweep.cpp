@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <sstream>
 #include <stdexcept>
 
 namespace llsim {
@@ -61,7 +62,7 @@ std::pair<int, std::string> shell_output(const std::string& command)
   return {WIFEXITED(status) ? WEXITSTATUS(status) : 1, output};
 }
 
-// Runs `sbatch --parsable ARGS SCRIPT`; returns the job id (the text before any ';cluster').
+// Runs `sbatch --parsable ARGS SCRIPT`; returns the job id (of the line "ID" or "ID;cluster").
 std::string sbatch(const std::vector<std::string>& args, const std::string& script)
 {
   std::vector<std::string> all = {"--parsable"};
@@ -69,10 +70,15 @@ std::string sbatch(const std::vector<std::string>& args, const std::string& scri
   all.push_back(script);
   const std::string command = command_line("sbatch", all);
   const auto [code, output] = shell_output(command);
-  const std::string id = trim(output.substr(0, output.find(';')));
-  if (code != 0 || id.empty() || id.find_first_not_of("0123456789") != std::string::npos)
-    throw SimulationError(command + " failed (exit " + std::to_string(code) + "): " + trim(output));
-  return id;
+  // The id is a line of its own: sites' submit plugins may print notes around it.
+  std::istringstream lines(output);
+  std::string line;
+  while (code == 0 && std::getline(lines, line)) {
+    const std::string id = trim(line.substr(0, line.find(';')));
+    if (!id.empty() && id.find_first_not_of("0123456789") == std::string::npos)
+      return id;
+  }
+  throw SimulationError(command + " failed (exit " + std::to_string(code) + "): " + trim(output));
 }
 
 }  // namespace
@@ -145,9 +151,11 @@ SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, cons
   jobs.array_job     = sbatch({}, jobs.array_script);
   try {
     jobs.collector_job = sbatch({"--dependency=afterany:" + jobs.array_job}, jobs.collector_script);
-  } catch (const SimulationError&) {
-    shell_output("scancel " + shell_quote(jobs.array_job));  // an array nobody collects is not left queued
-    throw;
+  } catch (const SimulationError& e) {
+    // An array nobody collects is not left queued.
+    const auto [code, output] = shell_output("scancel " + shell_quote(jobs.array_job));
+    throw SimulationError(std::string(e.what()) + "; the job array " + jobs.array_job + " it was to collect " +
+                          (code == 0 ? "was cancelled" : "could not be cancelled (scancel: " + trim(output) + ")"));
   }
   write_file_atomically(dir + "/jobs.txt", "array " + jobs.array_job + "\ncollector " + jobs.collector_job + "\n");
   return jobs;

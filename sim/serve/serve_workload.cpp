@@ -134,12 +134,15 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
       r.hash_ids.resize(covered);
     kept.push_back(std::move(r));
   }
+  // A workload has requests and the first arrives at 0 s, so only a window that starts later
+  // can be empty: located at the key that emptied it, which may be a --set.
   if (kept.empty()) {
-    const std::string what = "no request is left after the window (start, duration) and max_requests";
-    if (p.has("start") && start > 0)  // located at what made it empty, which may be a --set
-      p.fail("start", what + ": the first request arrives at 0 s and the last at " +
-                          format_number(w.requests.empty() ? 0 : w.requests.back().arrival_s - t0) + " s");
-    p.ref().fail(what);
+    const std::string span = "its requests arrive from 0 s to " +
+                             format_number(w.requests.back().arrival_s - t0) + " s";
+    if (start > w.requests.back().arrival_s - t0)
+      p.fail("start", "no request arrives after the window's start: " + span);
+    p.fail("duration", "no request arrives in the window [" + format_number(start) + " s, " + format_number(end) +
+                           " s): " + span);
   }
   w.requests = std::move(kept);
   return w;

@@ -24,11 +24,12 @@ void remove_scratch_dir()
 const std::string& scratch_dir()
 {
   if (scratch_path().empty()) {
-    // In memory when the machine has a tmpfs at /dev/shm: rewriting a file on ext4 starts a disk
-    // write at every close, which took two thirds of a fuzzer's time.
+    // In memory (/dev/shm) when we may write there: rewriting a file on ext4 starts a disk write
+    // at every close, which took two thirds of a fuzzer's time. libFuzzer leaves without running
+    // atexit handlers after a crash or timeout, so such a run leaves its directory behind.
     char in_memory[] = "/dev/shm/llsim_fuzz_XXXXXX", on_disk[] = "/tmp/llsim_fuzz_XXXXXX";
-    char* name = std::filesystem::is_directory("/dev/shm") ? in_memory : on_disk;
-    if (mkdtemp(name) == nullptr)
+    const char* name = mkdtemp(in_memory) != nullptr ? in_memory : mkdtemp(on_disk);
+    if (name == nullptr)
       throw std::runtime_error("cannot create a scratch directory");
     scratch_path() = name;
     std::atexit(remove_scratch_dir);

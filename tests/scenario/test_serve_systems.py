@@ -147,8 +147,13 @@ check(mc(LIGHT, "phases.chat.workload.duration=30s", "phases.chat.workload.rate_
       first["requests"], "the window is cut before rate_scale")
 _, _, err = run("run", MC, "--out", os.path.join(scratch_dir(), "o"), "--set", "phases.chat.workload.start=10h",
                 expect=2)
-check(err.startswith("llsim: error: --set phases.chat.workload.start=10h: phases[0].workload.start: no request is left"),
-      f"an empty window names the --set that emptied it: {err.strip()}")
+check(err.startswith("llsim: error: --set phases.chat.workload.start=10h: phases[0].workload.start: no request "
+                     "arrives after the window's start: its requests arrive from 0 s to "),
+      f"a window starting after the last request names the --set that emptied it: {err.strip()}")
+_, _, err = run("run", MC, "--out", os.path.join(scratch_dir(), "o"), "--set", "phases.chat.workload.start=100s",
+                "--set", "phases.chat.workload.duration=1ms", expect=2)
+check("phases[0].workload.duration: no request arrives in the window [100 s, 100.001 s)" in err,
+      f"a window too short for any arrival is blamed on its duration: {err.strip()}")
 trunc = mc(LIGHT, "phases.chat.workload.max_input_tokens=1024", "phases.chat.workload.max_output_tokens=16")
 check(trunc["mean_ttft_s"] < base["mean_ttft_s"] and trunc["tokens_per_s"] < base["tokens_per_s"], "truncation")
 check(differs(base, mc(LIGHT, "phases.chat.workload.block_tokens=256")), "block_tokens changes results")

@@ -68,6 +68,39 @@ for args, text in [(["--partition", "debug"], "go with --slurm"),
     check(text in err and not os.path.exists(bad), f"{args}: {err.strip()}")
 
 
+# Submission through stand-in sbatch, squeue and scancel commands (first on PATH), for what a
+# real cluster rarely does: notes printed around the job id, a refused array, a refused collector.
+fake = scratch_dir()
+calls = os.path.join(fake, "calls.log")
+for command, body in [("sbatch", """for a in "$@"; do [ "$a" = --test-only ] && exit 0; done
+echo "sbatch $*" >> CALLS
+echo "sbatch: INFO: job_submit: default account 'proj' used" >&2
+case "$*" in
+  *array.sh*) [ -e FAKE/refuse_array ] && { echo "sbatch: error: QOSMaxSubmitJobPerUserLimit" >&2; exit 1; }
+              echo 41 ;;
+  *) [ -e FAKE/refuse_collector ] && { echo "sbatch: error: invalid dependency" >&2; exit 1; }
+     echo "42;cluster" ;;
+esac"""), ("squeue", "exit 0"), ("scancel", 'echo "scancel $*" >> CALLS')]:
+    with open(os.path.join(fake, command), "w") as f:
+        f.write("#!/bin/bash\n" + body.replace("CALLS", calls).replace("FAKE", fake) + "\n")
+    os.chmod(os.path.join(fake, command), 0o755)
+real_path = os.environ["PATH"]
+os.environ["PATH"] = fake + os.pathsep + real_path
+submitted = scratch_dir()
+_, out, _ = run("sweep", SCENARIO, "--out", submitted, *SWEEP, "--slurm")
+check(open(os.path.join(submitted, "slurm", "jobs.txt")).read() == "array 41\ncollector 42\n",
+      f"the job ids are read among sbatch's notes: {out}")
+for refusal, code, text in [("refuse_array", 1, "QOSMaxSubmitJobPerUserLimit"),
+                            ("refuse_collector", 1, "the job array 41 it was to collect was cancelled")]:
+    open(os.path.join(fake, refusal), "w").close()
+    parent = os.path.join(scratch_dir(), "new")
+    _, _, err = run("sweep", SCENARIO, "--out", os.path.join(parent, "sweep"), *SWEEP, "--slurm", expect=code)
+    check(text in err and not os.path.exists(parent), f"{refusal}: nothing left behind: {err.strip()}")
+    os.remove(os.path.join(fake, refusal))
+check("scancel 41" in open(calls).read(), "the array of a refused collector is cancelled")
+os.environ["PATH"] = real_path
+
+
 def slurm_answers():
     try:
         proc = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True, timeout=20)

@@ -112,8 +112,9 @@ check(f"{bad_bg}:3:" in err and "Request tokens" in err, f"burstgpt bad line: {e
 # The largest block id a hash_ids list may hold, and a byte order mark before a CSV header.
 path = os.path.join(scratch_dir(), "maxid.jsonl")
 with open(path, "w") as f:
-    f.write('{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": [18446744073709551615]}\n')
-check(stats(path, "--json")[0]["requests"] == 1, "a block id of 2^64 - 1 is read")
+    f.write('{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": [18446744073709551615]}\n' * 2)
+check(stats(path, "--cache-blocks", "inf", "--json")[0]["prefix_hit_ratio"] == {"inf": 0.5},
+      "a block id of 2^64 - 1 is read and reused")
 path = os.path.join(scratch_dir(), "bom.csv")
 with open(path, "w", encoding="utf-8-sig") as f:
     f.write("TIMESTAMP,ContextTokens,GeneratedTokens\n2023-11-16 18:15:46.6,10,10\n")
