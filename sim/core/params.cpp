@@ -170,7 +170,7 @@ YamlRef Params::value(const ParamSpec& s) const
   if (!has(s.name)) {
     if (s.default_text) {
       YAML::Node node = ref_.node();
-      node[s.name]    = YAML::Load(*s.default_text);
+      node[s.name]    = without_marks(YAML::Load(*s.default_text));
     } else if (!s.optional) {
       ref_.fail("missing required key '" + s.name + "' (" + s.type_name() + ": " + s.description + ")");
     }
@@ -178,7 +178,7 @@ YamlRef Params::value(const ParamSpec& s) const
     // A section given in part (`iteration: {mfu: 0.3}`, or one --set key under an absent section)
     // takes the keys it lacks from its default (`{impl: roofline}`).
     YAML::Node given = ref_.node()[s.name];
-    const YAML::Node defaults = YAML::Load(*s.default_text);
+    const YAML::Node defaults = without_marks(YAML::Load(*s.default_text));
     if (given.IsMap() && defaults.IsMap())
       for (const auto& entry : defaults)
         if (!given[entry.first.Scalar()])

@@ -14,16 +14,51 @@ YamlRef::YamlRef(YAML::Node node, std::string path, std::shared_ptr<const Source
 {
 }
 
+YamlRef::YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source, YAML::Mark around)
+    : node_(std::move(node)), path_(std::move(path)), source_(std::move(source)), around_(around)
+{
+}
+
+YAML::Mark YamlRef::mark() const
+{
+  return node_.IsDefined() && !node_.Mark().is_null() ? node_.Mark() : around_;
+}
+
 YamlRef YamlRef::child(const std::string& key) const
 {
   const YAML::Node& const_node = node_;  // const access never inserts into the mapping
-  return YamlRef(const_node[key], path_.empty() ? key : path_ + "." + key, source_);
+  return YamlRef(const_node[key], path_.empty() ? key : path_ + "." + key, source_, mark());
 }
 
 YamlRef YamlRef::item(size_t index) const
 {
   const YAML::Node& const_node = node_;
-  return YamlRef(const_node[index], path_ + "[" + std::to_string(index) + "]", source_);
+  return YamlRef(const_node[index], path_ + "[" + std::to_string(index) + "]", source_, mark());
+}
+
+YAML::Node without_marks(const YAML::Node& node)
+{
+  switch (node.Type()) {
+    case YAML::NodeType::Scalar: {
+      YAML::Node copy(node.Scalar());
+      copy.SetTag(node.Tag());
+      return copy;
+    }
+    case YAML::NodeType::Sequence: {
+      YAML::Node copy(YAML::NodeType::Sequence);
+      for (const auto& item : node)
+        copy.push_back(without_marks(item));
+      return copy;
+    }
+    case YAML::NodeType::Map: {
+      YAML::Node copy(YAML::NodeType::Map);
+      for (const auto& entry : node)
+        copy[entry.first.Scalar()] = without_marks(entry.second);
+      return copy;
+    }
+    default:
+      return YAML::Node(node.Type());
+  }
 }
 
 bool path_within(const std::string& path, const std::string& prefix)
@@ -37,11 +72,9 @@ std::string YamlRef::location() const
   for (const auto& [path, argument] : source_->overrides)
     if (path_within(path_, path))
       return argument;
-  if (node_.IsDefined()) {
-    const YAML::Mark mark = node_.Mark();
-    if (!mark.is_null())
-      return source_->file + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-  }
+  const YAML::Mark at = mark();
+  if (!at.is_null())
+    return source_->file + ":" + std::to_string(at.line + 1) + ":" + std::to_string(at.column + 1);
   return source_->file;
 }
 

@@ -34,15 +34,24 @@ class YamlRef {
   YamlRef child(const std::string& key) const;
   YamlRef item(size_t index) const;
 
-  // "file:line:col" or "--set a.b=c" or just "file" for values filled in by llsim.
+  // "file:line:col" or "--set a.b=c"; a value llsim filled in (a default, which has no place in
+  // the file) is located at the nearest node around it that the file has.
   std::string location() const;
   [[noreturn]] void fail(const std::string& message) const;
 
  private:
+  YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source, YAML::Mark around);
+  YAML::Mark mark() const;  // the node's place in the file, else the nearest enclosing one's
+
   YAML::Node node_;
   std::string path_;
   std::shared_ptr<const SourceInfo> source_;
+  YAML::Mark around_ = YAML::Mark::null_mark();  // the nearest enclosing node's place in the file
 };
+
+// A copy of `node` that has no place in any file (for defaults parsed from llsim's own text,
+// whose marks would point at the first line of the scenario).
+YAML::Node without_marks(const YAML::Node& node);
 
 // Parses a YAML file whose top level must be a mapping and checks it (yaml_checks.hpp); syntax
 // errors become ConfigErrors with the file's line and column. Records its aliased nodes in

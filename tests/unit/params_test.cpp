@@ -115,3 +115,14 @@ TEST_CASE("params: a section given in part takes the keys it lacks from its defa
   CHECK(m.integer("n") == 3);
   CHECK(Params(parse("{model: {impl: table}}"), outer).section("model", inner).text("impl") == "table");
 }
+
+TEST_CASE("params: a value filled in from its default is located at the mapping that lacks it", "[params]")
+{
+  // Three lines down, so that the default's own text (line 1) cannot be mistaken for its place.
+  const YamlRef top = parse("name: x\nother: 1\njob:\n  bytes: 2GB\n");
+  const Params p(top.child("job"), kTable);
+  const YamlRef streams = p.raw("streams");
+  CHECK(p.integer("streams") == 4);
+  CHECK(top.child("job").child("streams").location() == "test.yaml:4:3");
+  CHECK(streams.location() == "test.yaml:4:3");
+}
