@@ -13,8 +13,8 @@
 // - pipelined (as the paper runs two mini-batches in turn): an iteration takes max(S, R);
 //   otherwise S + R.
 // memory_efficiency and kv_memory_share are assumptions.
-#include "sim/core/text.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"

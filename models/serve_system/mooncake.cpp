@@ -19,8 +19,8 @@
 //   loading, plus this request's own; the iteration estimate counts the decode instance's
 //   running sequences at their contexts and those queued or on their way at this request's
 //   prompt length.
-#include "sim/core/text.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/kv_block_store.hpp"
 #include "sim/serve/instance_set.hpp"

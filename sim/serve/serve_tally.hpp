@@ -6,7 +6,8 @@
 //   (completed requests), mean/p90/p99_tbt_s (the TBT statistic of completed requests with at
 //   least one gap), tokens_per_s (output tokens of the requests not failed per second of the
 //   phase), prefix_hit_ratio
-//   (prefix blocks whose KV was reused / prefix blocks; 0 for traces without blocks),
+//   (prefix blocks whose KV was reused / prefix blocks of the admitted requests; 0 for traces
+//   without blocks),
 //   kv_bytes_transferred (network bytes of KV: pool reads and writes to other hosts and prefill
 //   to decode for mooncake; new KV and the attention queries and results for fastdecode; 0 for
 //   vllm), pool_peak_bytes, evicted_blocks (the system's), gpu_utilization
