@@ -138,30 +138,51 @@ def _skip_space(text, i):
 
 def read_resolved(run_dir):
     """resolved.yaml as nested dicts: {'groups': {...}, 'services': {...}, 'phases': {name: {...}}}.
-    Block mappings by indentation, phases as a list of mappings, values by parse_flow."""
+    Block mappings and lists nest by indentation (resolved.yaml keeps the style the scenario was
+    written in); a value on its key's line is read by parse_flow."""
     path = os.path.join(run_dir, "resolved.yaml")
     out = {"groups": {}, "services": {}, "phases": {}}
     if not os.path.isfile(path):
         return out
-    section, phase = None, None
     with open(path) as f:
-        for line in f:
-            if not line.strip() or line.lstrip().startswith("#"):
-                continue
-            indent = len(line) - len(line.lstrip())
-            key, _, value = line.strip().lstrip("- ").partition(":")
-            if indent == 0:
-                section = key
-            elif section == "platform" and indent == 4 and value.strip():
-                out["groups"][key] = parse_flow(value)
-            elif section == "services" and indent == 2:
-                out["services"][key] = parse_flow(value)
-            elif section == "phases" and line.strip().startswith("- name:"):
-                phase = value.strip()
-                out["phases"][phase] = {}
-            elif section == "phases" and phase is not None:
-                out["phases"][phase][key] = parse_flow(value)
+        lines = [(len(line) - len(line.lstrip()), line.strip()) for line in f
+                 if line.strip() and not line.lstrip().startswith("#")]
+    top = _block(lines, 0, 0)[0] if lines else {}
+    if not isinstance(top, dict):
+        return out
+    out["groups"] = (top.get("platform") or {}).get("groups") or {}
+    out["services"] = top.get("services") or {}
+    out["phases"] = {p["name"]: p for p in top.get("phases") or [] if isinstance(p, dict) and "name" in p}
     return out
+
+
+_KEY = re.compile(r"^[^\s{\['\"-][^:]*:(\s|$)")
+
+
+def _block(lines, i, indent):
+    """The block node whose entries start at lines[i], at `indent`: (dict or list, next line)."""
+    if lines[i][1].startswith("-"):
+        items = []
+        while i < len(lines) and lines[i][0] == indent and lines[i][1].startswith("-"):
+            item = lines[i][1][1:].strip()
+            if _KEY.match(item):  # "- name: x" opens a mapping whose keys line up with "name"
+                lines[i] = (indent + len(lines[i][1]) - len(item), item)
+                node, i = _block(lines, i, lines[i][0])
+                items.append(node)
+            else:
+                items.append(parse_flow(item))
+                i += 1
+        return items, i
+    mapping = {}
+    while i < len(lines) and lines[i][0] == indent and not lines[i][1].startswith("-"):
+        key, _, value = lines[i][1].partition(":")
+        i += 1
+        nested = i < len(lines) and (lines[i][0] > indent or (lines[i][0] == indent and lines[i][1].startswith("-")))
+        if value.strip() or not nested:
+            mapping[key.strip()] = parse_flow(value)
+        else:
+            mapping[key.strip()], i = _block(lines, i, lines[i][0])
+    return mapping, i
 
 
 def service_server_count(resolved, name):

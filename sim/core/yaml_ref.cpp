@@ -48,12 +48,14 @@ YAML::Node without_marks(const YAML::Node& node)
       YAML::Node copy(YAML::NodeType::Sequence);
       for (const auto& item : node)
         copy.push_back(without_marks(item));
+      copy.SetStyle(node.Style());  // resolved.yaml writes it as it was written
       return copy;
     }
     case YAML::NodeType::Map: {
       YAML::Node copy(YAML::NodeType::Map);
       for (const auto& entry : node)
         copy[entry.first.Scalar()] = without_marks(entry.second);
+      copy.SetStyle(node.Style());
       return copy;
     }
     default:

@@ -108,4 +108,16 @@ for directory, words in [(os.path.join(scratch_dir(), "absent"), "no such direct
     check(proc.returncode == 1 and proc.stderr.startswith("plot.py: ") and words in proc.stderr,
           f"plot.py {directory}: exit {proc.returncode}, {proc.stderr!r}")
 
+# resolved.yaml keeps the style a scenario was written in: block mappings and lists nest.
+d = scratch_dir()
+with open(os.path.join(d, "resolved.yaml"), "w") as f:
+    f.write("platform:\n  groups:\n    a: {count: 2}\nservices:\n  fs: {kind: storage}\nphases:\n"
+            "  - name: t\n    kind: train\n    restart:\n      delay: 10min\n      give_up_after: 3\n"
+            "    after:\n      - x\n      - y\n    io: {storage: fs}\n  - name: x\n    kind: transfer\n")
+resolved = plot.read_resolved(d)
+check(resolved["phases"]["t"]["restart"] == {"delay": "10min", "give_up_after": "3"} and
+      resolved["phases"]["t"]["after"] == ["x", "y"] and resolved["phases"]["t"]["io"] == {"storage": "fs"} and
+      resolved["phases"]["x"]["kind"] == "transfer" and resolved["groups"] == {"a": {"count": "2"}} and
+      resolved["services"] == {"fs": {"kind": "storage"}}, f"read_resolved of block YAML: {resolved}")
+
 finish()
