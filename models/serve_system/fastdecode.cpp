@@ -14,7 +14,6 @@
 //   otherwise S + R.
 // memory_efficiency and kv_memory_share are assumptions.
 #include "sim/core/registry.hpp"
-#include "sim/core/text.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"
@@ -67,10 +66,7 @@ class FastDecode : public ServeSystem {
       p.fail("gpu", "fastdecode needs the model's layers and d_model (the query and result bytes per layer)");
     const GpuSpec& gpu = *gpu_group_.gpu;
     if (model_.weight_bytes() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
-      p.fail("gpu", "the weights (" + format_number(model_.weight_bytes() / 1e9) + " GB) do not fit in " +
-                        std::to_string(gpu.count) + " x " + format_number(gpu.hbm_B / 1e9) +
-                        " GB of HBM x gpu_memory_utilization " + format_number(c.batching.gpu_memory_utilization) +
-                        " on group '" + gpu_group_.name + "'");
+      p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in"));
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;
     config_               = c.batching.base;
     const double kv_room  = static_cast<double>(workers_per_instance_) * cpu_group_.memory_B * p.quantity("kv_memory_share");

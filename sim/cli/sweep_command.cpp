@@ -195,7 +195,8 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
     throw ConfigError(out + " holds the runs of another sweep (" + identity_path +
                       " names another scenario text, --grid or --set); choose another --out, or delete " + out);
   if (a.collect && !std::filesystem::exists(identity_path))
-    throw ConfigError(out + " holds no sweep to collect (no " + identity_path + "); run the sweep first, or give its --out");
+    throw ConfigError(out + " holds no sweep to collect (no " + identity_path +
+                      "); run the sweep first, or give its --out");
   // The outermost directory of `out` that this sweep creates, removed if a submission fails.
   std::filesystem::path created = std::filesystem::absolute(out).lexically_normal();
   if (std::filesystem::exists(created))

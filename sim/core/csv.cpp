@@ -26,7 +26,8 @@ double CsvTable::number(size_t row, size_t col) const
   char* end               = nullptr;
   const double v          = std::strtod(cell.c_str(), &end);
   // strtod would also read hexadecimal (0x10 as 16), which no trace means.
-  if (cell.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || cell.find_first_of("xX") != std::string::npos)
+  if (cell.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(v) ||
+      cell.find_first_of("xX") != std::string::npos)
     throw ConfigError(file + ":" + std::to_string(line_of_row[row]) + ": column '" + header[col] + "': '" + cell +
                       "' is not a number");
   return v;

@@ -37,7 +37,9 @@ const std::vector<LlmModel>& llm_presets()
 const ParamTable& llm_model_params()
 {
   static const ParamTable t = {
-      ParamSpec::text("preset", "a known architecture (llsim models lists them); of the other keys only dtype_bytes may then be given")
+      ParamSpec::text("preset",
+                      "a known architecture (llsim models lists them); of the other keys, only dtype_bytes may "
+                      "then be given")
           .may_be_absent(),
       ParamSpec::quantity("params", Dimension::Count, "parameters (weights read by every iteration)")
           .may_be_absent()

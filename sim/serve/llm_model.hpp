@@ -1,7 +1,8 @@
 // The served model's shape, as far as serving costs depend on it: the weights read by every
 // iteration, the flops per token, and the KV bytes each token of context holds.
 //
-//   model: {preset: llama3-70b}                                   a known architecture (FP16; dtype_bytes: 1 for FP8), or
+//   model: {preset: llama3-70b}                                   a known architecture, or
+//   model: {preset: llama3-70b, dtype_bytes: 1}                   served in FP8, or
 //   model: {params: 70G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, dtype_bytes: 2}
 //   model: {params: 7G, kv_bytes_per_token: 512KiB}               the KV size directly
 //

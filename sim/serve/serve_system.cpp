@@ -14,6 +14,15 @@ void require_gpus(const Params& p, const std::string& key, const GroupSpec& grou
     p.fail(key, "group '" + group.name + "' has no GPUs (give it gpu: {flops, hbm_bandwidth, hbm, count})");
 }
 
+std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
+                          const std::string& verdict)
+{
+  return "the weights (" + format_number(model.weight_bytes() / 1e9) + " GB) " + verdict + " " +
+         std::to_string(group.gpu->count) + " x " + format_number(group.gpu->hbm_B / 1e9) +
+         " GB of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name +
+         "'";
+}
+
 BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
                                   const LlmModel& model, const ServeBatching& batching)
 {
@@ -24,10 +33,7 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
   BatcherConfig c    = batching.base;
   const double block = static_cast<double>(c.block_size) * model.kv_bytes_per_token;
   if (room < block)
-    p.fail(key, "the weights (" + format_number(model.weight_bytes() / 1e9) + " GB) leave no room for KV in " +
-                    std::to_string(gpu.count) + " x " + format_number(gpu.hbm_B / 1e9) +
-                    " GB of HBM x gpu_memory_utilization " + format_number(batching.gpu_memory_utilization) +
-                    " on group '" + group.name + "'");
+    p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in"));
   c.kv_blocks = static_cast<int64_t>(std::floor(room / block));
   return c;
 }

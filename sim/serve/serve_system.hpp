@@ -69,6 +69,11 @@ class ServeSystem {
 // A located error (at `key` of `p`) when `group` has no GPUs.
 void require_gpus(const Params& p, const std::string& key, const GroupSpec& group);
 
+// "the weights (13.48 GB) <verdict> 1 x 24 GB of HBM x gpu_memory_utilization 0.3 on group 'a10'":
+// the figures of an instance whose weights do not fit, for its located error.
+std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
+                          const std::string& verdict);
+
 // The batcher configuration of a GPU instance on a host of `group`: the KV blocks are the HBM
 // of its GPUs x gpu_memory_utilization, less the weights. A located error (at `key` of `p`)
 // when the group has no GPUs or the weights leave no room.

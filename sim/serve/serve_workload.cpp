@@ -33,10 +33,12 @@ const ParamTable& serve_workload_params()
           .at_least(1)
           .at_most(1e6),
       ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster").defaults("1").positive(),
-      ParamSpec::quantity("start", Dimension::Duration, "requests arriving before this, in the trace's own time (before rate_scale), are left out")
+      ParamSpec::quantity("start", Dimension::Duration,
+                          "requests arriving before this, in the trace's own time (before rate_scale), are left out")
           .defaults("0s")
           .at_least(0),
-      ParamSpec::quantity("duration", Dimension::Duration, "keep the requests arriving in [start, start + duration) of the trace's own time")
+      ParamSpec::quantity("duration", Dimension::Duration,
+                          "keep the requests arriving in [start, start + duration) of the trace's own time")
           .may_be_absent()
           .positive(),
       ParamSpec::integer("max_requests", "keep at most this many requests (the first ones)").may_be_absent().at_least(1),

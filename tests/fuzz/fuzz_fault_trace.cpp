@@ -20,9 +20,7 @@ struct Fixture {
 
   Fixture()
   {
-    // The model reads `file` relative to the scenario, here the scratch directory's.
-    static const uint8_t nothing = 0;
-    source->file = llsim::fuzz::write_input("scenario.yaml", &nothing, 0);
+    source->file = llsim::fuzz::scratch_file("scenario.yaml");
     platform     = llsim::parse_platform(llsim::Params(
         llsim::YamlRef(YAML::Load("{groups: {n: {count: 4, nic: {bandwidth: 1GBps}}}, backbone: {bandwidth: 1GBps}}"),
                        "platform", source),

@@ -19,12 +19,7 @@ struct Fixture {
   std::shared_ptr<llsim::SourceInfo> source = std::make_shared<llsim::SourceInfo>();
   YAML::Node workload = YAML::Load("{impl: trace, file: ingest.csv}");
 
-  Fixture()
-  {
-    // The workload reads `file` relative to the scenario, here the scratch directory's.
-    static const uint8_t nothing = 0;
-    source->file = llsim::fuzz::write_input("scenario.yaml", &nothing, 0);
-  }
+  Fixture() { source->file = llsim::fuzz::scratch_file("scenario.yaml"); }
 };
 
 }  // namespace

@@ -39,9 +39,14 @@ const std::string& scratch_dir()
 
 }  // namespace
 
+std::string scratch_file(const std::string& name)
+{
+  return scratch_dir() + "/" + name;
+}
+
 std::string write_input(const std::string& name, const uint8_t* data, size_t size)
 {
-  const std::string path = scratch_dir() + "/" + name;
+  const std::string path = scratch_file(name);
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return path;

@@ -10,4 +10,8 @@ namespace llsim::fuzz {
 // Writes `size` bytes to <scratch dir>/<name> and returns its path.
 std::string write_input(const std::string& name, const uint8_t* data, size_t size);
 
+// <scratch dir>/<name>, not written: where a model that reads `file:` relative to its scenario
+// finds the inputs written above.
+std::string scratch_file(const std::string& name);
+
 }  // namespace llsim::fuzz
