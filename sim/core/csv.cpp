@@ -35,7 +35,8 @@ double CsvTable::number(size_t row, size_t col) const
 
 CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_lines)
 {
-  if (std::filesystem::is_directory(file))
+  std::error_code error;  // a name the system refuses (too long, say) is left to the open below
+  if (std::filesystem::is_directory(file, error))
     throw ConfigError(file + ": is a directory, not a CSV file");
   std::ifstream in(file);
   if (!in)

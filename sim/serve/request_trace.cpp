@@ -101,7 +101,8 @@ void check_count(const std::string& file, size_t line, size_t requests)
 
 RequestTrace read_mooncake(const std::string& file, bool skip_bad_lines)
 {
-  if (std::filesystem::is_directory(file))
+  std::error_code error;  // a name the system refuses (too long, say) is left to the open below
+  if (std::filesystem::is_directory(file, error))
     throw ConfigError(file + ": is a directory, not a trace");
   std::ifstream in(file);
   if (!in)
