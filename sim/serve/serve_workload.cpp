@@ -111,9 +111,11 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   } else {
     w.requests = synthetic(p, seed, stream);
   }
-  // Arrival order, ties in file order; then the window, the count and the truncations.
-  std::stable_sort(w.requests.begin(), w.requests.end(),
-                   [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; });
+  // Arrival order, ties in file order (a synthetic workload and most traces are in it already);
+  // then the window, the count and the truncations.
+  const auto by_arrival = [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; };
+  if (!std::is_sorted(w.requests.begin(), w.requests.end(), by_arrival))
+    std::stable_sort(w.requests.begin(), w.requests.end(), by_arrival);
   const double t0 = w.requests.empty() ? 0 : w.requests.front().arrival_s;
   const double start = p.quantity("start");
   const double end   = p.has("duration") ? start + p.quantity("duration") : std::numeric_limits<double>::infinity();
@@ -121,24 +123,26 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   const double scale = p.quantity("rate_scale");
   const int64_t max_in  = p.has("max_input_tokens") ? p.integer("max_input_tokens") : INT64_MAX;
   const int64_t max_out = p.has("max_output_tokens") ? p.integer("max_output_tokens") : INT64_MAX;
-  std::vector<TraceRequest> kept;
-  for (auto& r : w.requests) {
-    const double t = r.arrival_s - t0;
+  // Kept requests move forward in place: a million-request trace is not copied.
+  size_t kept = 0;
+  for (size_t i = 0; i < w.requests.size() && kept < keep; ++i) {
+    TraceRequest& r = w.requests[i];
+    const double t  = r.arrival_s - t0;
     if (t < start || t >= end)
       continue;
-    if (kept.size() == keep)
-      break;
     r.arrival_s     = (t - start) / scale;
     r.output_tokens = std::max<int64_t>(1, std::min(r.output_tokens, max_out));
     r.input_tokens  = std::max<int64_t>(1, std::min(r.input_tokens, max_in));
     const auto covered = static_cast<size_t>((r.input_tokens + w.block_tokens - 1) / w.block_tokens);
     if (r.hash_ids.size() > covered)
       r.hash_ids.resize(covered);
-    kept.push_back(std::move(r));
+    if (kept != i)
+      w.requests[kept] = std::move(r);
+    ++kept;
   }
   // A workload has requests and the first arrives at 0 s, so only a window that starts later
   // can be empty: located at the key that emptied it, which may be a --set.
-  if (kept.empty()) {
+  if (kept == 0) {
     const std::string span = "its requests arrive from 0 s to " +
                              format_number(w.requests.back().arrival_s - t0) + " s";
     if (start > w.requests.back().arrival_s - t0)
@@ -146,7 +150,8 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     p.fail("duration", "no request arrives in the window [" + format_number(start) + " s, " + format_number(end) +
                            " s): " + span);
   }
-  w.requests = std::move(kept);
+  w.requests.erase(w.requests.begin() + static_cast<std::ptrdiff_t>(kept), w.requests.end());
+  w.requests.shrink_to_fit();
   return w;
 }
 
