@@ -2,37 +2,54 @@
 
 #include "sim/core/errors.hpp"
 
+#include <algorithm>
 #include <map>
 
 namespace llsim {
 
 namespace {
 
+// The size of a subtree once its aliases are expanded.
+struct Extent {
+  size_t nodes  = 1;
+  size_t height = 0;  // levels below the node
+
+  void add_child(const Extent& child)
+  {
+    nodes += child.nodes;
+    height = std::max(height, child.height + 1);
+  }
+};
+
 class DocumentCheck {
  public:
   explicit DocumentCheck(const std::function<std::string(const YAML::Mark&)>& where) : where_(where) {}
 
-  void visit(const YAML::Node& node, size_t depth)
+  // Checks the node's subtree once; a node reached again through an alias counts its whole
+  // expansion towards the limits without being walked again, so that a document near the node
+  // limit costs its distinct nodes, not its expanded ones.
+  Extent visit(const YAML::Node& node, size_t depth)
   {
-    if (++visited_ > kMaxYamlNodes)
-      fail(node, "the document expands to more than " + std::to_string(kMaxYamlNodes) +
-                     " YAML nodes (aliases of aliases?); write it out or make it smaller");
-    if (depth > kMaxYamlDepth)
-      fail(node, "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an alias that refers to itself?)");
     const YAML::Mark mark = node.Mark();
-    if (!mark.is_null() && !seen_.insert(mark.pos).second)
-      shape_.shared.insert(mark.pos);
-    if (!node.IsMap() && !node.IsSequence())
-      return;
+    if (!mark.is_null()) {
+      const auto done = checked_.find(mark.pos);
+      if (done != checked_.end()) {
+        mark_shared(node);
+        count(node, depth, done->second);
+        return done->second;
+      }
+    }
+    Extent extent;
+    count(node, depth, extent);
     if (node.IsSequence()) {
       for (const auto& item : node)
-        visit(item, depth + 1);
-      return;
-    }
-    std::map<std::string, YAML::Mark> keys;
-    for (const auto& entry : node) {
-      const YAML::Node& key = entry.first;
-      if (key.IsScalar()) {
+        extent.add_child(visit(item, depth + 1));
+    } else if (node.IsMap()) {
+      std::map<std::string, YAML::Mark> keys;
+      for (const auto& entry : node) {
+        const YAML::Node& key = entry.first;
+        if (!key.IsScalar())
+          fail(key, "expected a plain key, got a " + std::string(key.IsMap() ? "mapping" : "sequence"));
         if (key.Scalar() == "<<")
           fail(key, "merge keys (<<) are not supported (yaml-cpp 0.7 reads them as an ordinary key): write the "
                     "keys out, or reuse a whole mapping with an alias (*name)");
@@ -40,16 +57,42 @@ class DocumentCheck {
         if (!fresh)
           fail(key, "duplicate key '" + key.Scalar() + "' (first at " + where_(first->second) +
                         "): a key may appear once in a mapping");
-      } else {
-        fail(key, "expected a plain key, got a " + std::string(key.IsMap() ? "mapping" : "sequence"));
+        extent.add_child(visit(entry.second, depth + 1));
       }
-      visit(entry.second, depth + 1);
     }
+    if (!mark.is_null())
+      checked_.emplace(mark.pos, extent);
+    return extent;
   }
 
   YamlShape shape() const { return shape_; }
 
  private:
+  // Adds a subtree of `extent` met at `depth` to the nodes visited; fails past either limit.
+  void count(const YAML::Node& node, size_t depth, const Extent& extent)
+  {
+    visited_ += extent.nodes;
+    if (visited_ > kMaxYamlNodes)
+      fail(node, "the document expands to more than " + std::to_string(kMaxYamlNodes) +
+                     " YAML nodes (aliases of aliases?); write it out or make it smaller");
+    if (depth + extent.height > kMaxYamlDepth)
+      fail(node, "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an alias that refers to itself?)");
+  }
+
+  // The node and everything under it are reached more than once. A node already marked has its
+  // subtree marked, so each node is marked once however many aliases reach it.
+  void mark_shared(const YAML::Node& node)
+  {
+    if (node.Mark().is_null() || !shape_.shared.insert(node.Mark().pos).second)
+      return;
+    if (node.IsSequence())
+      for (const auto& item : node)
+        mark_shared(item);
+    else if (node.IsMap())
+      for (const auto& entry : node)
+        mark_shared(entry.second);
+  }
+
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const
   {
     throw ConfigError(where_(node.Mark()) + ": " + message);
@@ -57,7 +100,7 @@ class DocumentCheck {
 
   const std::function<std::string(const YAML::Mark&)>& where_;
   size_t visited_ = 0;
-  std::set<int> seen_;
+  std::map<int, Extent> checked_;  // by Mark::pos: the nodes whose subtree is checked
   YamlShape shape_;
 };
 

@@ -55,6 +55,26 @@ TEST_CASE("yaml checks: expansion and depth are bounded", "[yaml_checks]")
   }
   CHECK_THROWS_WITH(check(bomb), Catch::Contains("more than 1000000 YAML nodes"));
   CHECK_THROWS_WITH(check("a: &p [*p]\n"), Catch::Contains("nested deeper than 64 levels"));
+  // An aliased subtree counts at its expanded size and depth though it is walked once.
+  const auto aliases_of_a_list = [](int uses) {
+    std::string text = "a: &a [x";
+    for (int i = 1; i < 999; ++i)
+      text += ", x";
+    text += "]\nb: [*a";
+    for (int i = 1; i < uses; ++i)
+      text += ", *a";
+    return text + "]\n";
+  };
+  CHECK_NOTHROW(check(aliases_of_a_list(998)));  // 1 + 1000 + 1 + 998 * 1000 = 999,002 nodes
+  CHECK_THROWS_WITH(check(aliases_of_a_list(999)), Catch::Contains("more than 1000000 YAML nodes"));  // 1,001,002
+  const auto chain_of_anchors = [](int links) {
+    std::string text = "l0: &l0 [x]\n";
+    for (int i = 1; i < links; ++i)
+      text += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [*l" + std::to_string(i - 1) + "]\n";
+    return text;
+  };
+  CHECK_NOTHROW(check(chain_of_anchors(63)));  // the last x at depth 1 + 63
+  CHECK_THROWS_WITH(check(chain_of_anchors(64)), Catch::Contains("nested deeper than 64 levels"));
   std::string deep = "a: ";
   for (size_t i = 0; i < kMaxYamlDepth - 2; ++i)
     deep += "[";
