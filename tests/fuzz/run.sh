@@ -7,11 +7,16 @@
 #   usage: tests/fuzz/run.sh BUILD_DIR [SECONDS [RUNS [TARGET...]]]
 # RUNS: stop each target after that many executions as well (0: no limit); TARGETs: only these.
 #   e.g. tests/fuzz/run.sh build-fuzz 0 10000000 fuzz_units     (10 M executions, however long)
+# LLSIM_FUZZ_JOBS=N in the environment runs N processes per target on one shared corpus (libFuzzer's
+# -jobs), each making RUNS/N executions.
 set -euo pipefail
 build=$(realpath "$1")
 seconds=${2:-60}
 runs=${3:-0}
 [ "$runs" != 0 ] || runs=-1  # libFuzzer's "no limit"
+jobs=${LLSIM_FUZZ_JOBS:-1}
+[[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "LLSIM_FUZZ_JOBS must be a positive integer, not '$jobs'" >&2; exit 2; }
+[ "$runs" = -1 ] || runs=$(( (runs + jobs - 1) / jobs ))
 targets=("${@:4}")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace
   fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace)
@@ -46,13 +51,18 @@ for target in "${targets[@]}"; do
     echo "== $target: regressions"
     "$build/tests/fuzz/$target" "$regressions"/*
   fi
-  echo "== $target: ${seconds} s (0: no limit), ${runs} executions (-1: no limit)"
-  log="$work/$target.log"
-  if ! "$build/tests/fuzz/$target" "$corpus" -max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=4096 \
-      -print_final_stats=1 > "$log" 2>&1; then
-    tail -60 "$log"
+  echo "== $target: ${seconds} s (0: no limit), ${runs} executions per process (-1: no limit), $jobs process(es)"
+  # With -jobs, libFuzzer writes each job's log to fuzz-<job>.log in the directory it runs in,
+  # and copies it to its own output when the job ends.
+  logs="$work/$target.logs"
+  mkdir -p "$logs"
+  flags=(-max_total_time="$seconds" -runs="$runs" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1
+         -artifact_prefix="$(pwd)/")
+  [ "$jobs" = 1 ] || flags+=(-jobs="$jobs" -workers="$jobs")
+  if ! (cd "$logs" && "$build/tests/fuzz/$target" "$corpus" "${flags[@]}" > run.log 2>&1); then
+    if [ "$jobs" = 1 ]; then tail -60 "$logs/run.log"; else for log in "$logs"/fuzz-*.log; do tail -60 "$log"; done; fi
     echo "$target failed: its input is in $(pwd)" >&2
     exit 1
   fi
-  grep -E "stat::number_of_executed_units|^#[0-9]+ +DONE" "$log"
+  grep -E "stat::number_of_executed_units|^#[0-9]+ +DONE|^Done [0-9]+ runs" "$logs/run.log"
 done
