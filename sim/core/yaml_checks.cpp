@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
+#include <vector>
 
 namespace llsim {
 
@@ -21,23 +23,30 @@ struct Extent {
   }
 };
 
+// A node whose subtree is checked, with what the check found.
+struct CheckedNode {
+  YAML::Node node;
+  Extent extent;
+  bool subtree_shared = false;  // every node under it is in YamlShape::shared
+};
+
 class DocumentCheck {
  public:
   explicit DocumentCheck(const std::function<std::string(const YAML::Mark&)>& where) : where_(where) {}
 
-  // Checks the node's subtree once; a node reached again through an alias counts its whole
+  // Checks the node's subtree once; the same node reached again through an alias counts its whole
   // expansion towards the limits without being walked again, so that a document near the node
   // limit costs its distinct nodes, not its expanded ones.
   Extent visit(const YAML::Node& node, size_t depth)
   {
     const YAML::Mark mark = node.Mark();
-    if (!mark.is_null()) {
-      const auto done = checked_.find(mark.pos);
-      if (done != checked_.end()) {
-        mark_shared(node);
-        count(node, depth, done->second);
-        return done->second;
-      }
+    if (!mark.is_null() && !seen_.insert(mark.pos).second)
+      shape_.shared.insert(mark.pos);
+    if (const CheckedNode* done = checked(node)) {
+      const Extent extent = done->extent;
+      mark_subtree_shared(node);
+      count(node, depth, extent);
+      return extent;
     }
     Extent extent;
     count(node, depth, extent);
@@ -61,13 +70,28 @@ class DocumentCheck {
       }
     }
     if (!mark.is_null())
-      checked_.emplace(mark.pos, extent);
+      checked_[mark.pos].push_back({node, extent});
     return extent;
   }
 
   YamlShape shape() const { return shape_; }
 
  private:
+  // The record of this very node, if its subtree is checked. Distinct nodes can share a
+  // position (an anchored first key and its mapping), so the position alone does not tell.
+  CheckedNode* checked(const YAML::Node& node)
+  {
+    if (node.Mark().is_null())
+      return nullptr;
+    const auto at = checked_.find(node.Mark().pos);
+    if (at == checked_.end())
+      return nullptr;
+    for (auto& done : at->second)
+      if (done.node.is(node))
+        return &done;
+    return nullptr;
+  }
+
   // Adds a subtree of `extent` met at `depth` to the nodes visited; fails past either limit.
   void count(const YAML::Node& node, size_t depth, const Extent& extent)
   {
@@ -79,18 +103,26 @@ class DocumentCheck {
       fail(node, "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an alias that refers to itself?)");
   }
 
-  // The node and everything under it are reached more than once. A node already marked has its
-  // subtree marked, so each node is marked once however many aliases reach it.
-  void mark_shared(const YAML::Node& node)
+  // A checked node reached again: the nodes under it are reached again too, as walking them
+  // would have found. Each subtree is marked once however many aliases reach it.
+  void mark_subtree_shared(const YAML::Node& node)
   {
-    if (node.Mark().is_null() || !shape_.shared.insert(node.Mark().pos).second)
-      return;
+    if (CheckedNode* done = checked(node)) {
+      if (done->subtree_shared)
+        return;
+      done->subtree_shared = true;
+    }
+    const auto mark_child = [this](const YAML::Node& child) {
+      if (!child.Mark().is_null())
+        shape_.shared.insert(child.Mark().pos);
+      mark_subtree_shared(child);
+    };
     if (node.IsSequence())
       for (const auto& item : node)
-        mark_shared(item);
+        mark_child(item);
     else if (node.IsMap())
       for (const auto& entry : node)
-        mark_shared(entry.second);
+        mark_child(entry.second);
   }
 
   [[noreturn]] void fail(const YAML::Node& node, const std::string& message) const
@@ -100,7 +132,8 @@ class DocumentCheck {
 
   const std::function<std::string(const YAML::Mark&)>& where_;
   size_t visited_ = 0;
-  std::map<int, Extent> checked_;  // by Mark::pos: the nodes whose subtree is checked
+  std::set<int> seen_;                              // Mark::pos of every node reached
+  std::map<int, std::vector<CheckedNode>> checked_;  // by Mark::pos
   YamlShape shape_;
 };
 

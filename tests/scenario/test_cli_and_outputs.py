@@ -158,6 +158,13 @@ phases = summary(out)["phases"]
 check(phases["t"]["bytes"] == 2e9 and phases["u"]["bytes"] == 4e9,
       f"aliases: --set of one use of a shared size: t {phases['t']['bytes']} B, u {phases['u']['bytes']} B")
 
+# An anchored key used as a value (`- &k name: bag` ... `master: *k`) is one node with the key:
+# a --set of the value would rename the key, and is refused.
+KEY_ALIAS = "tests/scenarios/key_alias.yaml"
+run("validate", KEY_ALIAS)
+_, _, err = run("validate", KEY_ALIAS, "--set", "phases.bag.master=head", expect=2)
+check("is used through YAML aliases" in err, f"--set of a value that is an aliased key: {err}")
+
 # An --out that cannot be written is an error before anything is simulated (a file in its path;
 # the scenario would run for minutes otherwise), and nothing is created.
 blocker = os.path.join(scratch_dir(), "a_file")

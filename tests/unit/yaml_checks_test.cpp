@@ -42,6 +42,25 @@ TEST_CASE("yaml checks: aliases work and the nodes they reach are reported as sh
   CHECK(shape.shared.count(root["c"].Mark().pos) == 0);
 }
 
+TEST_CASE("yaml checks: an anchored first key is not its mapping, though both start at one position", "[yaml_checks]")
+{
+  // `&n k:` opens the mapping at the anchor's position; `*n` is the one-word key, not the mapping.
+  std::string wide = "m:\n  &n k: [x";
+  for (int i = 1; i < 1000; ++i)
+    wide += ", x";
+  wide += "]\nu: [*n";
+  for (int i = 1; i < 1000; ++i)
+    wide += ", *n";
+  CHECK_NOTHROW(check(wide + "]\n"));  // about 2,000 nodes, not 1000 times the mapping
+  const std::string deep = "m:\n  &n k: " + std::string(50, '[') + "x" + std::string(50, ']') + "\nx: " +
+                           std::string(20, '[') + "*n" + std::string(20, ']') + "\n";
+  CHECK_NOTHROW(check(deep));  // 51 levels deep, not 20 + 51
+  // A key used through an alias shares its position with its mapping, which --set must then leave alone.
+  const std::string text = "- &k name: bag\n  master: *k\n";
+  const YamlShape shape = check(text);
+  CHECK(shape.shared.count(YAML::Load(text)[0].Mark().pos) == 1);
+}
+
 TEST_CASE("yaml checks: expansion and depth are bounded", "[yaml_checks]")
 {
   // Seven levels of ten aliases each: 10^7 nodes from eight lines.
