@@ -8,7 +8,7 @@
 # RUNS: stop each target after that many executions as well (0: no limit); TARGETs: only these.
 #   e.g. tests/fuzz/run.sh build-fuzz 0 10000000 fuzz_units     (10 M executions, however long)
 # LLSIM_FUZZ_JOBS=N in the environment runs N processes per target on one shared corpus (libFuzzer's
-# -jobs), each making RUNS/N executions.
+# -jobs), each making RUNS/N executions (rounded up).
 set -euo pipefail
 build=$(realpath "$1")
 seconds=${2:-60}
@@ -60,7 +60,7 @@ for target in "${targets[@]}"; do
          -artifact_prefix="$(pwd)/")
   [ "$jobs" = 1 ] || flags+=(-jobs="$jobs" -workers="$jobs")
   if ! (cd "$logs" && "$build/tests/fuzz/$target" "$corpus" "${flags[@]}" > run.log 2>&1); then
-    if [ "$jobs" = 1 ]; then tail -60 "$logs/run.log"; else for log in "$logs"/fuzz-*.log; do tail -60 "$log"; done; fi
+    for log in "$logs"/fuzz-*.log "$logs/run.log"; do [ ! -f "$log" ] || tail -60 "$log"; done
     echo "$target failed: its input is in $(pwd)" >&2
     exit 1
   fi
