@@ -12,6 +12,8 @@ namespace {
 
 // A million hosts take about 3 GB and 25 s to build in SimGrid before anything runs.
 constexpr double kMaxHosts = 1e6;
+// Each disk is a SimGrid disk, and services keep per-disk state from the start.
+constexpr double kMaxDisks = 1e6;
 
 const ParamTable& nic_params()
 {
@@ -217,12 +219,20 @@ PlatformSpec parse_platform(const Params& p)
   if (!groups.node().IsMap() || groups.node().size() == 0)
     groups.fail("expected a mapping of group names to groups, e.g. compute: {count: 4, nic: {bandwidth: 10GBps}}");
   HostId next_host = 0;
+  double disks     = 0;
   for (const auto& entry : groups.node()) {
     const std::string name = entry.first.Scalar();
     spec.groups.push_back(parse_group(name, Params(groups.child(name), group_params())));
-    if (static_cast<double>(next_host) + static_cast<double>(spec.groups.back().count) > kMaxHosts)
+    const GroupSpec& group = spec.groups.back();
+    if (static_cast<double>(next_host) + static_cast<double>(group.count) > kMaxHosts)
       groups.child(name).child("count").fail("the platform has more than " + format_number(kMaxHosts) +
                               " hosts, llsim's limit (a million hosts take about 3 GB before anything runs)");
+    if (group.disks) {
+      disks += static_cast<double>(group.count) * static_cast<double>(group.disks->count);
+      if (disks > kMaxDisks)
+        groups.child(name).child("disks").child("count").fail(
+            "the platform has more than " + format_number(kMaxDisks) + " disks, llsim's limit");
+    }
     spec.groups.back().first_host = next_host;
     next_host += static_cast<HostId>(spec.groups.back().count);
   }
