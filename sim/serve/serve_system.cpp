@@ -23,6 +23,16 @@ std::string weights_error(const LlmModel& model, const GroupSpec& group, double 
          "'";
 }
 
+int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, double block_B)
+{
+  constexpr double kMaxKvBlocks = 1e15;
+  const double blocks = std::floor(room_B / block_B);
+  if (!(blocks <= kMaxKvBlocks))
+    p.fail(key, "room for " + format_number(blocks) + " KV blocks of " + format_number(block_B) +
+                    " B, more than llsim's limit of 1e15 (is a memory size in the wrong unit?)");
+  return static_cast<int64_t>(blocks);
+}
+
 BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
                                   const LlmModel& model, const ServeBatching& batching)
 {
@@ -34,7 +44,7 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
   const double block = static_cast<double>(c.block_size) * model.kv_bytes_per_token;
   if (room < block)
     p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in"));
-  c.kv_blocks = static_cast<int64_t>(std::floor(room / block));
+  c.kv_blocks = kv_blocks_in(p, key, room, block);
   return c;
 }
 

@@ -74,6 +74,11 @@ void require_gpus(const Params& p, const std::string& key, const GroupSpec& grou
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
                           const std::string& verdict);
 
+// The KV blocks of `block_B` bytes that `room_B` bytes hold. A located error (at `key` of `p`)
+// past 1e15 blocks, which no memory holds (a size in the wrong unit?) and which a block count
+// could not represent exactly.
+int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, double block_B);
+
 // The batcher configuration of a GPU instance on a host of `group`: the KV blocks are the HBM
 // of its GPUs x gpu_memory_utilization, less the weights. A located error (at `key` of `p`)
 // when the group has no GPUs or the weights leave no room.
