@@ -70,7 +70,8 @@ class FastDecode : public ServeSystem {
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;
     config_               = c.batching.base;
     const double kv_room  = static_cast<double>(workers_per_instance_) * cpu_group_.memory_B * p.quantity("kv_memory_share");
-    config_.kv_blocks = kv_blocks_in(p, "cpu", kv_room, static_cast<double>(config_.block_size) * model_.kv_bytes_per_token);
+    const double block_B  = static_cast<double>(config_.block_size) * model_.kv_bytes_per_token;
+    config_.kv_blocks     = kv_blocks_in(p, "cpu", kv_room, block_B);
     if (config_.kv_blocks < 1)
       p.fail("cpu", "the R-workers' memory holds no KV block");
     s_model_ = gpu_iteration_model(c, gpu_group_);
