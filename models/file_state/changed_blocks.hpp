@@ -1,6 +1,6 @@
 // Bytes of the blocks touched by `written_B` bytes of writes (whole blocks).
 #pragma once
-#include "sim/train/interfaces.hpp"
+#include "sim/train/file_state.hpp"
 
 #include <cmath>
 

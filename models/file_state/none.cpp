@@ -2,7 +2,7 @@
 // process (counted as an inconsistent rollback).
 // No keys; the workload is the train phase's `files:` section. Source: the file-state
 // checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
-#include "sim/train/interfaces.hpp"
+#include "sim/train/file_state.hpp"
 #include "sim/core/registry.hpp"
 
 

@@ -42,7 +42,10 @@
 #include "sim/phase/phase.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/forwarding.hpp"
-#include "sim/train/interfaces.hpp"
+#include "sim/train/checkpoint_layout.hpp"
+#include "sim/train/checkpoint_mode.hpp"
+#include "sim/train/checkpoint_policy.hpp"
+#include "sim/train/file_state.hpp"
 #include "sim/train/sim_training_environment.hpp"
 #include "sim/train/training_run.hpp"
 

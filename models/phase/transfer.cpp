@@ -19,7 +19,7 @@
 // backbone or topology links, server NIC) and write it to its disk. With negligible latency,
 // enough requests in flight and balanced striping, the makespan approaches
 //   total bytes / min(sum of sender NICs, backbone, sum of server NICs, sum of server disk writes)
-// (tests/scenario/test_transfer_closed_form.py). A sender or server that goes down (a host
+// (tests/llsim/test_transfer_closed_form.py). A sender or server that goes down (a host
 // fault) makes the stream resend what did not complete once the sender is back up; a stream that
 // fails give_up_after times in a row without writing a chunk fails the run (exit 1).
 //

@@ -3,7 +3,7 @@
 // smallest (MinMin) or the largest (MaxMin) to that worker, update the worker's ready time,
 // and repeat. Ties go to the lower task index, then the lower worker index.
 #pragma once
-#include "sim/mw/scheduler.hpp"
+#include "sim/mw/task_scheduler.hpp"
 
 namespace llsim {
 

@@ -23,7 +23,7 @@
 // Late-binding schedulers (TaskScheduler::binds_late) only see free workers.
 #pragma once
 #include "sim/core/csv.hpp"
-#include "sim/mw/scheduler.hpp"
+#include "sim/mw/task_scheduler.hpp"
 #include "sim/mw/task.hpp"
 #include "sim/mw/task_checkpointing.hpp"
 #include "sim/svc/fault_model.hpp"

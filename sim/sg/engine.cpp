@@ -16,7 +16,7 @@ namespace {
 // Every actor runs on a stack of its own of this size. Without guard pages (SimGrid's one
 // protected page per stack costs a memory mapping each, and tens of thousands of actors exhaust
 // vm.max_map_count), an overflow would silently corrupt the next stack: LLSIM_STACK_GUARD=1 in
-// the environment turns the guard pages on, and tests/scenario/test_stack_guard.py runs the
+// the environment turns the guard pages on, and tests/llsim/test_stack_guard.py runs the
 // deepest call paths that way.
 constexpr int kActorStackKiB = 128;
 

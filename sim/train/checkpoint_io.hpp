@@ -15,7 +15,8 @@
 #pragma once
 #include "sim/svc/forwarding.hpp"
 #include "sim/svc/storage.hpp"
-#include "sim/train/interfaces.hpp"
+#include "sim/train/checkpoint_mode.hpp"
+#include "sim/train/io_plan.hpp"
 
 #include <memory>
 #include <string>

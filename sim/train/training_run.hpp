@@ -20,6 +20,8 @@
 //   the read time.
 #pragma once
 #include "sim/core/distribution.hpp"
+#include "sim/train/checkpoint_policy.hpp"
+#include "sim/train/file_state.hpp"
 #include "sim/train/training_environment.hpp"
 
 #include <memory>

@@ -29,13 +29,13 @@ seeds_for() {
     fuzz_units)       printf '%s\n' 10GB 2.5GBps 1us 50k/s 14TFlops 10M 0 1e30GB "-1s" "1 GiB" ;;
     # Not scenarios/bench/: sized to time the simulator (a million requests or tasks made at load),
     # their descendants took most of the executions' time; the same kinds of phase are in the others.
-    fuzz_scenario)    ls "$root"/scenarios/*.yaml "$root"/scenarios/paper/*.yaml "$root"/tests/bad/*.yaml "$root"/tests/scenarios/*.yaml ;;
-    fuzz_task_trace)  ls "$root"/tests/fuzz/seeds/tasks.csv "$root"/tests/bad/tasks_*.csv ;;
-    fuzz_fault_trace) ls "$root"/tests/scenarios/*.csv "$root"/tests/bad/fault_*.csv ;;
-    fuzz_ingest_trace) ls "$root"/tests/scenarios/ingest_*.csv "$root"/tests/bad/ingest_*.csv ;;
+    fuzz_scenario)    ls "$root"/scenarios/*.yaml "$root"/scenarios/paper/*.yaml "$root"/tests/bad/*/*.yaml "$root"/tests/inputs/*.yaml ;;
+    fuzz_task_trace)  ls "$root"/tests/fuzz/seeds/tasks.csv "$root"/tests/bad/tasks/*.csv ;;
+    fuzz_fault_trace) ls "$root"/tests/inputs/*.csv "$root"/tests/bad/faults/*.csv ;;
+    fuzz_ingest_trace) ls "$root"/tests/inputs/ingest_*.csv "$root"/tests/bad/ingest/*.csv ;;
     fuzz_mooncake_trace) ls "$root"/tests/fuzz/seeds/mooncake.jsonl ;;
     fuzz_azure_trace) ls "$root"/tests/fuzz/seeds/azure.csv ;;
-    fuzz_burstgpt_trace) ls "$root"/tests/scenarios/burstgpt_sample.csv ;;
+    fuzz_burstgpt_trace) ls "$root"/tests/inputs/burstgpt_sample.csv ;;
   esac
 }
 

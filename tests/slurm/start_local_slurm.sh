@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Starts a one-node Slurm on this machine for tests/scenario/test_slurm.py (CI runs it as root):
+# Starts a one-node Slurm on this machine for tests/llsim/test_slurm.py (CI runs it as root):
 # munged, slurmctld and slurmd on localhost, state and logs under DIR. Prints the line to export.
 # usage: tests/slurm/start_local_slurm.sh DIR        stop: tests/slurm/stop_local_slurm.sh DIR
 set -euo pipefail

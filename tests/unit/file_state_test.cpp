@@ -1,5 +1,5 @@
 #include "sim/core/registry.hpp"
-#include "sim/train/interfaces.hpp"
+#include "sim/train/file_state.hpp"
 
 #include <catch2/catch.hpp>
 
