@@ -3,7 +3,8 @@
 // time. N such hosts together fail at rate N / mtbf.
 //   mtbf: duration, required          downtime: duration or distribution, default 30min
 // Sources: the classic HPC and volunteer-computing failure model (e.g. Kondo et al., 2007); a
-// Llama-3-like job (REFERENCE.md: 419 unexpected interruptions in 54 days on 16,384 GPUs) is
+// Llama-3-like job ("The Llama 3 herd of models", 2024: 419 unexpected interruptions in 54 days
+// on 16,384 GPUs) is
 // one failure every 3.1 h for the job.
 #include "models/fault_model/renewal.hpp"
 #include "sim/core/registry.hpp"

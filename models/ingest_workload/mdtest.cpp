@@ -1,4 +1,4 @@
-// Ingest workload `mdtest`: the metadata part of IO500 (REFERENCE.md, Metadata).
+// Ingest workload `mdtest`: the metadata part of IO500 (its mdtest-easy and mdtest-hard).
 //
 //   workload: {impl: mdtest, pattern: easy, files_per_rank: 1000, phases: [create, stat, delete]}
 //

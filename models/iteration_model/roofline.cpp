@@ -1,4 +1,4 @@
-// Iteration model `roofline` (REFERENCE.md, "Serving hardware and models"): an iteration is
+// Iteration model `roofline` (docs/phases/serve.md, "Iteration time"): an iteration is
 // bound by compute or by memory, whichever takes longer, on the instance's GPUs together
 // (tensor parallel, perfect scaling assumed):
 //   flop  = 2 x params x (prefill tokens + decodes) + 4 x layers x d_model x attention pairs

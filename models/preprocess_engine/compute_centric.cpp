@@ -8,7 +8,7 @@
 //
 //   engine: {impl: compute_centric, runtime_overhead: 3, serialization: 5ns, memory_factor: 2}
 //
-// All three are assumptions: the only published comparison in REFERENCE.md (text-dedup, MinHash
+// All three are assumptions: the only published comparison found (text-dedup's, MinHash
 // in native Python 18.88 s vs on Spark 691.77 s on one small corpus) mixes start-up, scheduling
 // and operator costs and is not used to set them. Vary them (README "Preprocess").
 #include "sim/core/registry.hpp"

@@ -1,8 +1,8 @@
 // Scheduler `minmax`: "unassigned min-max", late binding. At each scheduling event, the MaxMin
 // rule (minimum completion time over workers, maximum over tasks) applied to the tasks still
 // unassigned and to the workers free at that moment, one task per free worker; the other tasks
-// stay unassigned for later events, when more is known. This is the reading REFERENCE.md fixes
-// for llsim (min over workers, max over unassigned tasks); it differs from `maxmin`, which binds
+// stay unassigned for later events, when more is known. This is llsim's reading (min
+// over workers, max over unassigned tasks; docs/phases/tasks.md); it differs from `maxmin`, which binds
 // the whole window to worker queues at once. Keys: window, period. Source: the master-worker
 // simulator of the founding documents; Braun et al., JPDC 2001 for the MaxMin rule.
 #include "sim/core/registry.hpp"

@@ -1,5 +1,5 @@
-// MinHash-LSH near-duplicate detection, as datatrove and text-dedup run it (REFERENCE.md,
-// Preprocessing): a document's tokens are cut into `shingle`-token windows, each hashed; K = b·r
+// MinHash-LSH near-duplicate detection, as datatrove and text-dedup run it (MinHash after
+// Broder 1997): a document's tokens are cut into `shingle`-token windows, each hashed; K = b·r
 // hash functions each keep their minimum over the shingles (the signature, an unbiased estimate
 // of Jaccard similarity component by component); the signature is cut into b bands of r rows,
 // each hashed to a band key; two documents sharing a band key are a candidate pair, and

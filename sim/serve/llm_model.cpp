@@ -6,7 +6,7 @@ namespace llsim {
 
 namespace {
 
-// K and V of every layer's KV heads, at the model's precision (REFERENCE.md).
+// K and V of every layer's KV heads, at the model's precision (docs/phases/serve.md).
 double kv_bytes_per_token(const LlmModel& m)
 {
   return 2.0 * static_cast<double>(m.layers * m.kv_heads * m.head_dim) * m.dtype_bytes;

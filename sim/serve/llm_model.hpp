@@ -6,7 +6,8 @@
 //   model: {params: 70G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, dtype_bytes: 2}
 //   model: {params: 7G, kv_bytes_per_token: 512KiB}               the KV size directly
 //
-// KV bytes per token = 2 (K and V) x layers x kv_heads x head_dim x dtype_bytes (REFERENCE.md).
+// KV bytes per token = 2 (K and V) x layers x kv_heads x head_dim x dtype_bytes
+// (docs/phases/serve.md).
 // `llsim models` lists the presets with their derived KV bytes per token.
 #pragma once
 #include "sim/core/params.hpp"

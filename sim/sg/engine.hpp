@@ -7,7 +7,7 @@
 //   a share (measured: 8 such flows each at the full 2 GB/s of one shared NIC, 2% faster than
 //   the NIC allows over a whole transfer); the full update is right, and faster here too (the
 //   96,000-node checkpoint write: 25 s instead of 34 s);
-// - small actor stacks and no guard pages, so 100k+ actors fit (DESIGN.md);
+// - small actor stacks and no guard pages, so 100k+ actors fit (docs/design.md);
 // - SimGrid's own logging only for warnings and errors, and the user's --log settings.
 #pragma once
 #include "sim/platform/platform_spec.hpp"

@@ -29,7 +29,7 @@ def single(*sets):
     return phase_metrics(SINGLE, "chat", *sets)
 
 
-# llsim models lists the presets with their derived KV bytes per token (REFERENCE.md's figures).
+# llsim models lists the presets with their derived KV bytes per token (docs/phases/serve.md).
 _, listing, _ = run("models")
 check("llama2-7b" in listing and "-> 524288 B of KV per token" in listing, "models: Llama-2-7B's 0.5 MiB per token")
 check("llama3-70b" in listing and "-> 327680 B of KV per token" in listing, "models: LLaMA3-70B's 320 KiB per token")
