@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/run/resolved_json.hpp"
 
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -121,6 +122,7 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Simul
   resolved << scenario.tree;
   write_file_atomically(dir + "/resolved.yaml", std::string("# Scenario as run by llsim, every default filled in.\n") +
                                                     resolved.c_str() + "\n");
+  write_file_atomically(dir + "/resolved.json", resolved_json(scenario.tree));
   write_file_atomically(dir + "/summary.json", summary_json(scenario, result, wall_time_s));
 }
 
