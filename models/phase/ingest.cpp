@@ -23,11 +23,7 @@
 // cache miss costs one lookup per k files; directories are scaled like files (k copies of the
 // tree).
 //
-// Metrics: ops, files (created), files_removed (unlinked), makespan_s, ops_per_s, mean_latency_s, p50_latency_s, p99_latency_s
-// (per real operation), rpcs_per_op, max_server_share (the busiest server's share of the
-// phase's RPCs), metadata_bytes and max_server_metadata_bytes (the service's inodes at the end),
-// journal_bytes and home_write_bytes (what the service journalled and checkpointed while the
-// phase ran, other phases' operations included), data_bytes.
+// Metrics: the declared table kIngestMetrics below (`llsim models` lists it).
 // CSVs: <phase>_servers.csv (RPCs per server and time bucket), <phase>_latency.csv (a latency
 // histogram per operation type, 10 bins per decade), <phase>_steps.csv (each step's rate).
 #include "sim/core/errors.hpp"
@@ -67,7 +63,7 @@ const ParamTable kIngestParams = {
         .defaults("1")
         .at_least(1)
         .at_most(1e9),
-    ParamSpec::section("workload", "what the ranks do {impl: mdtest | tree | trace, ...}"),
+    ParamSpec::choice<IngestWorkload>("workload", "what the ranks do {impl, ...}"),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time buckets of <phase>_servers.csv")
         .defaults("1s")
         .at_least(1e-3),
@@ -143,9 +139,35 @@ class IngestPhase : public Phase {
   double makespan_s_ = 0, metadata_B_ = 0, max_server_B_ = 0, journal_B_ = 0, home_B_ = 0;
 };
 
+// What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
+const MetricTable kIngestMetrics = {
+    {"ops", MetricUnit::Count, "metadata operations done (real ones: scale per simulated one)"},
+    {"files", MetricUnit::Count, "files created"},
+    {"makespan_s", MetricUnit::Seconds, "time from the phase's start until every rank is done"},
+    {"ops_per_s", MetricUnit::PerSecond, "ops / makespan_s (0 when the makespan is 0)"},
+    {"files_removed", MetricUnit::Count, "files unlinked"},
+    {"mean_latency_s", MetricUnit::Seconds,
+     "mean time of one real operation, issue to reply (a simulated operation's time / scale; 0 when none ran)"},
+    {"p50_latency_s", MetricUnit::Seconds, "median of the same (0 when none ran)"},
+    {"p99_latency_s", MetricUnit::Seconds, "99th percentile of the same (0 when none ran)"},
+    {"rpcs_per_op", MetricUnit::Number,
+     "RPCs sent per operation (the metadata model's cost, directory lookups of cache misses included)"},
+    {"max_server_share", MetricUnit::Ratio, "the busiest metadata server's share of the phase's RPCs"},
+    {"data_bytes", MetricUnit::Bytes, "bytes of the files created (written to `storage` when given)"},
+    {"metadata_bytes", MetricUnit::Bytes, "bytes of inodes the metadata service holds at the phase's end"},
+    {"max_server_metadata_bytes", MetricUnit::Bytes, "the most bytes of inodes one of its servers holds then"},
+    {"journal_bytes", MetricUnit::Bytes,
+     "bytes the metadata service journalled while the phase ran, other phases' operations included (0 without a "
+     "journal)"},
+    {"home_write_bytes", MetricUnit::Bytes,
+     "bytes its journal checkpoints wrote while the phase ran, other phases' operations included (0 without a "
+     "journal)"},
+};
+
 }  // namespace
 
 LLSIM_REGISTER(Phase, "ingest", IngestPhase, "client ranks run a metadata workload (mdtest, tree, trace)",
                kIngestParams);
+LLSIM_DECLARE_METRICS(Phase, "ingest", kIngestMetrics);
 
 }  // namespace llsim

@@ -36,11 +36,7 @@
 // another one, with a Jaccard similarity drawn from `duplicates.similarity`; each is found with
 // probability 1 - (1 - s^r)^b (sim/preprocess/minhash_lsh.hpp), averaged over 100,000 draws.
 //
-// Metrics: documents, bytes, makespan_s, bytes_read_local and bytes_read_remote (corpus reads),
-// network_bytes (corpus read remotely, intermediate data read from another worker, and output
-// written to the storage service from a worker that is not one of its servers), shuffle_bytes (documents x bands x (key + id) bytes),
-// spill_bytes, peak_memory_bytes (the most one task held), documents_removed, cpu_utilization
-// (busy worker time / (workers x makespan)), tasks, reexecutions.
+// Metrics: the declared table kPreprocessMetrics below (`llsim models` lists it).
 // CSVs: <phase>_stages.csv (stage, tasks, start, end, input and output bytes) and
 // <phase>_nodes.csv (every `sample_period` and at each stage's start and end: each worker's
 // state, idle, busy or down).
@@ -177,8 +173,8 @@ const ParamTable kPreprocessParams = {
                                   "are the corpus, already on the storage service")
         .may_be_absent(),
     ParamSpec::section("placement", "{impl: striped | replicated, replicas}").defaults("{}").with_fields(kPlacementParams),
-    ParamSpec::section("engine", "{impl: compute_centric | data_centric, ...}").defaults("{impl: data_centric}"),
-    ParamSpec::section("scheduler", "task scheduler {impl: locality | fcfs | mct | minmin | maxmin | minmax}")
+    ParamSpec::choice<PreprocessEngine>("engine", "the execution engine {impl, ...}").defaults("{impl: data_centric}"),
+    ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, ...}")
         .defaults("{impl: locality}"),
     ParamSpec::section("minhash", "{bands, rows, key_bytes, id_bytes}").defaults("{}").with_fields(kMinhashParams),
     ParamSpec::section("duplicates", "{fraction, similarity}").defaults("{}").with_fields(kDuplicateParams),
@@ -500,9 +496,32 @@ class PreprocessPhase : public Phase {
   CsvWriter nodes_csv_{{"time_s", "stage", "worker", "state"}, {}};
 };
 
+// What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
+const MetricTable kPreprocessMetrics = {
+    {"documents", MetricUnit::Count, "documents of the corpus"},
+    {"bytes", MetricUnit::Bytes, "bytes of the corpus"},
+    {"makespan_s", MetricUnit::Seconds, "time from the phase's start until the last stage ends"},
+    {"bytes_read_local", MetricUnit::Bytes, "corpus bytes read from the worker's own disks"},
+    {"bytes_read_remote", MetricUnit::Bytes, "corpus bytes read over the network"},
+    {"network_bytes", MetricUnit::Bytes,
+     "bytes over the network: corpus read remotely, intermediate data read from another worker, and output written "
+     "to the storage service from a worker that is not one of its servers"},
+    {"shuffle_bytes", MetricUnit::Bytes,
+     "bytes of band records the LSH shuffle moves: documents x bands x (key + id bytes)"},
+    {"spill_bytes", MetricUnit::Bytes, "bytes tasks spilled to the workers' disks beyond executor_memory"},
+    {"peak_memory_bytes", MetricUnit::Bytes, "the most memory one task held (at most executor_memory)"},
+    {"documents_removed", MetricUnit::Count,
+     "near-duplicates removed: documents x fraction x the probability LSH finds one, averaged over their "
+     "similarity"},
+    {"cpu_utilization", MetricUnit::Ratio, "busy worker time / (workers x makespan)"},
+    {"tasks", MetricUnit::Count, "tasks of all stages"},
+    {"reexecutions", MetricUnit::Count, "task starts beyond each task's first (after a worker failure)"},
+};
+
 }  // namespace
 
 LLSIM_REGISTER(Phase, "preprocess", PreprocessPhase, "MinHash-LSH deduplication of a corpus on a cluster",
                kPreprocessParams);
+LLSIM_DECLARE_METRICS(Phase, "preprocess", kPreprocessMetrics);
 
 }  // namespace llsim

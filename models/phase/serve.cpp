@@ -12,8 +12,8 @@
 //     slo: {ttft: 30s, tbt: 100ms}
 //     sample_period: 1s                       rows of <phase>_instances.csv
 //
-// The phase ends when every request has finished or been rejected. Metrics and CSVs:
-// sim/serve/serve_tally.hpp.
+// The phase ends when every request has finished or been rejected. Metrics: the declared table
+// ServeTally::metric_table() (`llsim models` lists it); CSVs: sim/serve/serve_tally.hpp.
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"
@@ -53,8 +53,8 @@ const ParamTable kServeParams = {
     ParamSpec::section("model", "the served model {preset} or {params, layers, d_model, kv_heads, head_dim, "
                                 "dtype_bytes} or {params, kv_bytes_per_token}")
         .with_fields(llm_model_params()),
-    ParamSpec::section("system", "the serving system {impl: vllm | mooncake | fastdecode, ...}"),
-    ParamSpec::section("iteration", "iteration time {impl: roofline | table, ...}").defaults("{impl: roofline}"),
+    ParamSpec::choice<ServeSystem>("system", "the serving system {impl, ...}"),
+    ParamSpec::choice<IterationModel>("iteration", "iteration time {impl, ...}").defaults("{impl: roofline}"),
     ParamSpec::section("batching", "continuous batching and paged KV").defaults("{}").with_fields(kBatchingParams),
     ParamSpec::section("workload", "a trace {trace, format} or a synthetic load {requests, arrival, input_tokens, "
                                    "output_tokens}")
@@ -135,5 +135,6 @@ class ServePhase : public Phase {
 
 LLSIM_REGISTER(Phase, "serve", ServePhase, "LLM inference on a serving system against an SLO (vllm, mooncake, fastdecode)",
                kServeParams);
+LLSIM_DECLARE_METRICS(Phase, "serve", ServeTally::metric_table());
 
 }  // namespace llsim

@@ -15,14 +15,11 @@
 // Workers fail as their hosts do: the scenario's `faults:` entry for the worker group (e.g.
 // {group: volunteers, impl: exponential, mtbf: 6h, downtime: 30min}). Checkpoints go to a
 // storage service: `local` to one whose servers are the workers (their own disks), `shared` to
-// any other. The runtime is sim/mw/master_worker.hpp. Metrics: tasks, completed, makespan_s,
-// mean_turnaround_s and p95_turnaround_s (output back at the master minus submission),
-// reexecutions (starts beyond the first), wasted_flops (computed but not part of a result),
-// bytes_transferred (completed transfers: inputs, outputs, checkpoint uploads and downloads),
-// checkpoint_bytes (checkpoints written), worker_utilization (compute time / (workers x makespan)).
-// CSVs: <phase>.csv (queued, running, done, workers up over time), <phase>_worker_states.csv
-// (idle, busy or down per worker at the same times), <phase>_tasks.csv (per task: submit,
-// start, end, worker, attempts), <phase>_workers.csv (per worker totals).
+// any other. The runtime is sim/mw/master_worker.hpp. Metrics: the declared table kTasksMetrics
+// below (`llsim models` lists it). CSVs: <phase>.csv (queued, running, done, workers up over
+// time), <phase>_worker_states.csv (idle, busy or down per worker at the same times),
+// <phase>_tasks.csv (per task: submit, start, end, worker, attempts), <phase>_workers.csv (per
+// worker totals).
 // Source: the master-worker simulator of the founding documents; schedulers after Braun et al.,
 // JPDC 2001.
 #include "sim/core/percentile.hpp"
@@ -53,9 +50,9 @@ const ParamTable kTasksParams = {
     ParamSpec::text("workers", "group whose hosts run the workers"),
     ParamSpec::section("tasks", "a generator {count, flops, input, output, arrival} or {trace: file.csv}")
         .with_fields(task_source_params()),
-    ParamSpec::section("scheduler", "task scheduler {impl: fcfs|mct|minmin|maxmin|minmax, window, period}")
+    ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, window, period}")
         .defaults("{impl: fcfs}"),
-    ParamSpec::section("checkpoint", "checkpoint sharing {impl: none|local|shared, ...}").defaults("{impl: none}"),
+    ParamSpec::choice<TaskCheckpointing>("checkpoint", "checkpoint sharing {impl, ...}").defaults("{impl: none}"),
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the master to notice a worker is gone")
         .defaults("1min")
         .at_least(0),
@@ -150,9 +147,26 @@ class TasksPhase : public Phase {
   std::unique_ptr<MasterWorker> runtime_;
 };
 
+// What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
+const MetricTable kTasksMetrics = {
+    {"tasks", MetricUnit::Count, "tasks submitted"},
+    {"completed", MetricUnit::Count, "tasks whose output reached the master"},
+    {"makespan_s", MetricUnit::Seconds, "time from the phase's start until the master stopped (every task done)"},
+    {"mean_turnaround_s", MetricUnit::Seconds,
+     "mean of output back at the master minus submission, over the completed tasks (0 when none)"},
+    {"p95_turnaround_s", MetricUnit::Seconds, "95th percentile of the same (0 when none)"},
+    {"reexecutions", MetricUnit::Count, "task starts beyond each task's first (after a worker failure)"},
+    {"wasted_flops", MetricUnit::Flop, "floating-point operations computed but not part of a result"},
+    {"bytes_transferred", MetricUnit::Bytes,
+     "bytes of completed transfers: inputs, outputs, checkpoint uploads and downloads"},
+    {"checkpoint_bytes", MetricUnit::Bytes, "bytes of checkpoints written (0 with checkpoint none)"},
+    {"worker_utilization", MetricUnit::Ratio, "compute time / (workers x makespan)"},
+};
+
 }  // namespace
 
 LLSIM_REGISTER(Phase, "tasks", TasksPhase, "master-worker bag of tasks with schedulers, failures, checkpoints",
                kTasksParams);
+LLSIM_DECLARE_METRICS(Phase, "tasks", kTasksMetrics);
 
 }  // namespace llsim

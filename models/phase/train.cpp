@@ -26,13 +26,7 @@
 // job fails when one of its nodes does, and restarts on a spare after `restart.delay`. The
 // layout decides who writes which bytes to which targets (sim/train/layout_levers.hpp).
 //
-// Metrics: checkpoint_bytes, checkpoints, checkpoint_files (files one checkpoint creates),
-// checkpoint_write_s, checkpoint_read_s and local_write_s (mean duration of each kind of I/O,
-// null when none ran), checkpoint_blocking_s (mean time one checkpoint stopped training: the C
-// of Young/Daly), blocking_s (total), interval_s (the last interval the policy gave), failures,
-// restarts (restarts that got training going again), wasted_s (compute lost), makespan_s,
-// goodput (useful compute / makespan), file_state_bytes, inconsistent_rollbacks, job_mtbf_s,
-// io_replays (I/O operations run through the services rather than charged).
+// Metrics: the declared table kTrainMetrics below (`llsim models` lists it).
 // CSVs: <phase>_checkpoints.csv (per checkpoint: start, end, iteration, blocking, bytes, when it
 // became durable on the parallel file system, whether its I/O went through the services),
 // <phase>_failures.csv (per failure of the job: time, node).
@@ -88,10 +82,10 @@ const ParamTable& imbalance_params()
 const ParamTable& checkpoint_params()
 {
   static const ParamTable t = {
-      ParamSpec::section("layout", "{impl: naive | balanced, ...}").defaults("{impl: naive}"),
-      ParamSpec::section("policy", "{impl: fixed | every_n | young | daly, ...}").defaults("{impl: daly}"),
-      ParamSpec::section("mode", "{impl: blocking | async | multilevel | coordinated, ...}").defaults("{impl: blocking}"),
-      ParamSpec::section("file_state", "{impl: none | full_copy | block_log | behavior | versioned}")
+      ParamSpec::choice<CheckpointLayout>("layout", "who writes which bytes where {impl, ...}").defaults("{impl: naive}"),
+      ParamSpec::choice<CheckpointPolicy>("policy", "when to checkpoint {impl, ...}").defaults("{impl: daly}"),
+      ParamSpec::choice<CheckpointMode>("mode", "how a checkpoint stops training and where it becomes durable {impl, ...}").defaults("{impl: blocking}"),
+      ParamSpec::choice<FileStatePolicy>("file_state", "what is saved of the files the job writes {impl}")
           .defaults("{impl: none}"),
       ParamSpec::text("io_replay", "auto (through the services when another phase runs or the cost is unknown, "
                                    "else the cost measured alone), always, or once (per kind of I/O)")
@@ -307,9 +301,40 @@ class TrainPhase : public Phase {
   TrainingResult result_;
 };
 
+// What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
+const MetricTable kTrainMetrics = {
+    {"checkpoint_bytes", MetricUnit::Bytes,
+     "bytes of all checkpoints, every level (node-local copies, file-state bytes and the parallel file system's)"},
+    {"checkpoints", MetricUnit::Count, "checkpoints taken"},
+    {"checkpoint_files", MetricUnit::Count, "files one checkpoint creates (the layout's)"},
+    {"checkpoint_write_s", MetricUnit::Seconds,
+     "mean duration of a checkpoint write to the parallel file system (null when none ran)"},
+    {"checkpoint_read_s", MetricUnit::Seconds,
+     "mean duration of a checkpoint read from the parallel file system (null when none ran)"},
+    {"checkpoint_blocking_s", MetricUnit::Seconds, "mean time one checkpoint stopped training: the C of Young/Daly"},
+    {"local_write_s", MetricUnit::Seconds, "mean duration of a node-local checkpoint write (null when none ran)"},
+    {"blocking_s", MetricUnit::Seconds, "time checkpoints stopped training, in all"},
+    {"interval_s", MetricUnit::Seconds, "the last checkpoint interval the policy gave"},
+    {"failures", MetricUnit::Count, "node failures that hit the job, including during a restart"},
+    {"restarts", MetricUnit::Count, "restarts that got training going again"},
+    {"wasted_s", MetricUnit::Seconds, "compute lost to failures (done again after a rollback)"},
+    {"makespan_s", MetricUnit::Seconds, "time from the job's start until its work is done"},
+    {"goodput", MetricUnit::Ratio, "useful compute / makespan"},
+    {"file_state_bytes", MetricUnit::Bytes,
+     "bytes the file-state policy saved or kept of the files the job writes (0 with file_state none)"},
+    {"inconsistent_rollbacks", MetricUnit::Count,
+     "rollbacks that left the job's files out of step with the checkpoint (the file-state policy's)"},
+    {"job_mtbf_s", MetricUnit::Seconds,
+     "the job's mean time between failures, from its nodes' fault models (null when they never fail)"},
+    {"io_replays", MetricUnit::Count,
+     "I/O operations (checkpoint writes, restart reads) run through the services rather than charged the cost "
+     "measured (io_replay)"},
+};
+
 }  // namespace
 
 LLSIM_REGISTER(Phase, "train", TrainPhase, "training with checkpoints, failures and restarts on a Sunway-like machine",
                kTrainParams);
+LLSIM_DECLARE_METRICS(Phase, "train", kTrainMetrics);
 
 }  // namespace llsim

@@ -31,7 +31,7 @@ const char* const kUsage =
     "       llsim validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]\n"
     "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set PATH=VALUE]...\n"
     "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
-    "       llsim models\n"
+    "       llsim models [--markdown]\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
     "       llsim --help | --version      (and llsim COMMAND --help)\n";
 
@@ -133,6 +133,7 @@ struct CommandLine {
   CLI::App* sweep_command    = nullptr;
   CLI::App* models_command   = nullptr;
   CLI::App* trace_command    = nullptr;
+  bool models_markdown       = false;
 
   CommandLine()
   {
@@ -161,7 +162,8 @@ struct CommandLine {
 
     sweep_command  = add_sweep_command(app, sweep);
     models_command = app.add_subcommand("models", "list every interface, its implementations and their parameters "
-                                                  "(type, unit, default, description)");
+                                                  "(type, unit, default, description) and metrics");
+    models_command->add_flag("--markdown", models_markdown, "write the catalogue as Markdown (docs/models.md)");
     trace_command  = add_trace_command(app, trace);
   }
 
@@ -178,7 +180,7 @@ struct CommandLine {
       return llsim::sweep_command(sweep, args);
     if (trace_command->parsed())
       return trace_stats_command(trace);
-    std::cout << models_listing();
+    std::cout << models_listing(models_markdown);
     return kExitOk;
   }
 };

@@ -1,5 +1,6 @@
 #include "sim/cli/models_listing.hpp"
 
+#include "sim/cli/metrics_listing.hpp"
 #include "sim/core/distribution.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
@@ -16,69 +17,168 @@ namespace llsim {
 
 namespace {
 
-void list_params(std::ostringstream& out, const ParamTable& table, const std::string& indent,
-                 const std::string& prefix = "")
+std::string default_or_required(const ParamSpec& p)
 {
-  for (const auto& p : table) {
-    out << indent << prefix << p.name << "  (" << p.type_name() << ")";
-    if (p.default_text)
-      out << "  default: " << *p.default_text;
-    else if (p.optional)
-      out << "  optional";
+  if (p.default_text)
+    return "default: " + *p.default_text;
+  return p.optional ? "optional" : "required";
+}
+
+// "one of: a, b" for a key that names an implementation, read from the registry.
+std::string choices_text(const ParamSpec& p)
+{
+  if (p.choices == nullptr)
+    return "";
+  return (p.selector.empty() ? "" : "'" + p.selector + ":' ") + "one of: " + join(p.choices(), ", ");
+}
+
+// One catalogue, written as indented text (`llsim models`) or as Markdown (`--markdown`,
+// docs/models.md): the same sections in the same order.
+class Listing {
+ public:
+  explicit Listing(bool markdown) : markdown_(markdown) {}
+
+  void heading(int level, const std::string& text)
+  {
+    if (markdown_)
+      out_ << (out_.tellp() > 0 ? "\n" : "") << std::string(static_cast<size_t>(level), '#') << " " << text << "\n";
+    else if (level <= 2)
+      out_ << (out_.tellp() > 0 ? "\n" : "") << text << ":\n";
     else
-      out << "  required";
-    if (!p.range_text().empty())
-      out << "  range: " << p.range_text();
-    out << "\n" << indent << "    " << p.description << "\n";
-    if (p.fields != nullptr)
-      list_params(out, *p.fields, indent + "  ", prefix + p.name + ".");
+      out_ << "  " << text << "\n";
   }
+
+  // A paragraph (Markdown: after a blank line) or, with `item`, an entry of a list.
+  void line(const std::string& text, bool item = false)
+  {
+    if (markdown_)
+      out_ << (item ? "- " : out_.tellp() > 0 ? "\n" : "") << text << "\n";
+    else
+      out_ << "  " << text << "\n";
+  }
+
+  void params(const ParamTable& table, const std::string& indent)
+  {
+    if (table.empty())
+      return;
+    if (markdown_)
+      out_ << "\n| key | type | default | range | description |\n|---|---|---|---|---|\n";
+    rows(table, indent, "");
+  }
+
+  void metrics(const std::string& family, const std::string& name)
+  {
+    const std::string listing = metrics_listing(family, name, markdown_);
+    out_ << (markdown_ && !listing.empty() ? "\n" : "") << listing;
+  }
+
+  std::string text() const { return out_.str(); }
+
+ private:
+  void rows(const ParamTable& table, const std::string& indent, const std::string& prefix)
+  {
+    for (const auto& p : table) {
+      const std::string choices = choices_text(p);
+      if (markdown_) {
+        const std::string description = p.description + (choices.empty() ? "" : " (" + choices + ")");
+        out_ << "| `" << prefix << p.name << "` | " << p.type_name() << " | "
+             << markdown_cell(p.default_text ? "`" + *p.default_text + "`" : p.optional ? "optional" : "required")
+             << " | " << markdown_cell(p.range_text()) << " | " << markdown_cell(description) << " |\n";
+      } else {
+        out_ << indent << prefix << p.name << "  (" << p.type_name() << ")  " << default_or_required(p);
+        if (!p.range_text().empty())
+          out_ << "  range: " << p.range_text();
+        out_ << "\n" << indent << "    " << p.description << "\n";
+        if (!choices.empty())
+          out_ << indent << "    " << choices << "\n";
+      }
+      if (p.fields != nullptr)
+        rows(*p.fields, markdown_ ? indent : indent + "  ", prefix + p.name + ".");
+    }
+  }
+
+  bool markdown_;
+  std::ostringstream out_;
+};
+
+// The folder the implementations of one interface live in ("" when they are elsewhere).
+std::string models_folder(const std::vector<ModelInfo>& models)
+{
+  std::string folder;
+  for (const auto& m : models) {
+    const std::string dir = m.source.substr(0, m.source.rfind('/') + 1);
+    if (!folder.empty() && dir != folder)
+      return "";
+    folder = dir;
+  }
+  return folder;
+}
+
+void list_interfaces(Listing& out, bool markdown)
+{
+  auto interfaces = RegistryCatalog::interfaces();
+  std::sort(interfaces.begin(), interfaces.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
+  for (const auto& interface : interfaces) {
+    const auto models       = interface.models();
+    const std::string where = models_folder(models);
+    out.heading(2, markdown ? "Interface `" + interface.name + "`" : "Interface '" + interface.name + "'");
+    out.line("choose with '" + interface.selector + ":'; contract: " + interface.header +
+             (where.empty() ? "" : "; implementations: " + where));
+    for (const auto& model : models) {
+      out.heading(3, markdown ? "`" + model.name + "`" : model.name + ": " + model.description);
+      out.line(markdown ? model.description + " (" + model.source + ")" : "    " + model.source);
+      out.params(*model.params, "      ");
+      out.metrics(interface.name, model.name);
+    }
+  }
+}
+
+void list_presets(Listing& out)
+{
+  out.heading(2, "Served models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds");
+  for (const auto& m : llm_presets())
+    out.line(m.name + ": " + format_number(m.params / 1e9) + " G parameters, " +
+             std::to_string(m.layers) + " layers, d_model " + std::to_string(m.d_model) + ", " +
+             std::to_string(m.kv_heads) + " KV heads x " + std::to_string(m.head_dim) + ", " +
+             format_number(m.dtype_bytes) + " B per value -> " + format_number(m.kv_bytes_per_token) +
+             " B of KV per token",
+             true);
 }
 
 }  // namespace
 
-std::string models_listing()
+std::string models_listing(bool markdown)
 {
-  std::ostringstream out;
-  out << "Scenario top level:\n";
-  list_params(out, scenario_params(), "  ");
-  out << "\nplatform:\n";
-  list_params(out, platform_params(), "  ");
-  out << "\nplatform.groups.<name>:\n";
-  list_params(out, group_params(), "  ");
-  out << "\nEvery phase (besides its kind's own keys):\n";
-  list_params(out, phase_common_params(), "  ");
-  out << "\nEvery service, services.<name> (besides its kind's own keys):\n";
-  list_params(out, Service::common_params(), "  ");
-  out << "\nEvery entry of faults (besides its fault model's own keys):\n";
-  list_params(out, HostFaults::entry_params(), "  ");
+  Listing out(markdown);
+  if (markdown)
+    out.line("# Models and parameters\n\nGenerated by `llsim models --markdown`; do not edit by hand "
+             "(tests/llsim/test_models_reference.py checks that this file equals its output).");
+  out.heading(2, "Scenario top level");
+  out.params(scenario_params(), "  ");
+  out.heading(2, "platform");
+  out.params(platform_params(), "  ");
+  out.heading(2, "platform.groups.<name>");
+  out.params(group_params(), "  ");
+  out.heading(2, "Every phase (besides its kind's own keys)");
+  out.params(phase_common_params(), "  ");
+  out.heading(2, "Every service, services.<name> (besides its kind's own keys)");
+  out.params(Service::common_params(), "  ");
+  out.heading(2, "Every entry of faults (besides its fault model's own keys)");
+  out.params(HostFaults::entry_params(), "  ");
+  list_interfaces(out, markdown);
+  list_presets(out);
 
-  auto interfaces = RegistryCatalog::interfaces();
-  std::sort(interfaces.begin(), interfaces.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-  for (const auto& interface : interfaces) {
-    out << "\nInterface '" << interface.name << "' (choose with '" << interface.selector << ":'):\n";
-    for (const auto& model : interface.models()) {
-      out << "  " << model.name << ": " << model.description << "\n";
-      list_params(out, *model.params, "      ");
-    }
-  }
-
-  out << "\nServed models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds:\n";
-  for (const auto& m : llm_presets())
-    out << "  " << m.name << ": " << format_number(m.params / 1e9) << " G parameters, " << m.layers << " layers, d_model "
-        << m.d_model << ", " << m.kv_heads << " KV heads x " << m.head_dim << ", " << format_number(m.dtype_bytes)
-        << " B per value -> " << format_number(m.kv_bytes_per_token) << " B of KV per token\n";
-
-  out << "\nDistributions (wherever a parameter says 'or distribution'; values take that parameter's unit,\n"
-         "shown here with a duration as example):\n";
+  out.heading(2, "Distributions (wherever a parameter says 'or distribution'; values take that parameter's unit, "
+                 "shown here with a duration as example)");
   for (const auto& kind : distribution_kinds(Dimension::Duration)) {
-    out << "  " << kind.name << ": " << kind.description << "\n";
-    list_params(out, kind.params, "      ");
+    out.heading(3, kind.name + ": " + kind.description);
+    out.params(kind.params, "      ");
   }
-  out << "\nUnits: sizes B KB MB GB TB PB (base 10) KiB MiB GiB TiB PiB (base 2); bandwidths Bps MBps GBps\n"
-         "GiBps ... and bps Mbps Gbps Tbps (bits); durations ns us ms s min h d y; rates /s /min /h;\n"
-         "compute Flops GFlops TFlops PFlops; counts 64, 10k, 10M, 10G.\n";
-  return out.str();
+  out.heading(2, "Units");
+  out.line("sizes B KB MB GB TB PB (base 10) KiB MiB GiB TiB PiB (base 2); bandwidths Bps MBps GBps GiBps ... and "
+           "bps Mbps Gbps Tbps (bits); durations ns us ms s min h d y; rates /s /min /h; compute Flops GFlops TFlops "
+           "PFlops; counts 64, 10k, 10M, 10G.");
+  return out.text();
 }
 
 }  // namespace llsim

@@ -89,6 +89,11 @@ ParamSpec ParamSpec::with_fields(const std::vector<ParamSpec>& keys) &&
   fields = &keys;
   return std::move(*this);
 }
+ParamSpec ParamSpec::among(std::vector<std::string> (*names)()) &&
+{
+  choices = names;
+  return std::move(*this);
+}
 
 std::string ParamSpec::type_name() const
 {

@@ -29,6 +29,10 @@ struct ParamSpec {
   double max    = std::numeric_limits<double>::infinity();
   bool min_exclusive = false;
   const std::vector<ParamSpec>* fields = nullptr;  // a section's own keys, for `llsim models`
+  // A choice among a registry's implementations: their names, read from the registry itself, and
+  // the key that names one inside the section ("impl"; empty when the value itself is the name).
+  std::vector<std::string> (*choices)() = nullptr;
+  std::string selector;
 
   static ParamSpec quantity(std::string name, Dimension d, std::string description);
   static ParamSpec integer(std::string name, std::string description);
@@ -39,6 +43,9 @@ struct ParamSpec {
   static ParamSpec distribution(std::string name, Dimension d, std::string description);
   static ParamSpec mapping(std::string name, std::string description);  // free keys, each a section
   static ParamSpec list(std::string name, std::string description);     // list of sections
+  // A section {impl: NAME, ...} that picks an implementation of interface I (sim/core/registry.hpp).
+  template <class I>
+  static ParamSpec choice(std::string name, std::string description);
 
   ParamSpec defaults(std::string text) &&;
   ParamSpec may_be_absent() &&;
@@ -46,6 +53,7 @@ struct ParamSpec {
   ParamSpec at_least(double v) &&;
   ParamSpec at_most(double v) &&;
   ParamSpec with_fields(const std::vector<ParamSpec>& keys) &&;
+  ParamSpec among(std::vector<std::string> (*names)()) &&;
 
   std::string type_name() const;   // "size", "integer", "distribution of duration", ...
   std::string range_text() const;  // "> 0", ">= 1", "" ...

@@ -14,4 +14,11 @@ std::vector<std::string>& RegistryCatalog::errors()
   return list;
 }
 
+std::string source_relative(const char* file)
+{
+  const std::string path = file;
+  const std::string root = std::string(LLSIM_SOURCE_DIR) + "/";
+  return path.compare(0, root.size(), root) == 0 ? path.substr(root.size()) : path;
+}
+
 }  // namespace llsim

@@ -5,7 +5,9 @@
 //
 // An Interface provides:
 //   using Context = ...;                      what its factories get besides their parameters
-//   static constexpr const char* kInterfaceName = "...";
+//   static constexpr const char* kInterfaceName = "...";  the family's one name (snake_case): its
+//                                                          folder under models/, its unit test file
+//   static constexpr const char* kHeader        = "sim/.../x.hpp";  where the contract is written
 //   static constexpr const char* kSelector      = "impl";
 #pragma once
 #include "sim/core/params.hpp"
@@ -23,13 +25,18 @@ struct ModelInfo {
   std::string name;
   std::string description;
   const ParamTable* params;
+  std::string source;  // the file that registers it, relative to the source tree
 };
+
+// A source file's path relative to the source tree (__FILE__ is absolute in CMake builds).
+std::string source_relative(const char* file);
 
 // Everything registered, for `llsim models` and the start-up duplicate check.
 struct RegistryCatalog {
   struct Interface {
     std::string name;
     std::string selector;
+    std::string header;
     std::function<std::vector<ModelInfo>()> models;
   };
   static std::vector<Interface>& interfaces();
@@ -46,7 +53,8 @@ class Registry {
   };
 
   // Returns false (and records the error) when the name is taken.
-  static bool add(const std::string& name, const std::string& description, const ParamTable& params, Factory make)
+  static bool add(const std::string& name, const std::string& description, const ParamTable& params, Factory make,
+                  const char* source_file = "")
   {
     auto& map = entries();
     if (map.count(name) != 0) {
@@ -54,7 +62,7 @@ class Registry {
                                           name + "'");
       return false;
     }
-    map.emplace(name, Entry{{name, description, &params}, std::move(make)});
+    map.emplace(name, Entry{{name, description, &params, source_relative(source_file)}, std::move(make)});
     return true;
   }
 
@@ -71,7 +79,7 @@ class Registry {
   static ParamTable table_for(const Entry& entry, const ParamTable& shared_keys)
   {
     ParamTable table = shared_keys;
-    table.push_back(ParamSpec::text(I::kSelector, std::string("which ") + I::kInterfaceName + " model"));
+    table.push_back(ParamSpec::text(I::kSelector, std::string("which ") + I::kInterfaceName).among(&names));
     table.insert(table.end(), entry.info.params->begin(), entry.info.params->end());
     return table;
   }
@@ -106,7 +114,7 @@ class Registry {
   {
     static std::map<std::string, Entry> map;
     static const bool listed = [] {
-      RegistryCatalog::interfaces().push_back({I::kInterfaceName, I::kSelector, [] {
+      RegistryCatalog::interfaces().push_back({I::kInterfaceName, I::kSelector, I::kHeader, [] {
                                                  std::vector<ModelInfo> out;
                                                  for (const auto& e : entries())
                                                    out.push_back(e.second.info);
@@ -119,6 +127,14 @@ class Registry {
   }
 };
 
+template <class I>
+ParamSpec ParamSpec::choice(std::string name, std::string description)
+{
+  ParamSpec spec = section(std::move(name), std::move(description));
+  spec.selector  = I::kSelector;
+  return std::move(spec).among(&Registry<I>::names);
+}
+
 }  // namespace llsim
 
 #define LLSIM_CONCAT_INNER(a, b) a##b
@@ -129,4 +145,5 @@ class Registry {
       name, description, params,                                                                             \
       [](const ::llsim::Params& p, const Interface::Context& c) -> std::unique_ptr<Interface> {              \
         return std::make_unique<Type>(p, c);                                                                 \
-      })
+      },                                                                                                     \
+      __FILE__)

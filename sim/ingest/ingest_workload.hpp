@@ -27,7 +27,8 @@ class IngestWorkload {
     uint64_t seed;       // the scenario's
     std::string stream;  // name of this workload's random stream
   };
-  static constexpr const char* kInterfaceName = "ingest workload";
+  static constexpr const char* kInterfaceName = "ingest_workload";
+  static constexpr const char* kHeader        = "sim/ingest/ingest_workload.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~IngestWorkload() = default;

@@ -32,7 +32,8 @@ class TaskCheckpointing {
     const GroupSpec& workers;
     ServiceDirectory& services;
   };
-  static constexpr const char* kInterfaceName = "task checkpointing";
+  static constexpr const char* kInterfaceName = "task_checkpointing";
+  static constexpr const char* kHeader        = "sim/mw/task_checkpointing.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~TaskCheckpointing() = default;

@@ -55,7 +55,8 @@ Eigen::MatrixXd expected_times(const std::vector<SchedTask>& tasks, const std::v
 class TaskScheduler {
  public:
   struct Context {};
-  static constexpr const char* kInterfaceName = "task scheduler";
+  static constexpr const char* kInterfaceName = "task_scheduler";
+  static constexpr const char* kHeader        = "sim/mw/task_scheduler.hpp";
   static constexpr const char* kSelector      = "impl";
 
   explicit TaskScheduler(const Params& p);

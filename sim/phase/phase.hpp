@@ -63,7 +63,8 @@ struct PhaseRuntime {
 class Phase {
  public:
   using Context = PhaseLoadContext;
-  static constexpr const char* kInterfaceName = "phase kind";
+  static constexpr const char* kInterfaceName = "phase";
+  static constexpr const char* kHeader        = "sim/phase/phase.hpp";
   static constexpr const char* kSelector      = "kind";
 
   virtual ~Phase() = default;

@@ -16,7 +16,8 @@ struct EngineTraits {
 class PreprocessEngine {
  public:
   struct Context {};
-  static constexpr const char* kInterfaceName = "preprocess engine";
+  static constexpr const char* kInterfaceName = "preprocess_engine";
+  static constexpr const char* kHeader        = "sim/preprocess/preprocess_engine.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~PreprocessEngine() = default;

@@ -28,11 +28,9 @@ const ParamTable& scenario_params()
       ParamSpec::text("name", "scenario name (default: the file name); names the output directory").may_be_absent(),
       ParamSpec::integer("seed", "seed of every random draw").defaults("1").at_least(0),
       ParamSpec::section("platform", "host groups and the network joining them"),
-      ParamSpec::list("faults", "host fault models, one entry per group: {group, impl: none | exponential | "
-                                "weibull | trace, ...}")
+      ParamSpec::list("faults", "host fault models, one entry per group: {group, impl, ...}")
           .defaults("[]"),
-      ParamSpec::mapping("services", "shared services by name: {kind: storage | forwarding | metadata | "
-                                     "memory_pool, servers, ...}")
+      ParamSpec::mapping("services", "shared services by name: {kind, servers, ...}")
           .defaults("{}"),
       ParamSpec::list("phases", "the phases to simulate"),
   };

@@ -44,7 +44,8 @@ class IterationModel {
     const GpuSpec& gpu;        // the instance's host
     const std::string& group;  // its group's name, for messages
   };
-  static constexpr const char* kInterfaceName = "iteration model";
+  static constexpr const char* kInterfaceName = "iteration_model";
+  static constexpr const char* kHeader        = "sim/serve/iteration_model.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~IterationModel() = default;

@@ -55,7 +55,8 @@ class ServeSystem {
     const SloSpec& slo;
     std::vector<GroupClaim>& claims;  // the system adds the groups its instances compute on
   };
-  static constexpr const char* kInterfaceName = "serve system";
+  static constexpr const char* kInterfaceName = "serve_system";
+  static constexpr const char* kHeader        = "sim/serve/serve_system.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~ServeSystem() = default;

@@ -11,7 +11,8 @@ namespace llsim {
 class EvictionPolicy {
  public:
   struct Context {};
-  static constexpr const char* kInterfaceName = "eviction policy";
+  static constexpr const char* kInterfaceName = "eviction_policy";
+  static constexpr const char* kHeader        = "sim/svc/eviction_policy.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~EvictionPolicy() = default;

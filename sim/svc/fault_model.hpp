@@ -26,7 +26,8 @@ class FaultModel {
     const PlatformSpec& platform;
     const GroupSpec& group;
   };
-  static constexpr const char* kInterfaceName = "fault model";
+  static constexpr const char* kInterfaceName = "fault_model";
+  static constexpr const char* kHeader        = "sim/svc/fault_model.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~FaultModel() = default;

@@ -1,5 +1,6 @@
 #include "sim/svc/forwarding.hpp"
 
+#include "sim/core/registry.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
@@ -201,5 +202,11 @@ void ForwardingService::submit_metadata(size_t forwarder, MetaOp op, const std::
   };
   pools_[forwarder]->submit(std::move(r));
 }
+
+// Its totals are every service's (Service::totals()).
+LLSIM_DECLARE_METRICS(Service, ForwardingService::kKind, Service::common_metrics());
+
+LLSIM_REGISTER(Service, "forwarding", ForwardingService, "I/O forwarding nodes in front of a storage service",
+               ForwardingService::params());
 
 }  // namespace llsim

@@ -35,7 +35,7 @@ void HostFaults::load(const YamlRef& faults)
   if (!faults.node().IsDefined() || faults.node().IsNull())
     return;
   if (!faults.node().IsSequence())
-    faults.fail("expected a list of {group: ..., impl: none | exponential | weibull | trace, ...}");
+    faults.fail("expected a list of {group: ..., impl: " + join(Registry<FaultModel>::names(), " | ") + ", ...}");
   for (size_t i = 0; i < faults.node().size(); ++i) {
     const YamlRef item = faults.item(i);
     const auto& entry  = Registry<FaultModel>::lookup(item);

@@ -10,7 +10,8 @@ namespace llsim {
 class JournalCheckpoint {
  public:
   struct Context {};
-  static constexpr const char* kInterfaceName = "journal checkpoint";
+  static constexpr const char* kInterfaceName = "journal_checkpoint";
+  static constexpr const char* kHeader        = "sim/svc/journal_checkpoint.hpp";
   static constexpr const char* kSelector      = "impl";
 
   static const ParamTable& params();  // `every`: the keys of every model

@@ -23,7 +23,7 @@ const ParamTable& MemoryPool::params()
 {
   static const ParamTable t = {
       ParamSpec::quantity("capacity", Dimension::Size, "bytes of blocks one server holds").positive(),
-      ParamSpec::section("eviction", "which block goes when a server is full {impl: lru | lfu | length_aware | none}")
+      ParamSpec::choice<EvictionPolicy>("eviction", "which block goes when a server is full {impl}")
           .defaults("{impl: lru}"),
   };
   return t;
@@ -72,6 +72,24 @@ double MemoryPool::stored_bytes() const
     stored += s.stored_B;
   return stored;
 }
+
+namespace {
+
+const MetricTable kMemoryPoolMetrics = joined(
+    Service::common_metrics(),
+    {
+        {"hits", MetricUnit::Count, "gets that found their block held"},
+        {"misses", MetricUnit::Count, "gets that did not (absent, or still being put)"},
+        {"evictions", MetricUnit::Count, "blocks the eviction policy dropped to make room"},
+        {"rejected_puts", MetricUnit::Count, "puts of a block that did not fit, even after evictions"},
+        {"lost_blocks", MetricUnit::Count, "blocks lost with their server's host when it failed"},
+        {"stored_bytes", MetricUnit::Bytes, "bytes of blocks the servers hold or are receiving at the end of the run"},
+        {"capacity_bytes", MetricUnit::Bytes, "capacity x servers"},
+    });
+
+}  // namespace
+
+LLSIM_DECLARE_METRICS(Service, MemoryPool::kKind, kMemoryPoolMetrics);
 
 Metrics MemoryPool::totals() const
 {
@@ -226,5 +244,8 @@ PoolResult MemoryPool::get(HostId client, const std::string& key, double deadlin
 {
   return call(client, key, 0, 0, false, deadline);
 }
+
+LLSIM_REGISTER(Service, "memory_pool", MemoryPool, "named blocks in server memory with an eviction policy",
+               MemoryPool::params());
 
 }  // namespace llsim

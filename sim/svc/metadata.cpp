@@ -64,7 +64,7 @@ const ParamTable& journal_params()
       ParamSpec::section("device", "the log device of each server {write, read, latency}").with_fields(device_params()),
       ParamSpec::quantity("record", Dimension::Size, "journal bytes per mutating operation").defaults("512B").positive(),
       ParamSpec::quantity("block", Dimension::Size, "home block a checkpoint writes in one I/O").defaults("4KiB").positive(),
-      ParamSpec::section("checkpoint", "writing the journal home {impl: forward | reverse_scan, every}")
+      ParamSpec::choice<JournalCheckpoint>("checkpoint", "writing the journal home {impl, every}")
           .defaults("{impl: forward}"),
   };
   return t;
@@ -83,8 +83,7 @@ const ParamTable& MetadataService::params()
       ParamSpec::quantity("rpc_size", Dimension::Size, "bytes of a request and of a reply on the network")
           .defaults("1KiB")
           .positive(),
-      ParamSpec::section("model", "where the namespace lives and what an operation costs in RPCs "
-                                  "{impl: single | subtree | hashed | decoupled}")
+      ParamSpec::choice<MetadataModel>("model", "where the namespace lives and what an operation costs in RPCs {impl}")
           .defaults("{impl: hashed}"),
       ParamSpec::quantity("inode_bytes", Dimension::Size, "metadata bytes per file or directory, entries included "
                                                           "(7 TB for 10 B files, REFERENCE.md)")
@@ -310,6 +309,23 @@ double MetadataService::home_write_bytes() const
   return total;
 }
 
+namespace {
+
+const MetricTable kMetadataMetrics = joined(
+    Service::common_metrics(),
+    {
+        {"metadata_bytes", MetricUnit::Bytes,
+         "bytes of inodes the servers hold at the end of the run (inode_bytes each)"},
+        {"max_server_metadata_bytes", MetricUnit::Bytes, "the most bytes of inodes one server holds at the end"},
+        {"journal_bytes", MetricUnit::Bytes, "bytes of records the servers journalled (0 without `journal`)"},
+        {"home_write_bytes", MetricUnit::Bytes,
+         "bytes the journal checkpoints wrote to the servers' disks (0 without `journal`)"},
+    });
+
+}  // namespace
+
+LLSIM_DECLARE_METRICS(Service, MetadataService::kKind, kMetadataMetrics);
+
 Metrics MetadataService::totals() const
 {
   Metrics m = Service::totals();
@@ -319,5 +335,8 @@ Metrics MetadataService::totals() const
   m.push_back({"home_write_bytes", home_write_bytes()});
   return m;
 }
+
+LLSIM_REGISTER(Service, "metadata", MetadataService, "metadata servers with per-operation rates (M/M/c)",
+               MetadataService::params());
 
 }  // namespace llsim

@@ -33,7 +33,8 @@ class MetadataModel {
   struct Context {
     size_t servers;
   };
-  static constexpr const char* kInterfaceName = "metadata model";
+  static constexpr const char* kInterfaceName = "metadata_model";
+  static constexpr const char* kHeader        = "sim/svc/metadata_model.hpp";
   static constexpr const char* kSelector      = "impl";
 
   virtual ~MetadataModel() = default;

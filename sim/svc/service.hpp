@@ -52,7 +52,8 @@ class Service {
     uint64_t seed;
     ServiceDirectory& directory;
   };
-  static constexpr const char* kInterfaceName = "service kind";
+  static constexpr const char* kInterfaceName = "service";
+  static constexpr const char* kHeader        = "sim/svc/service.hpp";
   static constexpr const char* kSelector      = "kind";
 
   // Keys of every service: servers, threads, sample_period.
@@ -71,6 +72,8 @@ class Service {
   virtual void start(const ServiceRuntime& runtime) = 0;
   // Totals for summary.json (bytes, operations, utilisation, ...), after finish().
   virtual Metrics totals() const;
+  // The metrics of Service::totals(), which every kind's table starts with (sim/core/metrics.hpp).
+  static const MetricTable& common_metrics();
   // Closes every server's statistics at the end of the run.
   void finish(double end_s);
   CsvWriter table(const PlatformSpec& platform) const;  // service_<name>.csv

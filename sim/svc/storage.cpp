@@ -1,5 +1,6 @@
 #include "sim/svc/storage.hpp"
 
+#include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -77,6 +78,21 @@ void StorageService::start(const ServiceRuntime& runtime)
     disks_.back()->start();
   }
 }
+
+namespace {
+
+const MetricTable kStorageMetrics = joined(
+    Service::common_metrics(),
+    {
+        {"bytes_written", MetricUnit::Bytes,
+         "bytes written to the disks (writes through a forwarding service included)"},
+        {"bytes_read", MetricUnit::Bytes, "bytes read from the disks and delivered to a client or forwarding node"},
+        {"stored_bytes", MetricUnit::Bytes, "bytes the disks hold at the end of the run (removed files given back)"},
+    });
+
+}  // namespace
+
+LLSIM_DECLARE_METRICS(Service, StorageService::kKind, kStorageMetrics);
 
 Metrics StorageService::totals() const
 {
@@ -385,5 +401,8 @@ bool StorageService::create(HostId client, const std::string& path, int64_t stri
   *file = new_file(stripe_count);
   return true;
 }
+
+LLSIM_REGISTER(Service, "storage", StorageService, "a parallel file system or node-local disks: targets, striping, threads, capacity",
+               StorageService::params());
 
 }  // namespace llsim

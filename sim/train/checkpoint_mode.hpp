@@ -48,7 +48,8 @@ class CheckpointMode {
     const GroupSpec& nodes;
     double node_state_B;  // largest share of the checkpoint one node holds
   };
-  static constexpr const char* kInterfaceName = "checkpoint mode";
+  static constexpr const char* kInterfaceName = "checkpoint_mode";
+  static constexpr const char* kHeader        = "sim/train/checkpoint_mode.hpp";
   static constexpr const char* kSelector      = "impl";
   virtual ~CheckpointMode() = default;
 

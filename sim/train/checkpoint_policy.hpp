@@ -10,7 +10,8 @@ namespace llsim {
 class CheckpointPolicy {
  public:
   struct Context {};
-  static constexpr const char* kInterfaceName = "checkpoint policy";
+  static constexpr const char* kInterfaceName = "checkpoint_policy";
+  static constexpr const char* kHeader        = "sim/train/checkpoint_policy.hpp";
   static constexpr const char* kSelector      = "impl";
   virtual ~CheckpointPolicy() = default;
   virtual double interval_s(double cost_s, double job_mtbf_s, double iteration_s) const = 0;

@@ -21,7 +21,8 @@ struct FileWorkload {
 class FileStatePolicy {
  public:
   struct Context {};
-  static constexpr const char* kInterfaceName = "file-state policy";
+  static constexpr const char* kInterfaceName = "file_state";
+  static constexpr const char* kHeader        = "sim/train/file_state.hpp";
   static constexpr const char* kSelector      = "impl";
   virtual ~FileStatePolicy() = default;
   // Bytes saved with a checkpoint when `written_B` were written since the previous one.

@@ -12,6 +12,7 @@ struct Greeter {
     std::string suffix;
   };
   static constexpr const char* kInterfaceName = "greeter";
+  static constexpr const char* kHeader        = "tests/unit/registry_test.cpp";
   static constexpr const char* kSelector      = "impl";
   virtual ~Greeter()                          = default;
   virtual std::string greet() const           = 0;
