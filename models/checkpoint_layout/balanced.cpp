@@ -5,6 +5,8 @@
 //   split: true         stripe every file over OSTs, spread requests over all forwarding nodes
 //   stripe_count: 0     with split: OSTs per file (0: all)
 // Source: the Sunway 10T-parameter checkpoint result of the founding documents (3 h -> 10 min).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.layout={impl: balanced, io_procs: 4}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_layout.hpp"
 #include "sim/train/layout_levers.hpp"

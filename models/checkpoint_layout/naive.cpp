@@ -2,6 +2,8 @@
 // writes each model-parallel shard whole (so pipeline stage 0, with the embeddings, writes the
 // most), one I/O process and one file per writing node, default striping (one OST per file),
 // through the node's own forwarding node. No keys. See sim/train/layout_levers.hpp.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.layout={impl: naive}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_layout.hpp"
 #include "sim/train/layout_levers.hpp"

@@ -5,6 +5,8 @@
 //   snapshot_bandwidth: 10GBps   host memory copy rate (assumption: device-to-host over PCIe)
 //   memory_share: 0.5           share of a node's memory the snapshot may use
 // Source: CheckFreq (FAST'21), snapshot + persist with <= 3.5% overhead.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.mode={impl: async}'
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/train/checkpoint_mode.hpp"

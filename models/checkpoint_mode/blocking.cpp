@@ -1,5 +1,7 @@
 // Checkpoint mode `blocking`: training stops while the whole checkpoint is written to the
 // parallel file system. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.mode={impl: blocking}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_mode.hpp"
 

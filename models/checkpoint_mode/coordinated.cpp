@@ -5,6 +5,8 @@
 //   per_neighbour: 2ms     drain/marker exchange per neighbour (assumption)
 //   barrier_step: 20us     per step of a log2(nodes)-step barrier (assumption)
 // Source: coordinated checkpointing of MPI jobs on Lustre (founding documents; small overhead).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.mode={impl: coordinated, neighbours: 4}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_mode.hpp"
 

@@ -12,6 +12,8 @@
 //   level: single | partner | xor (default partner)    flush_every: 10    xor_set: 8
 // Source: SCR (Moody et al., SC'10): levels SINGLE (B), PARTNER (2B), XOR (B N/(N-1)), flush
 // every 10 by default.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.mode={impl: multilevel, level: partner, flush_every: 2}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_mode.hpp"
 

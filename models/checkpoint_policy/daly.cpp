@@ -1,5 +1,7 @@
 // Checkpoint policy `daly`: Daly's higher-order interval (Daly, FGCS 2006), with C the measured
 // blocking cost of a checkpoint and M the job MTBF of the failure model. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.policy={impl: daly}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_policy.hpp"
 #include "sim/train/young_daly.hpp"

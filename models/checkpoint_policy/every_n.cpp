@@ -1,4 +1,6 @@
 // Checkpoint policy `every_n`: a checkpoint every `iterations` iterations (integer >= 1).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.policy={impl: every_n, iterations: 1}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_policy.hpp"
 

@@ -1,4 +1,6 @@
 // Checkpoint policy `fixed`: a checkpoint every `interval` of compute. interval: duration, required.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.policy={impl: fixed, interval: 10s}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_policy.hpp"
 

@@ -1,5 +1,7 @@
 // Checkpoint policy `young`: T = sqrt(2 C M) with C the measured blocking cost of a checkpoint
 // and M the job MTBF of the failure model (Young, CACM 1974). No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.policy={impl: young}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_policy.hpp"
 #include "sim/train/young_daly.hpp"

@@ -4,6 +4,8 @@
 // long prompt serves one conversation, so keeping shallow blocks keeps more hits per byte. The
 // policy is llsim's reading of the serve issue's definition; no published system is claimed.
 // No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/memory_pool.yaml --set 'services.kv.eviction={impl: length_aware}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/ranked_eviction.hpp"
 

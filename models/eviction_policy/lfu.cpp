@@ -1,5 +1,7 @@
 // Eviction policy `lfu`: the block used least often goes first, the least recently used among
 // equals (blocks being read are not evicted). A use is a hit or a put of a block held. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/memory_pool.yaml --set 'services.kv.eviction={impl: lfu}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/ranked_eviction.hpp"
 

@@ -1,5 +1,7 @@
 // Eviction policy `lru`: the least recently used block goes first (blocks being read are not
 // evicted). No keys. Source: Mooncake (FAST'25) evicts its KVCache pool by LRU.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/memory_pool.yaml --set 'services.kv.eviction={impl: lru}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/eviction_policy.hpp"
 

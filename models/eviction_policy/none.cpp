@@ -1,4 +1,6 @@
 // Eviction policy `none`: nothing is evicted; a put into a full server is rejected. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/memory_pool.yaml --set 'services.kv.eviction={impl: none}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/eviction_policy.hpp"
 

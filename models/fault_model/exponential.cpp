@@ -6,6 +6,8 @@
 // Llama-3-like job ("The Llama 3 herd of models", 2024: 419 unexpected interruptions in 54 days
 // on 16,384 GPUs) is
 // one failure every 3.1 h for the job.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_unreliable.yaml --set 'faults.0={group: workers, impl: exponential, mtbf: 2h, downtime: 1min}'
 #include "models/fault_model/renewal.hpp"
 #include "sim/core/registry.hpp"
 

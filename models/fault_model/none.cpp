@@ -1,4 +1,6 @@
 // Fault model `none`: the hosts never fail (the same as giving the group no entry). No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_unreliable.yaml --set 'faults.0={group: workers, impl: none}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/fault_model.hpp"
 

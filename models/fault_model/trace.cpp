@@ -4,6 +4,8 @@
 // number of outages, so a set of hosts fails at the trace's observed rate.
 // Malformed lines, hosts outside the group and overlaps are errors naming the file and line.
 //   file: path relative to the scenario, required
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_failure_trace.yaml --set 'faults.0={group: workers, impl: trace, file: tasks_failure_trace.csv}'
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"

@@ -3,6 +3,8 @@
 // `downtime`. Its MTBF is scale x Gamma(1 + 1/shape).
 //   scale: duration, required    shape: number > 0, required    downtime: default 30min
 // Source: Schroeder & Gibson, DSN 2006 (Weibull shape 0.7-0.8 for HPC node failures).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_unreliable.yaml --set 'faults.0={group: workers, impl: weibull, scale: 2h, shape: 0.7, downtime: 1min}'
 #include "models/fault_model/renewal.hpp"
 #include "sim/core/registry.hpp"
 

@@ -3,6 +3,8 @@
 // blocks they touch; never more than the files that are ever written.
 // No keys; the workload is the train phase's `files:` section. Source: the file-state
 // checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.files={count: 8, size: 1GB, write_rate: 10MBps, append: 0.8}' --set 'phases.train.checkpoint.file_state={impl: block_log}'
 #include "models/file_state/changed_blocks.hpp"
 #include "sim/core/registry.hpp"
 

@@ -8,6 +8,8 @@
 // Steps, each after a barrier: `setup` (rank 0 makes the top directory; easy: then each rank its
 // own), then the listed phases in order: `create`, `stat` (each file once), `delete` (unlink).
 // Rates per step are in <phase>_steps.csv.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'phases.md.workload={impl: mdtest, pattern: hard, files_per_rank: 20}'
 #include "sim/core/registry.hpp"
 #include "sim/ingest/ingest_workload.hpp"
 

@@ -9,6 +9,8 @@
 // starts. One step, `replay`. A bad line is an error naming the file and line.
 // The namespace is not checked against the trace: a create of a path that exists counts one more
 // inode, an unlink of a path that does not exist one less (never below zero per server).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'phases.md.workload={impl: trace, file: ingest_trace.csv}'
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"

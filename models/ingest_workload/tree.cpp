@@ -13,6 +13,8 @@
 // subdirectories), `create` (each file: create, write its bytes, close). Item j of a step is
 // done by rank j mod ranks. Every draw comes from a stream keyed by the item, so the tree does
 // not depend on the number of ranks.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'phases.md.workload={impl: tree, files: 2000, sites: 10, fanout: 4, skew: 1, file_size: 10KB}'
 #include "sim/core/distribution.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/registry.hpp"

@@ -6,6 +6,8 @@
 //   time  = max(flop / (GPUs x flops x mfu), bytes / (GPUs x hbm_bandwidth x hbm_efficiency)) + overhead
 // Prefill is compute-bound, decode memory-bound. mfu, hbm_efficiency and overhead are
 // assumptions: the defaults are typical of published serving measurements, not fitted here.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.iteration={impl: roofline, mfu: 0.5}'
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"

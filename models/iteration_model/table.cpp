@@ -7,6 +7,8 @@
 // on the context tokens its batch reads, not on the batch size itself (the profile's points
 // carry whatever batch they were measured at). An iteration with both takes prefill(tokens) + decode(context):
 // that sum counts the weights read twice, an assumption on the safe side for mixed batches.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.iteration={impl: table, file: serve_iteration_table.csv}'
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"

@@ -2,6 +2,8 @@
 // block is written back to its home location as the record is applied, so a block changed by
 // eight records is written eight times (classic write-ahead-log checkpointing, ext4/jbd2-like
 // per-transaction write-back).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run scenarios/paper/nvm_journal.yaml --set 'services.mds.journal.checkpoint={impl: forward, every: 8MB}' --set phases.md.workload.files_per_rank=200
 #include "sim/core/registry.hpp"
 #include "sim/svc/journal_checkpoint.hpp"
 

@@ -3,6 +3,8 @@
 // written are skipped. This is the checkpointing of the NVM-journal design the founding documents
 // cite (a log on byte-addressable NVM scanned in reverse, so home writes are one per changed
 // block rather than one per record).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run scenarios/paper/nvm_journal.yaml --set 'services.mds.journal.checkpoint={impl: reverse_scan, every: 8MB}' --set phases.md.workload.files_per_rank=200
 #include "sim/core/registry.hpp"
 #include "sim/svc/journal_checkpoint.hpp"
 

@@ -13,6 +13,8 @@
 //
 // Placement: hash(parent id, name) with the id derived from the path is, for placement, the
 // hash of the full path.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'services.mds.model={impl: decoupled}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/meta_path.hpp"
 #include "sim/svc/metadata_model.hpp"

@@ -9,6 +9,8 @@
 // one shared directory therefore all meet at one server, the hotspot that InfiniFS and CFS
 // (FAST'22, EuroSys'23) describe and remove. A readdir asks every server for its part of the
 // directory. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'services.mds.model={impl: hashed}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/meta_path.hpp"
 #include "sim/svc/metadata_model.hpp"

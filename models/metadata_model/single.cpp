@@ -1,6 +1,8 @@
 // Metadata model `single`: one metadata server owns the whole namespace (the first server of the
 // service; the others stay idle), like a Lustre file system with one MDT or an HDFS NameNode.
 // Every lookup and every operation is one RPC to it. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'services.mds.model={impl: single}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/meta_path.hpp"
 #include "sim/svc/metadata_model.hpp"

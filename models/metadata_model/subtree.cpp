@@ -12,6 +12,8 @@
 // times the mean, its hottest subtree that can move without making the target busier than the
 // busiest was moves to the least busy server. Migration itself is not charged (CephFS exports
 // the subtree's metadata in the background). threshold 0 keeps the partition static.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml --set 'services.mds.model={impl: subtree}'
 #include "sim/core/registry.hpp"
 #include "sim/svc/meta_path.hpp"
 #include "sim/svc/metadata_model.hpp"

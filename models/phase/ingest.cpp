@@ -26,6 +26,8 @@
 // Metrics: the declared table kIngestMetrics below (`llsim models` lists it).
 // CSVs: <phase>_servers.csv (RPCs per server and time bucket), <phase>_latency.csv (a latency
 // histogram per operation type, 10 bins per decade), <phase>_steps.csv (each step's rate).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/ingest_mdtest.yaml
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/ingest/ingest_run.hpp"

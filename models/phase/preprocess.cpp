@@ -45,6 +45,8 @@
 // `failure_timeout` and runs the lost task again. When a node fails more often than that
 // timeout, the driver's view is mostly stale and tasks keep landing on nodes that are down: the
 // makespan grows by many timeouts (mtbf 1 s, timeout 10 s: hours for a job of a second).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/preprocess_dedup.yaml
 #include "sim/core/distribution.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"

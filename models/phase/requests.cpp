@@ -20,9 +20,10 @@
 // actor of its own on the client host, which waits for the reply). A request to a host that is
 // down, or whose client goes down, fails. Latency runs from arrival to reply, network included.
 //
-// Metrics: requests, completed, failed, mean_latency_s, p50_latency_s, p95_latency_s,
-// p99_latency_s, throughput_ops (completed per second from the first arrival to the last
-// reply), hits and misses (memory_pool get). CSV: time_s, completed, failed (cumulative).
+// Metrics: the declared table kRequestsMetrics below (`llsim models` lists it). CSV: time_s,
+// completed, failed (cumulative).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/metadata_queue.yaml --set phases.probe.count=1000
 #include "sim/core/distribution.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/percentile.hpp"

@@ -14,6 +14,8 @@
 //
 // The phase ends when every request has finished or been rejected. Metrics: the declared table
 // ServeTally::metric_table() (`llsim models` lists it); CSVs: sim/serve/serve_tally.hpp.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/serve_single.yaml
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"

@@ -22,6 +22,8 @@
 // worker totals).
 // Source: the master-worker simulator of the founding documents; schedulers after Braun et al.,
 // JPDC 2001.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_fcfs_identical.yaml
 #include "sim/core/percentile.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"

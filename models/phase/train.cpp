@@ -30,6 +30,8 @@
 // CSVs: <phase>_checkpoints.csv (per checkpoint: start, end, iteration, blocking, bytes, when it
 // became durable on the parallel file system, whether its I/O went through the services),
 // <phase>_failures.csv (per failure of the job: time, node).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml
 #include "sim/core/distribution.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"

@@ -23,8 +23,10 @@
 // fault) makes the stream resend what did not complete once the sender is back up; a stream that
 // fails give_up_after times in a row without writing a chunk fails the run (exit 1).
 //
-// Metrics: bytes (written), makespan_s, throughput_Bps, retries (sender failures that made it
-// resend). CSV: time_s, bytes_written (cumulative).
+// Metrics: the declared table kTransferMetrics below (`llsim models` lists it). CSV: time_s,
+// bytes_written (cumulative).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/transfer_bounds.yaml
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"

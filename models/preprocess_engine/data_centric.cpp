@@ -6,6 +6,8 @@
 // document (compact native layouts; assumption).
 //
 //   engine: {impl: data_centric, memory_factor: 0.5}
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/preprocess_dedup.yaml --set 'phases.dedup.engine={impl: data_centric}'
 #include "sim/core/registry.hpp"
 #include "sim/preprocess/preprocess_engine.hpp"
 

@@ -13,6 +13,8 @@
 // - pipelined (as the paper runs two mini-batches in turn): an iteration takes max(S, R);
 //   otherwise S + R.
 // memory_efficiency and kv_memory_share are assumptions.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run scenarios/paper/fastdecode.yaml
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"

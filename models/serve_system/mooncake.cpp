@@ -19,6 +19,8 @@
 //   loading, plus this request's own; the iteration estimate counts the decode instance's
 //   running sequences at their contexts and those queued or on their way at this request's
 //   prompt length.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/serve_mooncake.yaml --set phases.chat.workload.duration=20s
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/serve/iteration_model.hpp"

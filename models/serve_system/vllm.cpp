@@ -5,6 +5,8 @@
 //   least_loaded  the instance with the fewest requests queued and running (ties: lowest index).
 // prefix_caching: vLLM's automatic prefix caching inside an instance (needs prefix blocks in the
 // trace: Mooncake's hash_ids). A request that could never fit in an instance's KV is rejected.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.system={impl: vllm, instances: gpu}'
 #include "sim/core/registry.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"

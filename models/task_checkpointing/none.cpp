@@ -1,5 +1,7 @@
 // Task checkpointing `none`: nothing is saved; a task lost to a failure restarts from scratch on
 // whichever worker gets it next. No keys.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_unreliable.yaml --set 'phases.bag.checkpoint={impl: none}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/task_checkpointing.hpp"
 

@@ -5,6 +5,8 @@
 //   interval: duration, default 10min     size: size, required     storage: service, required
 // Source: the checkpoint-sharing comparison of the master-worker simulator of the founding
 // documents (local vs shared checkpoint files).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_unreliable.yaml --set 'phases.bag.checkpoint={impl: shared, interval: 5min, size: 100MB, storage: ckpt}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/task_checkpointing.hpp"
 #include "sim/svc/directory.hpp"

@@ -2,6 +2,8 @@
 // that has been free the longest (the one that became free first); busy workers get nothing, so
 // a task is bound to a worker only when the worker can start it. Ignores speeds.
 // Keys: window, period (see sim/mw/task_scheduler.hpp). Source: Braun et al., JPDC 2001 (OLB-like).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_fcfs_identical.yaml --set 'phases.bag.scheduler={impl: fcfs}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/task_scheduler.hpp"
 

@@ -3,6 +3,8 @@
 // policies). Workers are served longest-free first; busy workers get nothing, so a task is bound
 // to a worker only when the worker can start it. Tasks without located input (sent by the
 // master) go in arrival order. Keys: window, period (see sim/mw/task_scheduler.hpp).
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/preprocess_dedup.yaml --set 'phases.dedup.scheduler={impl: locality}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/task_scheduler.hpp"
 

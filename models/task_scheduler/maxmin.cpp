@@ -1,6 +1,8 @@
 // Scheduler `maxmin`: batch mode, early binding. Like minmin, but the task whose minimum
 // completion time is the largest goes first, so long tasks are not left for the end. Every task
 // of the window is queued on some worker. Keys: window, period. Source: Braun et al., JPDC 2001.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_fcfs_identical.yaml --set 'phases.bag.scheduler={impl: maxmin, window: 100}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/batch_heuristic.hpp"
 

@@ -2,6 +2,8 @@
 // worker (free or busy: the task joins its queue) with the smallest expected completion time
 // CT = max(now, ready) + ETC; the worker's ready time then grows by the task's ETC.
 // Keys: window, period (see sim/mw/task_scheduler.hpp). Source: Braun et al., JPDC 2001.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_fcfs_identical.yaml --set 'phases.bag.scheduler={impl: mct}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/task_scheduler.hpp"
 

@@ -5,6 +5,8 @@
 // over workers, max over unassigned tasks; docs/phases/tasks.md); it differs from `maxmin`, which binds
 // the whole window to worker queues at once. Keys: window, period. Source: the master-worker
 // simulator of the founding documents; Braun et al., JPDC 2001 for the MaxMin rule.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_fcfs_identical.yaml --set 'phases.bag.scheduler={impl: minmax, window: 100}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/batch_heuristic.hpp"
 

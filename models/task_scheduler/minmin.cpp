@@ -2,6 +2,8 @@
 // whose minimum completion time (over all workers, queues included) is the smallest, to that
 // worker; update its ready time; repeat until every task of the window is queued somewhere.
 // Favours short tasks on fast workers. Keys: window, period. Source: Braun et al., JPDC 2001.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/tasks_fcfs_identical.yaml --set 'phases.bag.scheduler={impl: minmin, window: 100}'
 #include "sim/core/registry.hpp"
 #include "sim/mw/batch_heuristic.hpp"
 

@@ -1,3 +1,7 @@
+// Service kind `forwarding` (sim/svc/forwarding.hpp documents it), registered at the bottom of this file.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/train_symmetric.yaml
+
 #include "sim/svc/forwarding.hpp"
 
 #include "sim/core/registry.hpp"

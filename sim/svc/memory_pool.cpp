@@ -1,3 +1,7 @@
+// Service kind `memory_pool` (sim/svc/memory_pool.hpp documents it), registered at the bottom of this file.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/memory_pool.yaml
+
 #include "sim/svc/memory_pool.hpp"
 
 #include "sim/core/registry.hpp"

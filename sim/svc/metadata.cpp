@@ -1,3 +1,7 @@
+// Service kind `metadata` (sim/svc/metadata.hpp documents it), registered at the bottom of this file.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/metadata_queue.yaml --set phases.probe.count=1000
+
 #include "sim/svc/metadata.hpp"
 
 #include "sim/core/registry.hpp"

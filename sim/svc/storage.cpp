@@ -1,3 +1,7 @@
+// Service kind `storage` (sim/svc/storage.hpp documents it), registered at the bottom of this file.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/transfer_bounds.yaml
+
 #include "sim/svc/storage.hpp"
 
 #include "sim/core/registry.hpp"
