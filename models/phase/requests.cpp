@@ -209,8 +209,26 @@ class RequestsPhase : public Phase {
   double span_s_ = 0, hits_ = 0, misses_ = 0;
 };
 
+// What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
+const MetricTable kRequestsMetrics = {
+    {"requests", MetricUnit::Count, "requests issued (count)"},
+    {"completed", MetricUnit::Count, "requests answered successfully"},
+    {"failed", MetricUnit::Count,
+     "requests that failed: their client or server host down, or a memory_pool put rejected"},
+    {"mean_latency_s", MetricUnit::Seconds,
+     "mean time from arrival to reply of the completed requests, network included (null when none completed)"},
+    {"p50_latency_s", MetricUnit::Seconds, "median of the same (null when none completed)"},
+    {"p95_latency_s", MetricUnit::Seconds, "95th percentile of the same (null when none completed)"},
+    {"p99_latency_s", MetricUnit::Seconds, "99th percentile of the same (null when none completed)"},
+    {"throughput_ops", MetricUnit::PerSecond,
+     "completed requests per second, from the first arrival to the last reply"},
+    {"hits", MetricUnit::Count, "memory_pool gets that found their block (0 for other services and for puts)"},
+    {"misses", MetricUnit::Count, "memory_pool gets that did not (0 for other services and for puts)"},
+};
+
 }  // namespace
 
 LLSIM_REGISTER(Phase, "requests", RequestsPhase, "a synthetic open-loop load on one service", kRequestsParams);
+LLSIM_DECLARE_METRICS(Phase, "requests", kRequestsMetrics);
 
 }  // namespace llsim

@@ -195,9 +195,18 @@ class TransferPhase : public Phase {
   double makespan_s_ = 0, written_B_ = 0, retries_ = 0;
 };
 
+// What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
+const MetricTable kTransferMetrics = {
+    {"bytes", MetricUnit::Bytes, "bytes written to the storage service, all senders"},
+    {"makespan_s", MetricUnit::Seconds, "time from the phase's start until every stream has written its file"},
+    {"throughput_Bps", MetricUnit::BytesPerSecond, "bytes / makespan_s (0 when the makespan is 0)"},
+    {"retries", MetricUnit::Count, "sender failures that made a stream resend what did not complete"},
+};
+
 }  // namespace
 
 LLSIM_REGISTER(Phase, "transfer", TransferPhase, "bulk data movement from a group into a storage service",
                kTransferParams);
+LLSIM_DECLARE_METRICS(Phase, "transfer", kTransferMetrics);
 
 }  // namespace llsim

@@ -114,6 +114,43 @@ bool ServeTally::meets(const Record& r) const
   return r.finish_s >= 0 && r.first_s - r.arrival_s <= slo_.ttft_s && r.gaps.statistic() <= slo_.tbt_s;
 }
 
+const MetricTable& ServeTally::metric_table()
+{
+  static const MetricTable t = {
+      {"requests", MetricUnit::Count, "requests of the workload (a trace's: within its window and max_requests)"},
+      {"completed", MetricUnit::Count, "requests that finished"},
+      {"rejected", MetricUnit::Count,
+       "requests turned away (no instance up that could take them, or early rejection)"},
+      {"failed", MetricUnit::Count, "requests lost when an instance's host failed, before their last token"},
+      {"slo_attainment", MetricUnit::Ratio, "requests that completed within the SLO / requests"},
+      {"goodput_rps", MetricUnit::PerSecond, "requests meeting the SLO per second of the phase"},
+      {"mean_ttft_s", MetricUnit::Seconds, "mean time to first token of the completed requests (0 when none)"},
+      {"p50_ttft_s", MetricUnit::Seconds, "median of the same (0 when none)"},
+      {"p90_ttft_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
+      {"p99_ttft_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
+      {"mean_tbt_s", MetricUnit::Seconds,
+       "mean TBT statistic (slo.tbt_statistic) of the completed requests with at least one token gap (0 when none)"},
+      {"p90_tbt_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
+      {"p99_tbt_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
+      {"tokens_per_s", MetricUnit::PerSecond,
+       "output tokens of the requests that did not fail, per second of the phase"},
+      {"prefix_hit_ratio", MetricUnit::Ratio,
+       "prefix blocks whose KV was reused / prefix blocks of the admitted requests (0 for traces without blocks)"},
+      {"kv_bytes_transferred", MetricUnit::Bytes,
+       "network bytes of KV: pool reads and writes to other hosts and prefill to decode for mooncake; new KV and the "
+       "attention queries and results for fastdecode; 0 for vllm"},
+      {"pool_peak_bytes", MetricUnit::Bytes, "the most bytes the KV pool held (mooncake; 0 for the others)"},
+      {"evicted_blocks", MetricUnit::Count, "KV blocks the pool evicted (mooncake; 0 for the others)"},
+      {"gpu_utilization", MetricUnit::Ratio, "iteration time / (instances x phase time)"},
+      {"mean_concurrency", MetricUnit::Number,
+       "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
+      {"preemptions", MetricUnit::Count,
+       "sequences preempted to free KV blocks (their KV dropped, recomputed later)"},
+      {"bad_lines", MetricUnit::Count, "malformed trace lines skipped (skip_bad_lines; 0 otherwise)"},
+  };
+  return t;
+}
+
 Metrics ServeTally::metrics(size_t bad_lines) const
 {
   std::vector<double> ttft, tbt;

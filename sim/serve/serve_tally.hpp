@@ -1,19 +1,6 @@
 // What a serve phase measured, per request and per instance, and the phase's metrics.
 //
-// Metrics (SI units):
-//   requests, completed, rejected, failed (lost when an instance's host failed), slo_attainment (requests meeting the SLO / requests),
-//   goodput_rps (requests meeting the SLO per second of the phase), mean/p50/p90/p99_ttft_s
-//   (completed requests), mean/p90/p99_tbt_s (the TBT statistic of completed requests with at
-//   least one gap), tokens_per_s (output tokens of the requests not failed per second of the
-//   phase), prefix_hit_ratio
-//   (prefix blocks whose KV was reused / prefix blocks of the admitted requests; 0 for traces
-//   without blocks),
-//   kv_bytes_transferred (network bytes of KV: pool reads and writes to other hosts and prefill
-//   to decode for mooncake; new KV and the attention queries and results for fastdecode; 0 for
-//   vllm), pool_peak_bytes, evicted_blocks (the system's), gpu_utilization
-//   (iteration time / (instances x phase time)), mean_concurrency (sequences in the instances'
-//   batches, averaged over the phase's time: Little's L, from the instances' side),
-//   preemptions, bad_lines.
+// Metrics: metric_table() (`llsim models` lists it), in the order metrics() writes them.
 // CSVs: <phase>_requests.csv one row per request; <phase>_instances.csv, in time order, a row
 // per instance at the end of its first iteration at least sample_period after its previous row:
 // that iteration's batch and KV use, and the share of the time since the previous row (or the
@@ -51,6 +38,8 @@ class ServeTally {
   // The phase starts: arrival times, relative until now, become absolute.
   void start(double now);
   Metrics metrics(size_t bad_lines) const;
+  // The serve phase kind's declared metrics (sim/core/metrics.hpp).
+  static const MetricTable& metric_table();
   CsvWriter requests_table() const;
   CsvWriter instances_table() const;
 

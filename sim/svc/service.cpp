@@ -45,6 +45,25 @@ void Service::finish(double end_s)
     s.finish(end_s);
 }
 
+const MetricTable& Service::common_metrics()
+{
+  static const MetricTable t = {
+      {"bytes", MetricUnit::Bytes,
+       "bytes the servers moved: storage disk writes and reads, forwarding relays, memory_pool puts and gets, "
+       "metadata RPCs (a request and a reply of rpc_size per operation)"},
+      {"operations", MetricUnit::Count,
+       "requests the servers completed: storage disk requests, forwarding relays, memory_pool puts and gets "
+       "(misses and rejected puts included), metadata operations (an RPC standing for `scale` of them counts "
+       "`scale`)"},
+      {"utilisation", MetricUnit::Ratio,
+       "busy unit-seconds / (units x simulated time) over all servers; the units are the threads, or the disks "
+       "of a storage server"},
+      {"peak_queue", MetricUnit::Count, "the most requests waiting at one server at once"},
+      {"sample_period_s", MetricUnit::Seconds, "the time buckets of service_<name>.csv (the service's sample_period)"},
+  };
+  return t;
+}
+
 Metrics Service::totals() const
 {
   double bytes = 0, operations = 0, busy_s = 0, capacity_s = 0;
