@@ -1,7 +1,10 @@
 #include "sim/cli/run_report.hpp"
 
+#include "sim/cli/metrics_listing.hpp"
 #include "sim/cli/summary_table.hpp"
 #include "sim/core/text.hpp"
+#include "sim/phase/phase.hpp"
+#include "sim/svc/service.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -10,11 +13,16 @@ namespace llsim {
 
 namespace {
 
-std::string metric_rows(const Metrics& metrics)
+// Each metric's value by its declared unit, and the declaration's description.
+std::string metric_rows(const std::string& family, const std::string& kind, const Metrics& metrics)
 {
-  std::string out = "| metric | value |\n|---|---|\n";
-  for (const auto& [name, value] : metrics)
-    out += "| `" + name + "` | " + readable(name, value) + " |\n";
+  const MetricDeclaration* declared = MetricCatalog::find(family, kind);
+  std::string out                   = "| metric | value | description |\n|---|---|---|\n";
+  for (const auto& [name, value] : metrics) {
+    const MetricSpec* spec = declared != nullptr ? declared->find(name) : nullptr;
+    out += "| `" + name + "` | " + readable_metric(family, kind, name, value) + " | " +
+           markdown_cell(spec != nullptr ? spec->description : std::string()) + " |\n";
+  }
   return out;
 }
 
@@ -59,11 +67,11 @@ std::string run_report(const Scenario& scenario, const LoadOptions& load, const 
     out += "| " + p.name + " | " + p.kind + " | " + readable_duration(p.start_s) + " | " + readable_duration(p.end_s) +
            " |\n";
   for (const auto& p : result.phases)
-    out += "\n### " + p.name + " (" + p.kind + ")\n\n" + metric_rows(p.metrics);
+    out += "\n### " + p.name + " (" + p.kind + ")\n\n" + metric_rows(Phase::kInterfaceName, p.kind, p.metrics);
   if (!result.services.empty()) {
     out += "\n## Services\n";
     for (const auto& s : result.services)
-      out += "\n### " + s.name + " (" + s.kind + ")\n\n" + metric_rows(s.totals);
+      out += "\n### " + s.name + " (" + s.kind + ")\n\n" + metric_rows(Service::kInterfaceName, s.kind, s.totals);
   }
   out += "\n## Plots\n\n";
   if (plots.empty())

@@ -1,6 +1,8 @@
 #include "sim/cli/summary_table.hpp"
 
 #include "sim/core/text.hpp"
+#include "sim/phase/phase.hpp"
+#include "sim/svc/service.hpp"
 
 #include <sys/resource.h>
 
@@ -30,26 +32,55 @@ std::string readable_duration(double s)
   return buffer;
 }
 
-std::string readable(const std::string& metric, double value)
+std::string readable(MetricUnit unit, double value)
 {
   if (std::isnan(value))
     return "n/a";
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
-  if (ends_with(metric, "_per_s") || ends_with(metric, "_rps"))
-    return with_si_prefix(value, "/s");
-  if (ends_with(metric, "_s"))
-    return readable_duration(value);
-  if (ends_with(metric, "_Bps"))
-    return with_si_prefix(value, "B/s");
-  if (metric.find("bytes") != std::string::npos && metric.find("_per_") == std::string::npos)
-    return with_si_prefix(value, "B");
+  switch (unit) {
+    case MetricUnit::PerSecond:
+      return with_si_prefix(value, "/s");
+    case MetricUnit::Seconds:
+      return readable_duration(value);
+    case MetricUnit::BytesPerSecond:
+      return with_si_prefix(value, "B/s");
+    case MetricUnit::Bytes:
+      return with_si_prefix(value, "B");
+    case MetricUnit::Count:
+    case MetricUnit::Ratio:
+    case MetricUnit::Flop:
+    case MetricUnit::Number:
+      break;
+  }
   char buffer[64];
   if (std::fabs(value) < 1e15 && value == std::round(value))
     std::snprintf(buffer, sizeof buffer, "%.0f", value);  // a count, exactly
   else
     std::snprintf(buffer, sizeof buffer, "%.4g", value);
   return buffer;
+}
+
+std::string readable_metric(const std::string& family, const std::string& kind, const std::string& metric,
+                            double value)
+{
+  const MetricDeclaration* declared = MetricCatalog::find(family, kind);
+  const MetricSpec* spec            = declared != nullptr ? declared->find(metric) : nullptr;
+  return readable(spec != nullptr ? spec->unit : MetricUnit::Number, value);
+}
+
+std::string readable(const std::string& metric, double value)
+{
+  MetricUnit unit = MetricUnit::Number;
+  if (ends_with(metric, "_per_s") || ends_with(metric, "_rps"))
+    unit = MetricUnit::PerSecond;
+  else if (ends_with(metric, "_s"))
+    unit = MetricUnit::Seconds;
+  else if (ends_with(metric, "_Bps"))
+    unit = MetricUnit::BytesPerSecond;
+  else if (metric.find("bytes") != std::string::npos && metric.find("_per_") == std::string::npos)
+    unit = MetricUnit::Bytes;
+  return readable(unit, value);
 }
 
 double peak_memory_bytes()
@@ -69,7 +100,8 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
   for (const auto& p : result.phases) {
     std::string metrics;
     for (const auto& [name, value] : p.metrics)
-      metrics += (metrics.empty() ? "" : "  ") + name + "=" + readable(name, value);
+      metrics += (metrics.empty() ? "" : "  ") + name + "=" +
+                 readable_metric(Phase::kInterfaceName, p.kind, name, value);
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", p.name.c_str(), p.kind.c_str(),
                   readable_duration(p.start_s).c_str(), readable_duration(p.end_s).c_str());
     out += line + metrics + "\n";
@@ -77,7 +109,8 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
   for (const auto& s : result.services) {
     std::string totals;
     for (const auto& [name, value] : s.totals)
-      totals += (totals.empty() ? "" : "  ") + name + "=" + readable(name, value);
+      totals += (totals.empty() ? "" : "  ") + name + "=" +
+                readable_metric(Service::kInterfaceName, s.kind, name, value);
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", s.name.c_str(), s.kind.c_str(), "service", "");
     out += line + totals + "\n";
   }

@@ -1,6 +1,7 @@
 // The short table `llsim run` prints: each phase's span and metrics in readable units, then the
 // run's wall time and peak memory (the figures benchmarks report).
 #pragma once
+#include "sim/core/metrics.hpp"
 #include "sim/run/simulation.hpp"
 #include "sim/scenario/scenario.hpp"
 
@@ -11,8 +12,15 @@ namespace llsim {
 std::string summary_table(const Scenario& scenario, const SimulationResult& result, double wall_s,
                           const std::string& out_dir);
 
-// "12.5 GB", "3.2 min", "1.2 GB/s", "788 /s" from a metric's name (_s, _Bps, _per_s or _rps, bytes)
-// and value; a whole number in full, any other to 4 significant digits.
+// "12.5 GB", "3.2 min", "1.2 GB/s", "788 /s" by the unit; a count, ratio, FLOP or other number
+// in full when whole, else to 4 significant digits.
+std::string readable(MetricUnit unit, double value);
+// A metric of a phase kind or service kind (`family` its interface name), by its declared unit
+// (sim/core/metrics.hpp); a metric its kind does not declare as a number.
+std::string readable_metric(const std::string& family, const std::string& kind, const std::string& metric,
+                            double value);
+// By a unit guessed from the metric's name (_s, _Bps, _per_s or _rps, bytes), for the sweep
+// report, whose metrics carry no kind.
 std::string readable(const std::string& metric, double value);
 
 // "12.5 s", "3.2 min", "1.2 h".
