@@ -1,5 +1,8 @@
 #include "sim/run/simulation.hpp"
 
+#include "sim/core/errors.hpp"
+#include "sim/core/metrics.hpp"
+#include "sim/core/text.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/engine.hpp"
@@ -7,6 +10,7 @@
 #include "sim/sg/platform.hpp"
 #include "sim/sg/progress.hpp"
 #include "sim/sg/timer.hpp"
+#include "sim/svc/service.hpp"
 
 #include <optional>
 
@@ -14,6 +18,25 @@ XBT_LOG_EXTERNAL_CATEGORY(llsim_run);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_run_simulation, llsim_run, "phase start and end");
 
 namespace llsim {
+
+namespace {
+
+// Every metric written is declared by its kind (sim/core/metrics.hpp): one that is not is a
+// mistake of llsim's, not of the scenario.
+void check_declared(const SimulationResult& result)
+{
+  std::vector<std::string> errors = MetricCatalog::errors();
+  for (const PhaseResult& p : result.phases)
+    for (const std::string& e : metric_errors(Phase::kInterfaceName, p.kind, p.metrics))
+      errors.push_back(e);
+  for (const ServiceResult& s : result.services)
+    for (const std::string& e : metric_errors(Service::kInterfaceName, s.kind, s.totals))
+      errors.push_back(e);
+  if (!errors.empty())
+    throw SimulationError("internal error: " + join(errors, "; "));
+}
+
+}  // namespace
 
 SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
 {
@@ -76,6 +99,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     s->finish(result.simulated_time_s);
     result.services.push_back({s->name(), s->kind(), s->totals(), s->table(*scenario.platform)});
   }
+  check_declared(result);
   return result;
 }
 
