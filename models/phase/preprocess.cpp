@@ -102,7 +102,7 @@ const ParamTable kDuplicateParams = {
         .at_least(0),
 };
 
-// Default costs are assumptions (REFERENCE.md gives only datatrove's 0.8 MB/s per signature
+// Default costs are assumptions (datatrove publishes only its 0.8 MB/s per signature
 // task, reading included): read 100 MB/s and filter 500 MB/s per core, MinHash 56 ns per byte
 // (112 hashes per 4-byte token at 2 ns), 200 ns per band record, 1 us per candidate pair.
 ParamTable stage_params(const char* per_byte, const char* per_item, const char* item, const char* memory,

@@ -28,7 +28,7 @@ namespace {
 
 const ParamTable& ops_params()
 {
-  // Assumed rates (no per-server figure is published with IO500 entries, REFERENCE.md); give
+  // Assumed rates (no per-server figure is published with IO500 entries); give
   // measured ones for the system you plan.
   static const ParamTable t = {
       ParamSpec::quantity("mkdir", Dimension::Rate, "directory creations per second per server (assumption)")
@@ -90,7 +90,7 @@ const ParamTable& MetadataService::params()
       ParamSpec::choice<MetadataModel>("model", "where the namespace lives and what an operation costs in RPCs {impl}")
           .defaults("{impl: hashed}"),
       ParamSpec::quantity("inode_bytes", Dimension::Size, "metadata bytes per file or directory, entries included "
-                                                          "(7 TB for 10 B files, REFERENCE.md)")
+                                                          "(7 TB for 10 B files)")
           .defaults("700B")
           .positive(),
       ParamSpec::section("journal", "persistence of mutating operations on a log device, checkpointed to the "
