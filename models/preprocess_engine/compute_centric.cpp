@@ -10,7 +10,8 @@
 //
 // All three are assumptions: the only published comparison found (text-dedup's, MinHash
 // in native Python 18.88 s vs on Spark 691.77 s on one small corpus) mixes start-up, scheduling
-// and operator costs and is not used to set them. Vary them (README "Preprocess").
+// and operator costs and is not used to set them. Vary them (docs/results/fuzzy_dedup.md, "What
+// sets the speed-up").
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/preprocess_dedup.yaml --set 'phases.dedup.engine={impl: compute_centric}'
 #include "sim/core/registry.hpp"

@@ -1,8 +1,9 @@
-"""The serving headlines the README reports, through llsim and the analysis scripts: Mooncake's
-capacity on the whole Mooncake trace is at least 1.5x vLLM's (the issue's acceptance; README
-"Mooncake against vLLM"), the FastDecode and vLLM throughputs of scenarios/paper/fastdecode.yaml
-are the figures the README gives, and analysis/serve_capacity.py and analysis/cache_sizing.py
-run end to end on small inputs. Needs python3-matplotlib (run with /usr/bin/python3)."""
+"""The serving headlines docs/results/ reports, through llsim and the analysis scripts: Mooncake's
+capacity on the whole Mooncake trace is at least 1.5x vLLM's (the issue's acceptance;
+docs/results/mooncake_vs_vllm.md), the FastDecode and vLLM throughputs of
+scenarios/paper/fastdecode.yaml are the figures docs/results/fastdecode.md gives, and
+analysis/serve_capacity.py and analysis/cache_sizing.py run end to end on small inputs. Needs
+python3-matplotlib (run with /usr/bin/python3)."""
 import csv
 import json
 import os
@@ -21,8 +22,8 @@ def attainment(*sets):
 
 
 # Capacity = the highest rate_scale with attainment >= 0.9. Mooncake meets it at 2.33x the trace
-# (its README capacity) while vLLM already misses it at 2.33 / 1.5, so the ratio is >= 1.5; vLLM
-# meets it at its README capacity, 1.14x.
+# (its capacity in docs/results/mooncake_vs_vllm.md) while vLLM already misses it at 2.33 / 1.5, so
+# the ratio is >= 1.5; vLLM meets it at its capacity there, 1.14x.
 mooncake = attainment("phases.chat.workload.rate_scale=2.33")
 check(mooncake >= TARGET, f"Mooncake at 2.33x the trace: attainment {mooncake:.3f}")
 vllm_low = attainment(VLLM, "phases.chat.workload.rate_scale=1.14")
@@ -30,10 +31,10 @@ check(vllm_low >= TARGET, f"vLLM at 1.14x: attainment {vllm_low:.3f}")
 vllm_high = attainment(VLLM, f"phases.chat.workload.rate_scale={2.33 / 1.5:.6g}")
 check(vllm_high < TARGET, f"vLLM at 2.33 / 1.5 = 1.553x: attainment {vllm_high:.3f} (so Mooncake / vLLM >= 1.5)")
 
-# FastDecode against vLLM: the tokens/s the README's table reports for the scenario as written.
+# FastDecode against vLLM: the tokens/s docs/results/fastdecode.md reports for the scenario as written.
 fd = {name: phase_metrics("scenarios/paper/fastdecode.yaml", name) for name in ("vllm", "fastdecode")}
-check_close(fd["vllm"]["tokens_per_s"], 294, 0.005, "fastdecode.yaml: vLLM 294 tokens/s (README)")
-check_close(fd["fastdecode"]["tokens_per_s"], 1673, 0.005, "fastdecode.yaml: FastDecode 1,673 tokens/s (README)")
+check_close(fd["vllm"]["tokens_per_s"], 294, 0.005, "fastdecode.yaml: vLLM 294 tokens/s (docs/results/fastdecode.md)")
+check_close(fd["fastdecode"]["tokens_per_s"], 1673, 0.005, "fastdecode.yaml: FastDecode 1,673 tokens/s (docs/results/fastdecode.md)")
 
 
 def script(name, *args):
@@ -70,7 +71,8 @@ else:
     check("below 0.9 already at 1" in printed, f"serve_capacity.py says which system has no capacity: {printed}")
 
 # cache_sizing.py at two sizes: the ideal ratio is llsim trace stats's, and the simulated pool
-# reaches it within 0.02 (README table: 0.0445 vs 0.0463, 0.3637 vs 0.3641).
+# reaches it within 0.02 (docs/results/mooncake_vs_vllm.md, "How big must the pool be": 0.0445 vs
+# 0.0463, 0.3637 vs 0.3641).
 out = scratch_dir()
 script("cache_sizing.py", "--out", out, "--blocks", "1000,100000")
 with open(os.path.join(out, "cache_sizing.csv")) as f:
