@@ -1,6 +1,6 @@
 """Packaging: `cmake --install` into a staging directory and the CPack .deb hold llsim, the
-analysis scripts, the scenarios and the traces, and the demo runs from the staged copy, plotting
-with the staged plot.py."""
+analysis scripts, the scenarios, the traces, the README and docs/ beside it, and the demo runs
+from the staged copy, plotting with the staged plot.py."""
 import json
 import os
 import stat
@@ -23,7 +23,7 @@ usr = os.path.join(stage, "usr")
 for path in ["bin/llsim", "share/llsim/analysis/plot.py", "share/llsim/analysis/capacity.py",
              "share/llsim/scenarios/lifecycle.yaml", "share/llsim/scenarios/paper/mooncake_vs_vllm.yaml",
              "share/llsim/traces/mooncake_conversation_trace.jsonl", "share/llsim/traces/licenses/Apache-2.0-Mooncake.txt",
-             "share/doc/llsim/README.md"]:
+             "share/doc/llsim/README.md", "share/doc/llsim/docs/models.md"]:
     check(os.path.isfile(os.path.join(usr, path)), f"installed: {path}")
 
 # The demo from the staged tree, outside the source tree; --plot must use the staged plot.py,
@@ -56,7 +56,7 @@ if names:
     deb = os.path.join(debs, names[0])
     listing = sh("dpkg-deb", "--contents", deb).stdout
     for path in ["./usr/bin/llsim", "./usr/share/llsim/analysis/plot.py", "./usr/share/llsim/scenarios/lifecycle.yaml",
-                 "./usr/share/llsim/traces/mooncake_conversation_trace.jsonl"]:
+                 "./usr/share/llsim/traces/mooncake_conversation_trace.jsonl", "./usr/share/doc/llsim/docs/models.md"]:
         check(path in listing, f".deb holds {path}")
     depends = sh("dpkg-deb", "--field", deb, "Depends").stdout
     check("libsimgrid3.32" in depends and "libyaml-cpp0.7" in depends, f".deb depends: {depends}")
