@@ -29,6 +29,7 @@
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
@@ -37,6 +38,10 @@
 
 #include <algorithm>
 #include <limits>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_system_mooncake, llsim_serve,
+                                "Mooncake's routing, early rejection, prefix loads and prefill-to-decode hand-offs");
 
 namespace llsim {
 
@@ -125,6 +130,13 @@ class Mooncake : public ServeSystem {
     const TraceRequest& r = request(id);
     if (!prefill_.front().batcher().fits(r.input_tokens + 1) ||
         !decode_.front().batcher().fits(r.input_tokens + r.output_tokens) || decode_.least_loaded() == nullptr) {
+      XBT_DEBUG("request %ld rejected: its prompt needs %ld KV blocks of a prefill instance's %ld, its %ld tokens %ld "
+                "of a decode instance's %ld (decode instances up: %s)",
+                static_cast<long>(id), static_cast<long>(prefill_.front().batcher().blocks_for(r.input_tokens + 1)),
+                static_cast<long>(prefill_.front().batcher().kv_blocks()),
+                static_cast<long>(r.input_tokens + r.output_tokens),
+                static_cast<long>(decode_.front().batcher().blocks_for(r.input_tokens + r.output_tokens)),
+                static_cast<long>(decode_.front().batcher().kv_blocks()), decode_.least_loaded() ? "some" : "none");
       reject_request(*env_, id);
       return;
     }
@@ -145,6 +157,8 @@ class Mooncake : public ServeSystem {
         fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
       const double own  = prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r));
       const double ttft = queue_seconds(inst) + own + fetch / prefill_group_.nic_Bps;
+      XBT_LOG(xbt_log_priority_trace, "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
+              static_cast<long>(id), inst.index(), ttft, static_cast<long>(reuse), static_cast<long>(local));
       if (ttft < best_ttft) {
         best_ttft  = ttft;
         best       = &inst;
@@ -154,9 +168,17 @@ class Mooncake : public ServeSystem {
       }
     }
     if (best == nullptr || (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s))) {
+      XBT_DEBUG("request %ld rejected%s: TTFT estimate %g s (SLO %g s), decode iteration estimate %g s (SLO %g s)",
+                static_cast<long>(id), best == nullptr ? " (every prefill instance is down)" : " early", best_ttft,
+                slo_.ttft_s, decode_seconds_with(r), slo_.tbt_s);
       reject_request(*env_, id);
       return;
     }
+    XBT_DEBUG("request %ld -> prefill instance %d (smallest TTFT estimate, %g s: %g s of its own prefill); reuses %ld "
+              "prefix blocks, %ld local and %ld from the pool or SSD (held there: %ld); loads %s",
+              static_cast<long>(id), best->index(), best_ttft, best_own, static_cast<long>(best_reuse),
+              static_cast<long>(best_local), static_cast<long>(best_reuse - best_local), static_cast<long>(remote),
+              prefill_.loads().c_str());
     env_->tally.assigned(id, best->index());
     loading_s_[static_cast<size_t>(best->index())] += best_own;  // queued from now on, for the estimates
     start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label,
@@ -164,6 +186,9 @@ class Mooncake : public ServeSystem {
                   const TraceRequest& r = request(id);
                   const int64_t got     = store_->fetch(best->host(), r.hash_ids, best_local, best_reuse, r.input_tokens);
                   const int64_t reuse   = got > best_local ? got : best_local;
+                  if (best_reuse > best_local)
+                    XBT_DEBUG("request %ld: %ld of %ld prefix blocks loaded from the pool or SSD", static_cast<long>(id),
+                              static_cast<long>(got - best_local), static_cast<long>(best_reuse - best_local));
                   if (reuse > 0)
                     env_->tally.prefix_hit(id, reuse);
                   loading_s_[static_cast<size_t>(best->index())] -= best_own;
@@ -235,10 +260,15 @@ class Mooncake : public ServeSystem {
   {
     ServeInstance* to = decode_.least_loaded();
     stores_left_ += 1;
-    if (to != nullptr)
+    if (to != nullptr) {
+      XBT_DEBUG("request %ld: prompt KV (%g B) -> decode instance %d (least loaded; loads %s)", static_cast<long>(id),
+                static_cast<double>(request(id).input_tokens) * model_.kv_bytes_per_token, to->index(),
+                decode_.loads().c_str());
       to->expect();  // counted as load at once, so that handoffs at the same time spread
-    else
+    } else {
+      XBT_DEBUG("request %ld lost: no decode instance is up for its prompt KV", static_cast<long>(id));
       lose(id);
+    }
     start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, to, since = now()] {
       if (to != nullptr) {
         const TraceRequest& r = request(id);
@@ -249,6 +279,7 @@ class Mooncake : public ServeSystem {
           handoff_bytes_ += from == to->host() ? 0 : bytes;
           to->submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
         } else {
+          XBT_DEBUG("request %ld lost: a host failed before its prompt KV arrived", static_cast<long>(id));
           to->lose_incoming(id);
         }
       }

@@ -11,6 +11,10 @@
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"
+#include "sim/sg/log.hpp"
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_system_vllm, llsim_serve, "vllm's routing and rejections");
 
 namespace llsim {
 
@@ -49,15 +53,23 @@ class Vllm : public ServeSystem {
   void arrive(int64_t id) override
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
-    if (!instances_.front().batcher().fits(r.input_tokens + r.output_tokens)) {
+    const Batcher& first = instances_.front().batcher();
+    if (!first.fits(r.input_tokens + r.output_tokens)) {
+      XBT_DEBUG("request %ld rejected: %ld tokens need %ld KV blocks, an instance holds %ld", static_cast<long>(id),
+                static_cast<long>(r.input_tokens + r.output_tokens),
+                static_cast<long>(first.blocks_for(r.input_tokens + r.output_tokens)),
+                static_cast<long>(first.kv_blocks()));
       reject_request(*env_, id);
       return;
     }
     ServeInstance* to = least_loaded_ ? instances_.least_loaded() : next_up();
     if (to == nullptr) {  // every instance is down
+      XBT_DEBUG("request %ld rejected: every instance is down", static_cast<long>(id));
       reject_request(*env_, id);
       return;
     }
+    XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(),
+              least_loaded_ ? "least_loaded" : "round_robin", instances_.loads().c_str());
     env_->tally.assigned(id, to->index());
     to->submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
   }

@@ -1,6 +1,11 @@
 #include "sim/serve/batcher.hpp"
 
+#include "sim/sg/log.hpp"
+
 #include <algorithm>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_batcher, llsim_serve, "admission and preemption on a serving instance");
 
 namespace llsim {
 
@@ -76,6 +81,9 @@ void Batcher::preempt_last()
   s.step     = 0;
   waiting_.push_front(id);
   preemptions_ += 1;
+  XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
+            static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(free_blocks_),
+            static_cast<long>(config_.kv_blocks));
 }
 
 // Whole prefix blocks cached; the tokens skipped are fewer when they would cover the prompt's
@@ -91,6 +99,7 @@ std::vector<int64_t> Batcher::drop_all()
   for (const auto& entry : seqs_)
     ids.push_back(entry.first);
   std::sort(ids.begin(), ids.end());
+  XBT_DEBUG("drops %zu requests and the prefix cache", ids.size());
   seqs_.clear();
   running_.clear();
   waiting_.clear();
@@ -190,6 +199,9 @@ void Batcher::admit_decode_ready()
     Seq& s = seqs_.at(waiting_.front());
     if (s.computed < s.prompt || !grow(s, s.computed + 1))
       break;
+    XBT_DEBUG("admits request %ld to decode (%ld tokens of KV received): KV blocks %ld taken, %ld free of %ld",
+              static_cast<long>(waiting_.front()), static_cast<long>(s.computed), static_cast<long>(s.blocks),
+              static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
     admit(waiting_.front());
     waiting_.pop_front();
   }
@@ -266,6 +278,11 @@ void Batcher::schedule_chunks(BatchWork& w)
     // split its compute), so a sequence is not let in to be preempted halfway through its prompt.
     if (!grow(s, s.prompt))
       break;
+    XBT_DEBUG("admits request %ld: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld taken, %ld "
+              "free of %ld",
+              static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(s.computed),
+              static_cast<long>(s.hit_blocks), static_cast<long>(s.blocks), static_cast<long>(free_blocks_),
+              static_cast<long>(config_.kv_blocks));
     const int64_t chunk = chunk_of(s);
     waiting_.pop_front();
     admit(id);
@@ -288,6 +305,11 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
     if ((!w.empty() && w.prefill_tokens + need > config_.max_batch_tokens) ||
         blocks_for(s.prompt) - s.blocks > free_blocks_)
       break;
+    XBT_DEBUG("admits request %ld whole: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld needed, "
+              "%ld free of %ld",
+              static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(s.computed),
+              static_cast<long>(s.hit_blocks), static_cast<long>(blocks_for(s.prompt) - s.blocks),
+              static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
     waiting_.pop_front();
     admit(id);
     take(id, s, need, w);

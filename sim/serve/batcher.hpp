@@ -95,6 +95,10 @@ class Batcher {
   int64_t running() const { return static_cast<int64_t>(running_.size()); }
   int64_t waiting() const { return static_cast<int64_t>(waiting_.size()); }
   int64_t used_blocks() const { return config_.kv_blocks - free_blocks_; }
+  int64_t free_blocks() const { return free_blocks_; }
+  int64_t kv_blocks() const { return config_.kv_blocks; }
+  // The KV blocks `tokens` tokens of context hold.
+  int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
   double kv_used_share() const
   {
     return config_.kv_blocks > 0 ? static_cast<double>(used_blocks()) / static_cast<double>(config_.kv_blocks) : 0;
@@ -118,7 +122,6 @@ class Batcher {
     int64_t step     = 0;  // tokens this iteration computes
     int64_t hit_blocks = 0;  // prefix blocks found in the cache when admitted
   };
-  int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
   bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
   void release(Seq& s);
   void admit(int64_t id);

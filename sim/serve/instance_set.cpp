@@ -26,6 +26,14 @@ ServeInstance* InstanceSet::least_loaded() const
   return best;
 }
 
+std::string InstanceSet::loads() const
+{
+  std::string text;
+  for (const auto& i : instances_)
+    text += (text.empty() ? "" : " ") + (i->up() ? std::to_string(i->load()) : std::string("down"));
+  return text;
+}
+
 void InstanceSet::close_and_join()
 {
   for (auto& i : instances_)

@@ -7,6 +7,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace llsim {
@@ -24,6 +25,8 @@ class InstanceSet {
   // The one up with the fewest sequences running, queued or on their way; ties: the lowest
   // index. Null when none is up.
   ServeInstance* least_loaded() const;
+  // The loads a router sees, for logs: "3 1 down 0", one per instance in index order.
+  std::string loads() const;
   void close_and_join();
   double preemptions() const;
 

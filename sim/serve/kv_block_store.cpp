@@ -2,12 +2,17 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/memory_pool.hpp"
 #include "sim/svc/storage.hpp"
 
 #include <algorithm>
+#include <cinttypes>
 #include <limits>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_kv_block_store, llsim_serve, "KV blocks written to and deleted from the tiers");
 
 namespace llsim {
 
@@ -92,6 +97,8 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
 
 void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens, double deadline)
 {
+  XBT_DEBUG("stores the %zu prefix blocks of a %ld-token prompt (those the pool lacks)", ids.size(),
+            static_cast<long>(input_tokens));
   for (size_t i = 0; i < ids.size() && now() < deadline; ++i) {
     const double bytes    = block_bytes(i, input_tokens);
     const std::string key = key_of(ids[i]);
@@ -109,6 +116,8 @@ void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
     return;
   while (ssd_used_B_ + bytes > ssd_capacity_B_) {
     const auto victim = ssd_files_.find(ssd_order_.back());
+    XBT_DEBUG("SSD tier full: deletes block %016" PRIx64 " (%g B), the least recently used", victim->first,
+              victim->second.bytes);
     ssd_->remove(victim->second.file);
     ssd_used_B_ -= victim->second.bytes;
     ssd_files_.erase(victim);

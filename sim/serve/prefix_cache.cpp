@@ -1,8 +1,14 @@
 #include "sim/serve/prefix_cache.hpp"
 
+#include "sim/sg/log.hpp"
+
 #include <algorithm>
+#include <cinttypes>
 #include <cmath>
 #include <numeric>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_prefix_cache, llsim_serve, "evictions from an instance's prefix cache");
 
 namespace llsim {
 
@@ -24,6 +30,7 @@ void LruBlockCache::use(const std::vector<uint64_t>& ids)
     order_.push_front(id);
     where_[id] = order_.begin();
     if (order_.size() > capacity_) {
+      XBT_DEBUG("prefix cache full (%zu blocks): evicts block %016" PRIx64, capacity_, order_.back());
       where_.erase(order_.back());
       order_.pop_back();
     }
@@ -34,6 +41,7 @@ void LruBlockCache::set_capacity(size_t capacity)
 {
   capacity_ = capacity;
   while (order_.size() > capacity_) {
+    XBT_DEBUG("prefix cache shrinks to %zu blocks: evicts block %016" PRIx64, capacity_, order_.back());
     where_.erase(order_.back());
     order_.pop_back();
   }

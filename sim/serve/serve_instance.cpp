@@ -3,12 +3,16 @@
 #include "sim/core/errors.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 #include <limits>
 #include <vector>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_serve_instance, llsim_serve, "requests queued at and lost by an instance");
 
 namespace llsim {
 
@@ -75,9 +79,16 @@ void ServeInstance::submit(const SeqArrival& s, bool expected)
   if (expected)
     incoming_ -= 1;
   if (!up()) {
+    XBT_DEBUG("request %ld lost: instance %d is down", static_cast<long>(s.id), index_);
     lose(s.id);
     return;
   }
+  XBT_DEBUG("request %ld queued at instance %d: %ld tokens of context need %ld KV blocks, %ld free of %ld; %ld "
+            "running, %ld waiting",
+            static_cast<long>(s.id), index_, static_cast<long>(s.input_tokens + s.generated),
+            static_cast<long>(batcher_.blocks_for(s.input_tokens + s.generated)),
+            static_cast<long>(batcher_.free_blocks()), static_cast<long>(batcher_.kv_blocks()),
+            static_cast<long>(batcher_.running()), static_cast<long>(batcher_.waiting()));
   batcher_.add(s);
   submitted_ += 1;
   wake_->notify_all();
@@ -118,6 +129,8 @@ void ServeInstance::notice_idle_failure()
 
 void ServeInstance::fail()
 {
+  XBT_DEBUG("instance %d: a host failed, its %ld requests and prefix cache are lost", index_,
+            static_cast<long>(batcher_.running() + batcher_.waiting()));
   for (int64_t id : batcher_.drop_all())
     lose(id);
   // Up again when every host is (outages of several hosts may overlap or follow each other), or

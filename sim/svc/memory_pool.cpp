@@ -158,6 +158,8 @@ bool MemoryPool::make_room(Server& s, double bytes)
     });
     if (victim.empty())
       return false;
+    XBT_DEBUG("server %zu full: evicts block %s for %g B", static_cast<size_t>(&s - servers_.data()), victim.c_str(),
+              bytes);
     drop(s, victim);
     evictions_ += 1;
   }
