@@ -15,6 +15,7 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/ingest_mdtest.yaml --set 'services.mds.model={impl: subtree}'
 #include "sim/core/registry.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/svc/meta_path.hpp"
 #include "sim/svc/metadata_model.hpp"
 
@@ -22,6 +23,9 @@
 #include <map>
 #include <string>
 #include <unordered_map>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_ingest);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_metadata_model_subtree, llsim_ingest, "subtree rebalancing decisions");
 
 namespace llsim {
 
@@ -94,6 +98,10 @@ class SubtreePartition : public MetadataModel {
     const auto busiest = static_cast<size_t>(std::max_element(per_server.begin(), per_server.end()) - per_server.begin());
     const auto idlest  = static_cast<size_t>(std::min_element(per_server.begin(), per_server.end()) - per_server.begin());
     const double mean  = static_cast<double>(seen_) / static_cast<double>(servers_);
+    XBT_DEBUG("rebalancing after %ld operations: the busiest server %zu did %ld, the least busy %zu did %ld (mean %g, "
+              "threshold %g x mean)",
+              static_cast<long>(seen_), busiest, static_cast<long>(per_server[busiest]), idlest,
+              static_cast<long>(per_server[idlest]), mean, threshold_);
     if (static_cast<double>(per_server[busiest]) <= threshold_ * mean)
       return;
     // The hottest subtree of the busiest server that leaves the target below what the busiest
@@ -107,8 +115,13 @@ class SubtreePartition : public MetadataModel {
         pick      = &root;
         pick_load = n;
       }
-    if (pick)
-      moved_[*pick] = idlest;
+    if (!pick) {
+      XBT_DEBUG("no subtree of server %zu can move without making server %zu the busiest", busiest, idlest);
+      return;
+    }
+    XBT_DEBUG("moves subtree %s (%ld operations) from server %zu to server %zu", pick->c_str(),
+              static_cast<long>(pick_load), busiest, idlest);
+    moved_[*pick] = idlest;
   }
 
   size_t servers_, depth_;

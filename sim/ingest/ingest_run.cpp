@@ -1,15 +1,48 @@
 #include "sim/ingest/ingest_run.hpp"
 
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/sg/timer.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/meta_path.hpp"
 #include "sim/svc/metadata.hpp"
 #include "sim/svc/storage.hpp"
 
+#include <algorithm>
 #include <limits>
 
+XBT_LOG_EXTERNAL_CATEGORY(llsim_ingest);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_ingest_ingest_run, llsim_ingest,
+                                "each operation's directory-cache hits and misses and the servers its RPCs go to");
+
 namespace llsim {
+
+namespace {
+
+// For logs: the directories above the target of `path`, root excluded.
+size_t path_dirs(std::string_view path)
+{
+  return path.size() > 1 ? static_cast<size_t>(std::count(path.begin() + 1, path.end(), '/')) : 0;
+}
+
+// For logs: "0 3 3", the servers of the lookups of `dirs` or of `rpcs`, in order.
+std::string lookup_servers(const MetadataModel& model, const std::vector<std::string_view>& dirs)
+{
+  std::string text;
+  for (std::string_view dir : dirs)
+    text += (text.empty() ? "" : " ") + std::to_string(model.lookup_server(dir));
+  return text;
+}
+
+std::string rpc_servers(const std::vector<MetaRpc>& rpcs)
+{
+  std::string text;
+  for (const MetaRpc& rpc : rpcs)
+    text += (text.empty() ? "" : " ") + std::to_string(rpc.server);
+  return text;
+}
+
+}  // namespace
 
 struct IngestRun::Rank {
   int64_t id;
@@ -86,6 +119,9 @@ void IngestRun::begin(Rank& r)
       r.lookup_hashes.push_back(h);
     }
   }
+  XBT_DEBUG("rank %ld %s %s: %zu of %zu directories cached, lookups to servers [%s]", static_cast<long>(r.id),
+            meta_op_name(r.op.op), r.op.path.c_str(), path_dirs(path) - r.lookups.size(), path_dirs(path),
+            lookup_servers(s_.metadata->model(), r.lookups).c_str());
   look_up(r);
 }
 
@@ -120,6 +156,8 @@ void IngestRun::send_op(Rank& r)
 {
   r.rpcs.clear();
   s_.metadata->model().rpcs(r.op.op, r.op.path, &r.rpcs);
+  XBT_DEBUG("rank %ld %s %s: RPCs to servers [%s]", static_cast<long>(r.id), meta_op_name(r.op.op), r.op.path.c_str(),
+            rpc_servers(r.rpcs).c_str());
   r.waiting = r.rpcs.size();
   for (const MetaRpc& rpc : r.rpcs) {
     const size_t server = rpc.server;
