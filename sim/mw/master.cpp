@@ -4,6 +4,7 @@
 #include "sim/core/text.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
@@ -12,7 +13,26 @@
 #include <cmath>
 #include <limits>
 
+XBT_LOG_EXTERNAL_CATEGORY(llsim_mw);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_master, llsim_mw, "scheduling events, assignments and failures noticed");
+
 namespace llsim {
+
+namespace {
+
+// For logs: where a worker on `host` would read the task's input from (judged on the first
+// part, as the schedulers do).
+const char* input_source(const Task& t, HostId host)
+{
+  if (t.inputs.empty())
+    return "input from the master";
+  for (const TaskInput& c : t.inputs.front().copies)
+    if (c.host == host)
+      return "holds its input";
+  return "input over the network";
+}
+
+}  // namespace
 
 MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks)
     : setup_(std::move(setup))
@@ -79,6 +99,8 @@ void MasterWorker::handle(const Message& m)
       ++done_;
       break;
     case Message::Kind::Failed:
+      XBT_DEBUG("notices that %s failed: task %ld and %zu queued back among the unassigned",
+                setup_.platform.name(w.host).c_str(), m.task, w.queue.size());
       w.up_for_master = false;
       if (m.task >= 0)
         unassigned_.insert(static_cast<size_t>(m.task));
@@ -87,6 +109,7 @@ void MasterWorker::handle(const Message& m)
       w.queued_etc_s = 0;
       break;
     case Message::Kind::Back:
+      XBT_DEBUG("%s is back", setup_.platform.name(w.host).c_str());
       w.up_for_master = true;
       w.free_since_s  = m.visible_s;
       w.wake->notify_all();
@@ -130,8 +153,13 @@ size_t MasterWorker::schedule(double now)
     unassigned_.erase(task);
     w.queue.push_back(task);
     w.queued_etc_s += etc(task, w);
+    XBT_DEBUG("task %zu -> %s: ETC %g s, expected done at %g s (%s)", task, setup_.platform.name(w.host).c_str(),
+              etc(task, w), std::max(now, w.running >= 0 ? w.running_end_estimate_s : now) + w.queued_etc_s,
+              input_source(tasks_[task], w.host));
     w.wake->notify_all();
   }
+  XBT_DEBUG("scheduling event: %zu of %zu unassigned tasks assigned (window %zu) over %zu workers seen",
+            assignments.size(), unassigned_.size() + assignments.size(), setup_.scheduler.window(), view.size());
   return assignments.size();
 }
 

@@ -4,12 +4,16 @@
 #include "sim/core/errors.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 #include <cmath>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_mw);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_worker, llsim_mw, "task starts and restarts, input copies read, checkpoints, failures");
 
 namespace llsim {
 
@@ -43,6 +47,8 @@ bool MasterWorker::write_checkpoint(size_t w, size_t task, double progress, doub
   // The new checkpoint replaces the task's previous one.
   if (saved_[task].worker >= 0)
     storage.remove(saved_file_[task]);
+  XBT_DEBUG("task %zu: checkpoint at %g of %g flops (%g B) %s", task, progress, tasks_[task].flops, policy.size_B(),
+            local ? "on its own disks" : "on shared storage");
   saved_file_[task] = file;
   saved_[task]      = {progress, static_cast<long>(w)};
   totals_.checkpoint_bytes += policy.size_B();
@@ -79,6 +85,8 @@ bool MasterWorker::read_input(size_t w, size_t task, double deadline)
     }
     const TaskInput& copy = own && !(t.prefer_remote && other) ? *own : other ? *other : *own;
     StorageService& from  = part.scratch ? *setup_.scratch : *setup_.data;
+    XBT_DEBUG("task %zu reads %g B of input from %s (%s copy of %zu)", task, part.bytes,
+              setup_.platform.name(copy.host).c_str(), copy.host == host ? "its own" : "a remote", part.copies.size());
     if (!from.read(host, copy.file, 0, part.bytes, deadline).ok())
       return false;
     const bool local = copy.host == host;
@@ -160,6 +168,8 @@ bool MasterWorker::run_task(size_t w, size_t task)
       return false;
     progress = saved_[task].progress_flops;
   }
+  XBT_DEBUG("task %zu, attempt %d: starts at %g of %g flops%s", task, record.attempts, progress, t.flops,
+            record.attempts == 1 ? "" : progress > 0 ? " (re-executed from its checkpoint)" : " (re-executed from scratch)");
   const double interval = setup_.checkpointing.interval_s();
   const double segment  = std::isinf(interval) ? t.flops : interval * state.speed;
   while (progress < t.flops) {
@@ -196,6 +206,7 @@ void MasterWorker::go_down(size_t w, long lost_task)
   state.running      = -1;
   state.failures += 1;
   const double noticed = o.down_s + setup_.failure_timeout_s;
+  XBT_DEBUG("goes down until %g s, task %ld lost; the master notices at %g s", o.up_s, lost_task, noticed);
   post({Message::Kind::Failed, w, lost_task, noticed});
   // It rejoins once it is up again and the master has noticed the failure.
   const double rejoin = std::max(o.up_s, noticed);
