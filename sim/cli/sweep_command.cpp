@@ -1,44 +1,24 @@
 #include "sim/cli/sweep_command.hpp"
 
-#include "sim/cli/summary_table.hpp"
 #include "sim/cli/sweep_report.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/core/stable_hash.hpp"
 #include "sim/core/text.hpp"
-#include "sim/run/child_runs.hpp"
+#include "sim/run/local_sweep.hpp"
 #include "sim/run/outputs.hpp"
 #include "sim/run/slurm_sweep.hpp"
-#include "sim/run/sweep_grid.hpp"
-#include "sim/run/sweep_table.hpp"
-#include "sim/scenario/scenario.hpp"
+#include "sim/run/sweep_plan.hpp"
 
 #include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
-
-#include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 
 namespace llsim {
 
 namespace {
-
-std::string read_text(const std::string& path)
-{
-  std::ifstream in(path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 int64_t positive(const std::string& option, const std::string& text, int64_t most)
 {
@@ -55,49 +35,28 @@ int64_t positive(const std::string& option, const std::string& text, int64_t mos
   return v;
 }
 
-// The command line checked: the grid's axes and the counts as numbers.
-struct CheckedSweep {
-  std::vector<SweepAxis> axes;
-  int64_t seeds = 1, jobs = 1;
-};
-
-CheckedSweep check(const SweepArguments& a)
+// The --grid axes, each path and each value once; no --set of a swept path.
+std::vector<SweepAxis> checked_axes(const SweepArguments& a)
 {
-  CheckedSweep c;
+  std::vector<SweepAxis> axes;
   std::set<std::string> paths;
   for (const auto& g : a.grid) {
-    c.axes.push_back(parse_sweep_axis(g));
-    if (c.axes.back().path == "seed")
+    axes.push_back(parse_sweep_axis(g));
+    if (axes.back().path == "seed")
       throw std::invalid_argument("the seed is not a grid axis: --seeds N runs N seeds from the scenario's "
                                   "(--set seed=S sets the first)");
-    if (!paths.insert(c.axes.back().path).second)
-      throw std::invalid_argument("--grid " + c.axes.back().path + " is given twice");
-    const auto& values = c.axes.back().values;
+    if (!paths.insert(axes.back().path).second)
+      throw std::invalid_argument("--grid " + axes.back().path + " is given twice");
+    const auto& values = axes.back().values;
     for (size_t i = 0; i < values.size(); ++i)
       if (std::find(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(i), values[i]) !=
           values.begin() + static_cast<std::ptrdiff_t>(i))
-        throw std::invalid_argument("--grid " + c.axes.back().path + ": the value '" + values[i] + "' is given twice");
+        throw std::invalid_argument("--grid " + axes.back().path + ": the value '" + values[i] + "' is given twice");
   }
   for (const auto& set : a.sets)
     if (paths.count(trim(set.substr(0, set.find('=')))))
       throw std::invalid_argument("--set " + set + " sets a path the grid sweeps; drop one of them");
-  c.seeds = positive("--seeds", a.seeds, 10000);
-  c.jobs  = positive("--jobs", a.jobs, 1024);
-  if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty() || !a.slurm_options.submit))
-    throw std::invalid_argument("--partition, --time and --no-submit go with --slurm");
-  if (a.slurm && a.collect)
-    throw std::invalid_argument("--collect is what the Slurm collector job runs; it does not go with --slurm");
-  if (!a.slurm_options.time.empty())
-    check_slurm_time(a.slurm_options.time);
-  return c;
-}
-
-// What makes two sweeps the same, so that runs kept in a directory are reused only by the sweep
-// that made them: the scenario file and its text, the grid and the --set overrides.
-std::string sweep_identity(const SweepArguments& a, const std::string& scenario_hash)
-{
-  nlohmann::ordered_json j = {{"scenario", a.scenario}, {"scenario_fnv1a", scenario_hash}, {"grid", a.grid}, {"set", a.sets}};
-  return j.dump(1) + "\n";
+  return axes;
 }
 
 // The arguments of the `llsim sweep ... --collect` that the Slurm collector job runs.
@@ -123,11 +82,31 @@ std::vector<std::string> args_with_llsim(const std::vector<std::string>& args)
   return out;
 }
 
-struct Job {
-  size_t point;
-  uint64_t seed;
-  std::string dir;
-};
+// The command line checked: the grid's axes and the counts as numbers.
+SweepRequest checked_request(const SweepArguments& a, const std::vector<std::string>& args)
+{
+  SweepRequest r;
+  r.axes  = checked_axes(a);
+  r.seeds = positive("--seeds", a.seeds, 10000);
+  r.jobs  = positive("--jobs", a.jobs, 1024);
+  if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty() || !a.slurm_options.submit))
+    throw std::invalid_argument("--partition, --time and --no-submit go with --slurm");
+  if (a.slurm && a.collect)
+    throw std::invalid_argument("--collect is what the Slurm collector job runs; it does not go with --slurm");
+  if (!a.slurm_options.time.empty())
+    check_slurm_time(a.slurm_options.time);
+  r.scenario      = a.scenario;
+  r.grid          = a.grid;
+  r.sets          = a.sets;
+  r.out           = a.out;
+  r.quiet         = a.quiet;
+  r.slurm         = a.slurm;
+  r.collect       = a.collect;
+  r.slurm_options = a.slurm_options;
+  r.collector     = collector_arguments(a);
+  r.command       = args_with_llsim(args);
+  return r;
+}
 
 }  // namespace
 
@@ -169,177 +148,22 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& a)
 
 int sweep_command(const SweepArguments& arguments, const std::vector<std::string>& args)
 {
-  const SweepArguments& a    = arguments;
-  const CheckedSweep checked = check(a);
-  const auto points = sweep_points(checked.axes);
-  // Every point is loaded (and so checked) before anything runs.
-  std::string name;
-  uint64_t first_seed = 1;
-  for (const auto& p : points) {
-    LoadOptions load;
-    load.overrides = a.sets;
-    load.overrides.insert(load.overrides.end(), p.overrides.begin(), p.overrides.end());
-    const Scenario s = load_scenario(a.scenario, load);
-    name             = s.name;
-    first_seed       = s.seed;
-  }
-  const std::string out = a.out.empty() ? "out/" + name + "_sweep" : a.out;
-  check_output_dir(out);
-  if (a.slurm)
-    check_slurm_submission(out, a.slurm_options);
-  // Every run records the hash of the scenario text it read, so a run made from an edited file
-  // is found, not mixed in.
-  const std::string scenario_hash = scenario_text_hash(a.scenario);
-  const std::string identity = sweep_identity(a, scenario_hash), identity_path = out + "/sweep.json";
-  if (std::filesystem::exists(identity_path) && read_text(identity_path) != identity)
-    throw ConfigError(out + " holds the runs of another sweep (" + identity_path +
-                      " names another scenario text, --grid or --set); choose another --out, or delete " + out);
-  if (a.collect && !std::filesystem::exists(identity_path))
-    throw ConfigError(out + " holds no sweep to collect (no " + identity_path +
-                      "); run the sweep first, or give its --out");
-  // The outermost directory of `out` that this sweep creates, removed if a submission fails.
-  std::filesystem::path created = std::filesystem::absolute(out).lexically_normal();
-  if (std::filesystem::exists(created))
-    created.clear();
-  else
-    while (created.has_parent_path() && !std::filesystem::exists(created.parent_path()))
-      created = created.parent_path();
-
-  std::vector<Job> jobs;
-  for (size_t p = 0; p < points.size(); ++p)
-    for (int64_t k = 0; k < checked.seeds; ++k) {
-      const uint64_t seed = first_seed + static_cast<uint64_t>(k);
-      jobs.push_back({p, seed, out + "/runs/p" + std::to_string(p) + "_s" + std::to_string(seed)});
-    }
-  SweepTable table(checked.axes, points);
-  std::vector<double> wall(jobs.size(), 0);
-  std::vector<bool> resumed(jobs.size(), false);
-  std::vector<int64_t> left_of_point(points.size(), checked.seeds);
-  const auto started = std::chrono::steady_clock::now();
-  size_t done = 0, ran = 0;  // runs finished, and those of them run now (not kept from before)
-  const auto finished = [&](size_t j) {
-    const std::string summary_path = jobs[j].dir + "/summary.json";
-    RunSummary summary;
-    try {
-      summary = read_run_summary(read_text(summary_path));
-    } catch (const std::runtime_error& e) {
-      throw SimulationError(summary_path + ": " + e.what() + "; delete " + jobs[j].dir + " and run the sweep again");
-    }
-    if (summary.scenario_hash != scenario_hash)
-      throw SimulationError(jobs[j].dir + " was run on another text of " + a.scenario +
-                            " (was the file edited during the sweep?); restore it, or delete " + out +
-                            " and run the sweep again");
-    if (resumed[j])
-      wall[j] = summary.wall_time_s;
-    table.add({jobs[j].point, jobs[j].seed, std::move(summary.metrics)});
-    done += 1;
-    ran += resumed[j] ? 0 : 1;
-    if (--left_of_point[jobs[j].point] > 0 || a.quiet || a.collect)
-      return;
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    std::ostringstream line;
-    line << "[" << done / static_cast<size_t>(checked.seeds) << "/" << points.size() << "]";
-    for (size_t i = 0; i < checked.axes.size(); ++i)
-      line << " " << checked.axes[i].path << "=" << points[jobs[j].point].values[i];
-    line << ": " << checked.seeds << (checked.seeds == 1 ? " seed" : " seeds") << " done; ";
-    if (ran == 0)
-      line << "kept from an earlier run\n";
-    else
-      line << readable_duration(elapsed) << " elapsed, about "
-           << readable_duration(elapsed / static_cast<double>(ran) * static_cast<double>(jobs.size() - done)) << " left\n";
-    std::cerr << line.str();
-  };
-
-  const auto run_args = [&](size_t j) {
-    std::vector<std::string> run = {"run", a.scenario, "--quiet", "--out", jobs[j].dir, "--seed",
-                                    std::to_string(jobs[j].seed)};
-    for (const auto& s : a.sets)
-      run.insert(run.end(), {"--set", s});
-    for (const auto& s : points[jobs[j].point].overrides)
-      run.insert(run.end(), {"--set", s});
-    return run;
-  };
-  const auto has_result = [&](size_t j) { return std::filesystem::exists(jobs[j].dir + "/summary.json"); };
-  std::vector<size_t> missing;
-  for (size_t j = 0; j < jobs.size(); ++j)
-    if (!has_result(j))
-      missing.push_back(j);
-  if (a.collect && !missing.empty()) {
-    std::string names;
-    for (size_t k = 0; k < missing.size() && k < 10; ++k)
-      names += " " + std::filesystem::path(jobs[missing[k]].dir).filename().string();
-    throw SimulationError(std::to_string(missing.size()) + " of " + std::to_string(jobs.size()) +
-                          " runs have no results:" + names + (missing.size() > 10 ? " ..." : "") +
-                          " (their messages are in " + out + "/slurm/task_*.log; run the sweep again to run them)");
-  }
-  std::filesystem::create_directories(out + "/runs");
-  write_file_atomically(identity_path, identity);
-  if (a.slurm && !missing.empty()) {
-    std::vector<std::vector<std::string>> tasks;
-    for (size_t j : missing)
-      tasks.push_back(run_args(j));
-    SlurmJobs submitted;
-    try {
-      submitted = submit_sweep(out, name, tasks, collector_arguments(a), a.slurm_options);
-    } catch (const SimulationError&) {
-      if (!created.empty())  // nothing of a submission that failed is left behind
-        std::filesystem::remove_all(created);
-      throw;
-    }
-    if (submitted.array_job.empty())
-      std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and " << submitted.collector_script
-                << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script
-                << ") && sbatch --dependency=afterany:$jobid " << submitted.collector_script << "\n";
-    else
-      std::cout << "submitted job array " << submitted.array_job << " (" << tasks.size() << " tasks) and collector job "
-                << submitted.collector_job << "; " << out << "/results.csv is written when job "
-                << submitted.collector_job << " ends (squeue -j " << submitted.array_job << ","
-                << submitted.collector_job << ")\n";
+  const SweepRequest r = checked_request(arguments, args);
+  const SweepPlan plan = plan_sweep(r);
+  if (r.slurm && !plan.missing.empty()) {
+    submit_planned_sweep(r, plan);
     return kExitOk;
   }
-
-  ChildRuns children;
-  std::string failure;  // the first run that failed; no new run starts after it
-  const auto reap = [&] {
-    const ChildExit e = children.wait_any();
-    wall[e.job]       = e.wall_s;
-    const std::string log = jobs[e.job].dir + ".log";
-    if (e.status != 0) {
-      if (failure.empty())
-        failure = jobs[e.job].dir + " failed (exit " + std::to_string(e.status) + "):\n" + read_text(log);
-      return;
-    }
-    std::filesystem::remove(log);
-    finished(e.job);
-  };
-  for (size_t j = 0; j < jobs.size() && failure.empty(); ++j) {
-    if (has_result(j)) {
-      resumed[j] = true;
-      finished(j);
-      continue;
-    }
-    children.start(j, run_args(j), jobs[j].dir + ".log");
-    while (children.running() >= static_cast<size_t>(checked.jobs))
-      reap();
-  }
-  while (children.running() > 0)
-    reap();
-  if (!failure.empty())
-    throw SimulationError("sweep stopped: " + failure + "(finished runs are kept in " + out +
-                          "/runs; run the same sweep again to resume)");
-
-  std::string walls = "point,seed,wall_time_s,resumed\n";
-  for (size_t j = 0; j < jobs.size(); ++j)
-    walls += std::to_string(jobs[j].point) + "," + std::to_string(jobs[j].seed) + "," +
-             (std::isnan(wall[j]) ? std::string() : format_number(wall[j])) + "," + (resumed[j] ? "1" : "0") + "\n";
-  write_file_atomically(out + "/results.csv", table.results_csv());
-  write_file_atomically(out + "/summary.csv", table.summary_csv());
-  write_file_atomically(out + "/wall_times.csv", walls);
+  const SweepOutcome done = run_local_sweep(r, plan, [](const SweepProgress& p) { std::cerr << sweep_progress_line(p); });
+  const std::string& out  = plan.out;
+  write_file_atomically(out + "/results.csv", done.table.results_csv());
+  write_file_atomically(out + "/summary.csv", done.table.summary_csv());
+  write_file_atomically(out + "/wall_times.csv", wall_times_csv(plan.jobs, done.wall_s, done.resumed));
   const std::string report = out + "/report.md";
-  write_file_atomically(report, sweep_report({a.scenario, name, first_seed, checked.seeds, a.sets, args_with_llsim(args)}, table,
+  write_file_atomically(report, sweep_report({r.scenario, plan.name, plan.first_seed, r.seeds, r.sets, r.command}, done.table,
                                              std::filesystem::exists(report) ? read_text(report) : ""));
-  if (!a.quiet)
-    std::cout << jobs.size() << " runs (" << points.size() << " points x " << checked.seeds << " seeds): " << out
+  if (!r.quiet)
+    std::cout << plan.jobs.size() << " runs (" << plan.points.size() << " points x " << r.seeds << " seeds): " << out
               << "/results.csv, " << out << "/summary.csv\n";
   return kExitOk;
 }

@@ -97,4 +97,15 @@ std::string sweep_report(const SweepDescription& sweep, const SweepTable& table,
          "writes the smallest swept value that meets a target here.\n";
 }
 
+std::string sweep_progress_line(const SweepProgress& p)
+{
+  std::string line = "[" + std::to_string(p.points_done) + "/" + std::to_string(p.points) + "]";
+  for (const auto& setting : p.point->overrides)  // path=value, one per axis
+    line += " " + setting;
+  line += ": " + std::to_string(p.seeds) + (p.seeds == 1 ? " seed" : " seeds") + " done; ";
+  if (p.all_kept)
+    return line + "kept from an earlier run\n";
+  return line + readable_duration(p.elapsed_s) + " elapsed, about " + readable_duration(p.left_s) + " left\n";
+}
+
 }  // namespace llsim

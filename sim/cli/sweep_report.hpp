@@ -1,7 +1,9 @@
 // DIR/report.md of a sweep: the scenario, grid, seeds and the command that reproduces it, then
 // each phase metric that differs between points as mean and 95% confidence interval per point.
-// analysis/capacity.py adds "## Capacity" sections; rewriting the report keeps them.
+// analysis/capacity.py adds "## Capacity" sections; rewriting the report keeps them. And the
+// progress line of a point done.
 #pragma once
+#include "sim/run/local_sweep.hpp"
 #include "sim/run/sweep_table.hpp"
 
 #include <cstdint>
@@ -20,5 +22,8 @@ struct SweepDescription {
 
 // `previous`: the report.md already in the directory ("" when none); its capacity sections are kept.
 std::string sweep_report(const SweepDescription& sweep, const SweepTable& table, const std::string& previous);
+
+// "[2/4] a.b=1 c=x: 3 seeds done; 12 s elapsed, about 12 s left", newline ended.
+std::string sweep_progress_line(const SweepProgress& p);
 
 }  // namespace llsim

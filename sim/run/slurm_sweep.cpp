@@ -3,6 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/run/sweep_plan.hpp"
 
 #include <sys/wait.h>
 
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
@@ -159,6 +161,30 @@ SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, cons
   }
   write_file_atomically(dir + "/jobs.txt", "array " + jobs.array_job + "\ncollector " + jobs.collector_job + "\n");
   return jobs;
+}
+
+void submit_planned_sweep(const SweepRequest& request, const SweepPlan& plan)
+{
+  std::vector<std::vector<std::string>> tasks;
+  for (size_t j : plan.missing)
+    tasks.push_back(run_arguments(request, plan, j));
+  SlurmJobs submitted;
+  try {
+    submitted = submit_sweep(plan.out, plan.name, tasks, request.collector, request.slurm_options);
+  } catch (const SimulationError&) {
+    if (!plan.created.empty())  // nothing of a submission that failed is left behind
+      std::filesystem::remove_all(plan.created);
+    throw;
+  }
+  if (submitted.array_job.empty())
+    std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and " << submitted.collector_script
+              << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script
+              << ") && sbatch --dependency=afterany:$jobid " << submitted.collector_script << "\n";
+  else
+    std::cout << "submitted job array " << submitted.array_job << " (" << tasks.size() << " tasks) and collector job "
+              << submitted.collector_job << "; " << plan.out << "/results.csv is written when job "
+              << submitted.collector_job << " ends (squeue -j " << submitted.array_job << "," << submitted.collector_job
+              << ")\n";
 }
 
 }  // namespace llsim

@@ -8,6 +8,9 @@
 
 namespace llsim {
 
+struct SweepPlan;
+struct SweepRequest;
+
 struct SlurmOptions {
   std::string partition;  // "" = the cluster's default
   std::string time;       // "" = the partition's default; else Slurm's time format
@@ -34,5 +37,10 @@ void check_slurm_submission(const std::string& out_dir, const SlurmOptions& opti
 // `llsim sweep` that collects. Throws SimulationError when sbatch fails or is missing.
 SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, const std::vector<std::vector<std::string>>& runs,
                        const std::vector<std::string>& collector, const SlurmOptions& options);
+
+// The submitter of `llsim sweep --slurm`: submits the plan's missing runs (or with --no-submit
+// writes their scripts) and says so on standard output. When the submission fails, the
+// directories the sweep created are removed, and the SimulationError is passed on.
+void submit_planned_sweep(const SweepRequest& request, const SweepPlan& plan);
 
 }  // namespace llsim

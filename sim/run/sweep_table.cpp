@@ -165,4 +165,14 @@ std::string SweepTable::summary_csv() const
   return out;
 }
 
+std::string wall_times_csv(const std::vector<SweepJob>& jobs, const std::vector<double>& wall_s,
+                           const std::vector<bool>& resumed)
+{
+  std::string out = "point,seed,wall_time_s,resumed\n";
+  for (size_t j = 0; j < jobs.size(); ++j)
+    out += std::to_string(jobs[j].point) + "," + std::to_string(jobs[j].seed) + "," + number(wall_s[j]) + "," +
+           (resumed[j] ? "1" : "0") + "\n";
+  return out;
+}
+
 }  // namespace llsim

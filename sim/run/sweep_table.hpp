@@ -2,9 +2,10 @@
 // every metric of the run's summary.json) and summary.csv (per point and metric: the number of
 // seeds, the mean and a 95% confidence interval, mean -/+ t(0.975, n-1) x s / sqrt(n)). Rows come
 // in point then seed order whatever order the runs finished in, so the same sweep writes the
-// same bytes.
+// same bytes. And wall_times.csv, the wall-clock seconds of each run.
 #pragma once
 #include "sim/run/sweep_grid.hpp"
+#include "sim/run/sweep_plan.hpp"
 
 #include <cstdint>
 #include <string>
@@ -58,5 +59,11 @@ class SweepTable {
   std::vector<SweepPoint> points_;
   std::vector<SweepRun> runs_;  // point then seed order
 };
+
+// wall_times.csv: per job, in the plan's order, its point, seed, wall_time_s (the process's, or
+// for a run kept from before its summary.json's; empty when that has none) and resumed (1: kept).
+// Kept apart from results.csv, so that the same sweep writes the same results.
+std::string wall_times_csv(const std::vector<SweepJob>& jobs, const std::vector<double>& wall_s,
+                           const std::vector<bool>& resumed);
 
 }  // namespace llsim
