@@ -89,14 +89,6 @@ struct Run {
 
 }  // namespace
 
-TEST_CASE("young and daly intervals", "[training_run]")
-{
-  CHECK(young_interval(100, 10000) == Approx(std::sqrt(2e6)));
-  CHECK(daly_interval(100, 10000) == Approx(std::sqrt(2e6) * (1 + std::sqrt(0.005) / 3 + 0.005 / 9) - 100));
-  CHECK(daly_interval(100, 10000) == Approx(1348.33).epsilon(1e-5));
-  CHECK(daly_interval(300, 100) == 100);  // C >= 2M: T = M
-}
-
 TEST_CASE("training run: blocking checkpoints and a failure, by hand", "[training_run]")
 {
   Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
@@ -117,6 +109,35 @@ TEST_CASE("training run: blocking checkpoints and a failure, by hand", "[trainin
   REQUIRE(out.records.size() == 4);
   CHECK(out.records[2].end_s == Approx(697));
   CHECK(out.records[2].iteration == 60);
+}
+
+TEST_CASE("training run: coordinated checkpoints block for the quiesce and the write", "[training_run]")
+{
+  // 4 nodes: quiesce 4 neighbours x 1 s + log2(4) = 2 barrier steps x 0.5 s = 5 s, then the 5-s write.
+  const char* const mode = "{impl: coordinated, neighbours: 4, per_neighbour: 1s, barrier_step: 0.5s}";
+  Run r(mode, "{impl: fixed, interval: 100s}", 30);
+  r.env.cost               = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  const TrainingResult out = r.go();
+  // C1 100-110 (durable at its end), C2 210-220, the last 10 iterations end at 320.
+  CHECK(out.makespan_s == Approx(320));
+  CHECK(out.checkpoints == 2);
+  CHECK(out.blocking_s == Approx(20));
+  REQUIRE(out.records.size() == 2);
+  CHECK(out.records[0].blocking_s == Approx(10));
+  CHECK(out.records[0].durable_s == Approx(110));
+  CHECK(out.records[1].end_s == Approx(220));
+  // A failure at 212, during C2's quiesce: C2 never happened; the 100 s since C1 are lost; restart
+  // 212 + 30 + 7 = 249 from it 10, then 10 iterations, C2 (10 s) and 10 iterations: 459.
+  Run f(mode, "{impl: fixed, interval: 100s}", 30);
+  f.env.cost               = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  f.env.failures           = {{212, 0}};
+  const TrainingResult hit = f.go();
+  CHECK(hit.makespan_s == Approx(459));
+  CHECK(hit.checkpoints == 2);
+  CHECK(hit.wasted_s() == Approx(100));
+  CHECK(hit.blocking_s == Approx(20));
+  REQUIRE(hit.records.size() == 2);
+  CHECK(hit.records[1].start_s == Approx(349));
 }
 
 TEST_CASE("training run: async persist lost to a failure falls back to the previous one", "[training_run]")
