@@ -1,6 +1,6 @@
-// Contract of a preprocessing engine (registry "preprocess engine", chosen with `impl:` under a
+// Contract of a preprocessing engine (registry "preprocess_engine", chosen with `impl:` under a
 // preprocess phase's `engine:`): how the engine runs the pipeline's operators. Pure data: the
-// phase (models/phase/preprocess.cpp) turns stages into tasks with these traits.
+// phase's runtime (sim/preprocess/preprocess_run.hpp) turns stages into tasks with these traits.
 #pragma once
 
 namespace llsim {

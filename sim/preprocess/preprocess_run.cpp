@@ -1,0 +1,152 @@
+#include "sim/preprocess/preprocess_run.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/random.hpp"
+#include "sim/core/text.hpp"
+#include "sim/mw/master_worker.hpp"
+#include "sim/phase/phase.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/svc/storage.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace llsim {
+
+namespace {
+
+// No task checkpoints: a failed task starts over.
+class NoTaskCheckpoints : public TaskCheckpointing {
+ public:
+  CheckpointStore store() const override { return CheckpointStore::None; }
+  bool can_resume(const SavedCheckpoint&, size_t) const override { return false; }
+};
+
+const NoTaskCheckpoints kNoCheckpoints{};
+
+// One output of the last stage per node that holds any, in node order.
+std::vector<const TaskInputPart*> one_output_per_node(const std::vector<std::vector<TaskInputPart>>& outputs)
+{
+  std::map<HostId, const TaskInputPart*> by_node;
+  for (const auto& o : outputs)
+    by_node.emplace(o.front().copies.front().host, &o.front());
+  std::vector<const TaskInputPart*> nodes;
+  for (const auto& [host, part] : by_node)
+    nodes.push_back(part);
+  return nodes;
+}
+
+}  // namespace
+
+void PreprocessRun::run(PhaseRuntime& runtime)
+{
+  place_corpus();
+  const DedupJob job(s_.spec);
+  // Per task of the last stage, and of the read stage: where its output is.
+  Outputs previous, parsed;
+  for (const StagePlan& stage : job.stages()) {
+    std::vector<Task> tasks = stage_tasks(stage, previous, parsed);
+    MasterWorkerSetup setup{runtime.platform, runtime.faults, s_.workers->first_host, *s_.workers, *s_.scheduler,
+                            kNoCheckpoints,   s_.failure_timeout_s, s_.sample_period_s, runtime.label, s_.storage,
+                            s_.scratch};
+    MasterWorker mw(setup, tasks);
+    const double began = now();
+    mw.run();
+    record_stage(stage, mw, began);
+    previous.clear();
+    for (size_t t = 0; t < tasks.size(); ++t) {
+      const TaskRecord& r = mw.records()[t];
+      previous.push_back({{{{s_.workers->host(r.worker), r.output_file}}, tasks[t].output_B, true}});
+    }
+    if (stage.stage == DedupStage::Read)
+      parsed = previous;
+  }
+}
+
+void PreprocessRun::place_corpus()
+{
+  const int64_t servers = s_.storage->servers().count;
+  const double file_B   = s_.spec.bytes / static_cast<double>(s_.spec.files);
+  corpus_.assign(static_cast<size_t>(s_.spec.files), {});
+  for (int64_t f = 0; f < s_.spec.files; ++f)
+    for (int64_t k = 0; k < s_.replicas; ++k) {
+      const auto server = static_cast<size_t>((f + k) % servers);
+      const FileId file = s_.storage->new_local_file(server);
+      const IoOutcome o =
+          s_.corpus_written ? IoOutcome{} : s_.storage->account(file, s_.storage->layout(file).target(0), file_B);
+      if (o.status == IoStatus::NoSpace)
+        throw SimulationError("phase '" + s_.name + "': the corpus does not fit: " + o.message);
+      corpus_[static_cast<size_t>(f)].push_back({s_.storage->servers().host(server), file});
+    }
+}
+
+std::vector<Task> PreprocessRun::stage_tasks(const StagePlan& stage, const Outputs& previous, const Outputs& parsed) const
+{
+  std::vector<Task> tasks(static_cast<size_t>(stage.tasks));
+  const TaskShape& each = stage.each;
+  for (size_t t = 0; t < tasks.size(); ++t) {
+    Task& task    = tasks[t];
+    task.id       = std::string(dedup_stage_name(stage.stage)) + "-" + std::to_string(t);
+    task.flops    = each.core_s * s_.flops_per_core_s;
+    task.input_B  = each.input_B;
+    task.output_B = each.output_B;
+    task.spill_B  = std::max(0.0, each.memory_B - s_.memory_B);
+    task.output   = stage.stage == DedupStage::FilterWrite ? TaskOutput::Storage : TaskOutput::LocalDisk;
+    if (task.output == TaskOutput::Storage)
+      task.output_copies = static_cast<int>(s_.replicas);  // the survivors placed like the corpus
+    const bool reads_corpus = stage.stage == DedupStage::Read || stage.stage == DedupStage::ReadMinhash ||
+                              (stage.stage == DedupStage::FilterWrite && s_.spec.engine.fuse_read_minhash);
+    if (reads_corpus) {
+      task.inputs        = {{corpus_[t], each.input_B, false}};
+      task.prefer_remote = s_.spec.engine.pull_remote;
+    } else if (stage.stage == DedupStage::Minhash || stage.stage == DedupStage::FilterWrite) {
+      task.inputs = {parsed[t].front()};  // the same partition's parsed documents
+      task.inputs.front().bytes = each.input_B;
+    } else {
+      gather_inputs(task, stage, t, previous);
+    }
+  }
+  return tasks;
+}
+
+// A reducer (or the cluster task) gathers from every node that ran the last stage: an equal
+// share from fan_in of them (all when fan_in covers them), consecutive nodes from one drawn at
+// random. It may run anywhere: an all-to-all exchange has no locality, so on N nodes about 1/N
+// of its bytes are local, whatever fan_in.
+void PreprocessRun::gather_inputs(Task& task, const StagePlan& stage, size_t t, const Outputs& previous) const
+{
+  const std::vector<const TaskInputPart*> nodes = one_output_per_node(previous);
+  const size_t sources = std::min<size_t>(static_cast<size_t>(s_.fan_in), nodes.size());
+  Rng pick             = Rng::keyed(s_.source_key, static_cast<uint64_t>(stage.stage) * 1000003 + t);
+  const size_t first   = static_cast<size_t>(pick.bits() % nodes.size());
+  for (size_t k = 0; k < sources; ++k) {
+    TaskInputPart part = *nodes[(first + k) % nodes.size()];
+    part.bytes         = stage.each.input_B / static_cast<double>(sources);
+    task.inputs.push_back(part);
+  }
+  task.near_input = false;
+}
+
+void PreprocessRun::record_stage(const StagePlan& stage, const MasterWorker& mw, double began)
+{
+  const MasterWorkerTotals& t = mw.totals();
+  PreprocessTotals& a         = totals_;
+  a.read_local += t.bytes_read_local;
+  a.read_remote += t.bytes_read_remote;
+  a.scratch_remote += t.scratch_read_remote;
+  a.spill += t.spill_bytes;
+  a.busy_s += t.busy_s;
+  a.tasks += static_cast<double>(stage.tasks);
+  a.written_remote += t.bytes_written_remote;
+  a.peak_memory = std::max(a.peak_memory, std::min(stage.each.memory_B, s_.memory_B));
+  for (const TaskRecord& r : mw.records())
+    a.reexecutions += std::max(0, r.attempts - 1);
+  const double n = static_cast<double>(stage.tasks);
+  a.stages.rows.push_back({dedup_stage_name(stage.stage), std::to_string(stage.tasks), format_number(began),
+                           format_number(now()), format_number(n * stage.each.input_B),
+                           format_number(n * stage.each.output_B)});
+  for (const auto& row : mw.worker_states().rows)  // time_s, worker, idle | busy | down
+    a.nodes.rows.push_back({row[0], dedup_stage_name(stage.stage), row[1], row[2]});
+}
+
+}  // namespace llsim
