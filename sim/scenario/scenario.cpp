@@ -64,34 +64,12 @@ std::string scenario_text_hash(const std::string& file)
   return hex;
 }
 
-Scenario load_scenario(const std::string& file, const LoadOptions& options)
+namespace {
+
+// The scenario's phases: every one loaded and checked, the enabled ones kept with their
+// dependencies (`after`) resolved to indices; the graph acyclic and no group claimed twice.
+void load_phases(const YamlRef& phases, Scenario& s)
 {
-  auto source  = std::make_shared<SourceInfo>();
-  source->file = file;
-  Scenario s;
-  s.file      = file;
-  s.text_hash = scenario_text_hash(file);
-  s.tree      = parse_yaml_file(file, *source);
-  for (const auto& argument : options.overrides)
-    apply_override(s.tree, argument, *source);
-  if (options.seed) {
-    s.tree["seed"]             = *options.seed;
-    source->overrides["seed"] = "--seed " + std::to_string(*options.seed);
-  }
-
-  const Params top(YamlRef(s.tree, "", source), scenario_params());
-  s.name = top.has("name") ? top.text("name") : std::filesystem::path(file).stem().string();
-  if (s.name.empty() || s.name.find('/') != std::string::npos)
-    top.fail("name", "expected a non-empty name without '/'");
-  s.tree["name"] = s.name;
-  s.seed         = static_cast<uint64_t>(top.integer("seed"));
-  s.platform     = std::make_unique<PlatformSpec>(parse_platform(top.section("platform", platform_params())));
-  s.faults       = std::make_unique<HostFaults>(*s.platform, s.seed);
-  s.faults->load(top.raw("faults"));
-  s.services = std::make_unique<ServiceDirectory>(*s.platform, s.seed);
-  s.services->load(top.raw("services"));
-
-  const YamlRef phases = top.raw("phases");
   if (!phases.node().IsSequence() || phases.node().size() == 0)
     phases.fail("expected a non-empty list of phases, e.g. - {name: stage, kind: transfer, ...}");
   if (phases.node().size() > kMaxPhases)
@@ -147,6 +125,38 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
     }
   check_acyclic(s.phases, after_refs);
   check_group_claims(s.phases);
+}
+
+}  // namespace
+
+Scenario load_scenario(const std::string& file, const LoadOptions& options)
+{
+  auto source  = std::make_shared<SourceInfo>();
+  source->file = file;
+  Scenario s;
+  s.file      = file;
+  s.text_hash = scenario_text_hash(file);
+  s.tree      = parse_yaml_file(file, *source);
+  for (const auto& argument : options.overrides)
+    apply_override(s.tree, argument, *source);
+  if (options.seed) {
+    s.tree["seed"]             = *options.seed;
+    source->overrides["seed"] = "--seed " + std::to_string(*options.seed);
+  }
+
+  const Params top(YamlRef(s.tree, "", source), scenario_params());
+  s.name = top.has("name") ? top.text("name") : std::filesystem::path(file).stem().string();
+  if (s.name.empty() || s.name.find('/') != std::string::npos)
+    top.fail("name", "expected a non-empty name without '/'");
+  s.tree["name"] = s.name;
+  s.seed         = static_cast<uint64_t>(top.integer("seed"));
+  s.platform     = std::make_unique<PlatformSpec>(parse_platform(top.section("platform", platform_params())));
+  s.faults       = std::make_unique<HostFaults>(*s.platform, s.seed);
+  s.faults->load(top.raw("faults"));
+  s.services = std::make_unique<ServiceDirectory>(*s.platform, s.seed);
+  s.services->load(top.raw("services"));
+
+  load_phases(top.raw("phases"), s);
   return s;
 }
 
