@@ -71,6 +71,10 @@ std::string readable_metric(const std::string& family, const std::string& kind, 
 
 std::string readable(const std::string& metric, double value)
 {
+  const std::string name = metric.substr(metric.rfind('.') + 1);  // "phases.<phase>.<metric>" too
+  for (const MetricDeclaration* declared : MetricCatalog::all())
+    if (const MetricSpec* spec = declared->find(name))
+      return readable(spec->unit, value);  // a name has one unit in every kind (tests/unit/metrics_test.cpp)
   MetricUnit unit = MetricUnit::Number;
   if (ends_with(metric, "_per_s") || ends_with(metric, "_rps"))
     unit = MetricUnit::PerSecond;

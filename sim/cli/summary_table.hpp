@@ -19,8 +19,9 @@ std::string readable(MetricUnit unit, double value);
 // (sim/core/metrics.hpp); a metric its kind does not declare as a number.
 std::string readable_metric(const std::string& family, const std::string& kind, const std::string& metric,
                             double value);
-// By a unit guessed from the metric's name (_s, _Bps, _per_s or _rps, bytes), for the sweep
-// report, whose metrics carry no kind.
+// For the sweep report, whose metrics carry no kind: by the unit some kind declares for the
+// metric's name (after its last '.'), else by one guessed from the name (_s, _Bps, _per_s or
+// _rps, bytes), as for simulated_time_s.
 std::string readable(const std::string& metric, double value);
 
 // "12.5 s", "3.2 min", "1.2 h".

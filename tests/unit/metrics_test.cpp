@@ -153,6 +153,11 @@ TEST_CASE("values are written by their declared unit")
   CHECK(readable_metric("gadget", "gear", "load_bytes", 2000) == "2 kB");
   CHECK(readable_metric("gadget", "gear", "undeclared_bytes", 2000) == "2000");  // no unit: a number
   CHECK(readable_metric(Phase::kInterfaceName, "transfer", "throughput_Bps", 2e9) == "2 GB/s");
+  // The sweep report's metrics carry no kind: a declared name's unit, else one guessed from the name.
+  CHECK(readable("phases.probe.throughput_ops", 4998) == "5 k/s");
+  CHECK(readable("services.pfs.bytes_written", 3e12) == "3 TB");
+  CHECK(readable("simulated_time_s", 30) == "30 s");
+  CHECK(readable("phases.x.unknown_count", 2.5) == "2.5");
 }
 
 TEST_CASE("llsim models lists a kind's metrics as text and as Markdown")
