@@ -8,7 +8,7 @@ std::string markdown_cell(const std::string& text)
 {
   std::string out;
   for (char c : text)
-    out += c == '|' ? std::string("\\|") : std::string(1, c);
+    out += c == '|' ? std::string("\\|") : c == '<' ? std::string("&lt;") : std::string(1, c);
   return out;
 }
 

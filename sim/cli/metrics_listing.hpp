@@ -13,7 +13,8 @@ namespace llsim {
 // declares none.
 std::string metrics_listing(const std::string& family, const std::string& name, bool markdown);
 
-// `text` for a cell of a Markdown table ('|' escaped).
+// `text` for a cell of a Markdown table ('|' escaped, '<' written as &lt; so that a name such as
+// <phase>.csv is not read as an HTML tag).
 std::string markdown_cell(const std::string& text);
 
 }  // namespace llsim

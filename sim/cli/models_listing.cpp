@@ -41,7 +41,8 @@ class Listing {
   void heading(int level, const std::string& text)
   {
     if (markdown_)
-      out_ << (out_.tellp() > 0 ? "\n" : "") << std::string(static_cast<size_t>(level), '#') << " " << text << "\n";
+      out_ << (out_.tellp() > 0 ? "\n" : "") << std::string(static_cast<size_t>(level), '#') << " " << markdown_cell(text)
+           << "\n";
     else if (level <= 2)
       out_ << (out_.tellp() > 0 ? "\n" : "") << text << ":\n";
     else
