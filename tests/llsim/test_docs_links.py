@@ -55,9 +55,14 @@ def slug(heading):
 
 
 def anchors(path):
-    found, counts = set(), {}
-    prose, _ = split_code(open(path, encoding="utf-8").read())
-    for line in prose:
+    """Anchors of the page's headings; a heading's code spans keep their text (`ingest` -> ingest)."""
+    found, counts, fenced = set(), {}, False
+    for line in open(path, encoding="utf-8").read().splitlines():
+        if FENCE.match(line.strip()):
+            fenced = not fenced
+            continue
+        if fenced or line.startswith("    ") or line.startswith("\t"):
+            continue
         m = re.match(r"^#{1,6}\s+(.*?)\s*#*\s*$", line)
         if not m:
             continue
