@@ -6,14 +6,34 @@
 #include "sim/mw/master_worker.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
 #include "sim/svc/storage.hpp"
 
 #include <algorithm>
 #include <map>
 
+XBT_LOG_EXTERNAL_CATEGORY(llsim_preprocess);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_preprocess_preprocess_run, llsim_preprocess,
+                                "corpus placement, the engine's choices, each stage's tasks and where their input lies");
+
 namespace llsim {
 
 namespace {
+
+// For logs: where a task's input lies, "400 B on cluster-1 cluster-2; ...", and whether the
+// scheduler sees it and the worker prefers a remote copy.
+std::string input_places(const Task& t, const Platform& platform)
+{
+  std::string text;
+  for (const TaskInputPart& part : t.inputs) {
+    text += (text.empty() ? "" : "; ") + format_number(part.bytes) + " B on";
+    for (const TaskInput& c : part.copies)
+      text += " " + platform.name(c.host);
+  }
+  return text + (t.near_input ? "" : " (the scheduler may place it anywhere)") +
+         (t.prefer_remote ? " (read from a remote copy)" : "");
+}
 
 // No task checkpoints: a failed task starts over.
 class NoTaskCheckpoints : public TaskCheckpointing {
@@ -41,17 +61,30 @@ std::vector<const TaskInputPart*> one_output_per_node(const std::vector<std::vec
 void PreprocessRun::run(PhaseRuntime& runtime)
 {
   place_corpus();
+  const EngineTraits& engine = s_.spec.engine;
+  XBT_DEBUG("engine: operators x%g, serialisation %g s per byte, read and minhash %s, the corpus read %s",
+            engine.operator_factor, engine.serialize_s_per_B, engine.fuse_read_minhash ? "fused" : "apart",
+            engine.pull_remote ? "over the network" : "from a local copy where the task runs on one");
   const DedupJob job(s_.spec);
   // Per task of the last stage, and of the read stage: where its output is.
   Outputs previous, parsed;
   for (const StagePlan& stage : job.stages()) {
     std::vector<Task> tasks = stage_tasks(stage, previous, parsed);
+    XBT_DEBUG("stage %s: %ld tasks of %g core-s each, %g B in, %g B out, %g B spilled", dedup_stage_name(stage.stage),
+              static_cast<long>(stage.tasks), stage.each.core_s, stage.each.input_B, stage.each.output_B,
+              tasks.empty() ? 0.0 : tasks.front().spill_B);
+    if (XBT_LOG_ISENABLED(llsim_preprocess_preprocess_run, xbt_log_priority_debug))
+      for (const Task& t : tasks)
+        XBT_DEBUG("task %s: input %s", t.id.c_str(), input_places(t, runtime.platform).c_str());
     MasterWorkerSetup setup{runtime.platform, runtime.faults, s_.workers->first_host, *s_.workers, *s_.scheduler,
                             kNoCheckpoints,   s_.failure_timeout_s, s_.sample_period_s, runtime.label, s_.storage,
                             s_.scratch};
     MasterWorker mw(setup, tasks);
     const double began = now();
     mw.run();
+    XBT_DEBUG("stage %s done in %g s: corpus read %g B locally and %g B remotely, intermediates %g B remotely",
+              dedup_stage_name(stage.stage), now() - began, mw.totals().bytes_read_local,
+              mw.totals().bytes_read_remote, mw.totals().scratch_read_remote);
     record_stage(stage, mw, began);
     previous.clear();
     for (size_t t = 0; t < tasks.size(); ++t) {
@@ -78,6 +111,9 @@ void PreprocessRun::place_corpus()
         throw SimulationError("phase '" + s_.name + "': the corpus does not fit: " + o.message);
       corpus_[static_cast<size_t>(f)].push_back({s_.storage->servers().host(server), file});
     }
+  XBT_DEBUG("corpus: %ld files of %g B, file f on server f mod %ld, %ld copies in all on consecutive servers%s",
+            static_cast<long>(s_.spec.files), file_B, static_cast<long>(servers), static_cast<long>(s_.replicas),
+            s_.corpus_written ? " (its bytes written by an earlier phase)" : "");
 }
 
 std::vector<Task> PreprocessRun::stage_tasks(const StagePlan& stage, const Outputs& previous, const Outputs& parsed) const
