@@ -99,8 +99,9 @@ void MasterWorker::handle(const Message& m)
       ++done_;
       break;
     case Message::Kind::Failed:
-      XBT_DEBUG("notices that %s failed: task %ld and %zu queued back among the unassigned",
-                setup_.platform.name(w.host).c_str(), m.task, w.queue.size());
+      XBT_DEBUG("notices that %s failed: %s%s and %zu queued back among the unassigned",
+                setup_.platform.name(w.host).c_str(), m.task >= 0 ? "task " : "no task running",
+                m.task >= 0 ? tasks_[static_cast<size_t>(m.task)].id.c_str() : "", w.queue.size());
       w.up_for_master = false;
       if (m.task >= 0)
         unassigned_.insert(static_cast<size_t>(m.task));
@@ -153,7 +154,8 @@ size_t MasterWorker::schedule(double now)
     unassigned_.erase(task);
     w.queue.push_back(task);
     w.queued_etc_s += etc(task, w);
-    XBT_DEBUG("task %zu -> %s: ETC %g s, expected done at %g s (%s)", task, setup_.platform.name(w.host).c_str(),
+    XBT_DEBUG("task %s -> %s: ETC %g s, expected done at %g s (%s)", tasks_[task].id.c_str(),
+              setup_.platform.name(w.host).c_str(),
               etc(task, w), std::max(now, w.running >= 0 ? w.running_end_estimate_s : now) + w.queued_etc_s,
               input_source(tasks_[task], w.host));
     w.wake->notify_all();

@@ -47,8 +47,8 @@ bool MasterWorker::write_checkpoint(size_t w, size_t task, double progress, doub
   // The new checkpoint replaces the task's previous one.
   if (saved_[task].worker >= 0)
     storage.remove(saved_file_[task]);
-  XBT_DEBUG("task %zu: checkpoint at %g of %g flops (%g B) %s", task, progress, tasks_[task].flops, policy.size_B(),
-            local ? "on its own disks" : "on shared storage");
+  XBT_DEBUG("task %s: checkpoint at %g of %g flops (%g B) %s", tasks_[task].id.c_str(), progress, tasks_[task].flops,
+            policy.size_B(), local ? "on its own disks" : "on shared storage");
   saved_file_[task] = file;
   saved_[task]      = {progress, static_cast<long>(w)};
   totals_.checkpoint_bytes += policy.size_B();
@@ -85,7 +85,7 @@ bool MasterWorker::read_input(size_t w, size_t task, double deadline)
     }
     const TaskInput& copy = own && !(t.prefer_remote && other) ? *own : other ? *other : *own;
     StorageService& from  = part.scratch ? *setup_.scratch : *setup_.data;
-    XBT_DEBUG("task %zu reads %g B of input from %s (%s copy of %zu)", task, part.bytes,
+    XBT_DEBUG("task %s reads %g B of input from %s (%s copy of %zu)", t.id.c_str(), part.bytes,
               setup_.platform.name(copy.host).c_str(), copy.host == host ? "its own" : "a remote", part.copies.size());
     if (!from.read(host, copy.file, 0, part.bytes, deadline).ok())
       return false;
@@ -168,7 +168,7 @@ bool MasterWorker::run_task(size_t w, size_t task)
       return false;
     progress = saved_[task].progress_flops;
   }
-  XBT_DEBUG("task %zu, attempt %d: starts at %g of %g flops%s", task, record.attempts, progress, t.flops,
+  XBT_DEBUG("task %s, attempt %d: starts at %g of %g flops%s", t.id.c_str(), record.attempts, progress, t.flops,
             record.attempts == 1 ? "" : progress > 0 ? " (re-executed from its checkpoint)" : " (re-executed from scratch)");
   const double interval = setup_.checkpointing.interval_s();
   const double segment  = std::isinf(interval) ? t.flops : interval * state.speed;
@@ -206,7 +206,8 @@ void MasterWorker::go_down(size_t w, long lost_task)
   state.running      = -1;
   state.failures += 1;
   const double noticed = o.down_s + setup_.failure_timeout_s;
-  XBT_DEBUG("goes down until %g s, task %ld lost; the master notices at %g s", o.up_s, lost_task, noticed);
+  XBT_DEBUG("goes down until %g s, %s%s lost; the master notices at %g s", o.up_s, lost_task >= 0 ? "task " : "no task",
+            lost_task >= 0 ? tasks_[static_cast<size_t>(lost_task)].id.c_str() : "", noticed);
   post({Message::Kind::Failed, w, lost_task, noticed});
   // It rejoins once it is up again and the master has noticed the failure.
   const double rejoin = std::max(o.up_s, noticed);
