@@ -1,8 +1,9 @@
 """--log at debug level shows the runtimes' decisions on stderr: serving's routing, admission,
 preemption, evictions and hand-offs; ingest's directory-cache hits, servers and subtree
-rebalancing; the master-worker runtime's scheduling, re-executions and checkpoints. Without
---log none of it appears, and logging changes no result: summary.json is the same with and
-without it (wall-clock figures aside)."""
+rebalancing; preprocessing's corpus placement, stages and task inputs; the master-worker
+runtime's scheduling, re-executions and checkpoints. Without --log none of it appears, and
+logging changes no result: summary.json is the same with and without it (wall-clock figures
+aside)."""
 import json
 import os
 
@@ -99,5 +100,20 @@ shows(err, "tasks with a failure", "task 0: checkpoint at 4e+10 of 1e+11 flops (
       "workers-0 is back", "task 0, attempt 2: starts at 4e+10 of 1e+11 flops (re-executed from its checkpoint)")
 err = logged("tests/inputs/tasks_failure_trace.yaml", [], ["llsim.mw.worker:debug"])
 shows(err, "tasks without checkpoints", "task 0, attempt 2: starts at 0 of 1e+11 flops (re-executed from scratch)")
+
+# Preprocess: the corpus placement, the engine, each stage and where each task's input lies; with
+# the runtime's logs, where each task runs and which copy it reads: its own with data_centric and
+# the locality scheduler, a remote one with compute_centric.
+PP = "tests/inputs/preprocess_dedup.yaml"
+err = logged(PP, [], ["llsim.preprocess:debug", "llsim.mw:debug"])
+shows(err, "preprocess", "[llsim_preprocess_preprocess_run/DEBUG] corpus: 64 files of 6.25e+06 B",
+      "2 copies in all", "read and minhash fused", "stage read+minhash: 64 tasks", "stage lsh_shuffle: 8 tasks",
+      "task read+minhash-1: input 6250000 B on cluster-1 cluster-2",
+      "(the scheduler may place it anywhere)", "stage filter_write done in",
+      "task read+minhash-1 -> cluster-1: ETC", "(holds its input)",
+      "task read+minhash-1 reads 6.25e+06 B of input from cluster-1 (its own copy of 2)")
+err = logged(PP, ["phases.dedup.engine={impl: compute_centric}"], ["llsim.preprocess:debug", "llsim.mw:debug"])
+shows(err, "preprocess, compute_centric", "the corpus read over the network", "(read from a remote copy)",
+      "task read-1 reads 6.25e+06 B of input from cluster-2 (a remote copy of 2)")
 
 finish()
