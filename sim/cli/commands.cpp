@@ -153,7 +153,7 @@ struct CommandLine {
         ->type_name("CAT:LEVEL")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    run_command->footer("Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml.\n"
+    run_command->footer("Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml and resolved.json.\n"
                         "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.");
 
     validate_command = app.add_subcommand("validate", "load and check a scenario, its platform and every phase's "
