@@ -17,7 +17,10 @@ namespace {
 
 const ParamTable kBalancedParams = {
     ParamSpec::flag("even_data", "every data-parallel replica writes 1/data of its shard").defaults("true"),
-    ParamSpec::integer("io_procs", "I/O processes per writing node, one file each").defaults("8").at_least(1).at_most(64),
+    ParamSpec::integer("io_procs", "I/O processes per writing node, one file each")
+        .defaults("8")
+        .at_least(1)
+        .at_most(64),
     ParamSpec::flag("split", "stripe each file over OSTs and cut an I/O process's bytes into equal requests (the "
                              "forwarding mapping stays the machine's). A writer's bytes are simulated as pieces of "
                              "at least total / (2 x OSTs): a writer smaller than that is one piece on one OST, and "
@@ -32,8 +35,7 @@ class BalancedLayout : public CheckpointLayout {
  public:
   BalancedLayout(const Params& p, const Context&)
       : levers_{p.flag("even_data"), p.integer("io_procs"), p.flag("split"), p.integer("stripe_count")}
-  {
-  }
+  {}
   IoPlan plan(const ModelState& m, const Parallelism& p, const IoSystem& io) const override
   {
     return plan_checkpoint(levers_, m, p, io);
@@ -45,7 +47,7 @@ class BalancedLayout : public CheckpointLayout {
 
 }  // namespace
 
-LLSIM_REGISTER(CheckpointLayout, "balanced", BalancedLayout, "distributed checkpoint: even data, more I/O processes, split requests",
-               kBalancedParams);
+LLSIM_REGISTER(CheckpointLayout, "balanced", BalancedLayout,
+               "distributed checkpoint: even data, more I/O processes, split requests", kBalancedParams);
 
 }  // namespace llsim

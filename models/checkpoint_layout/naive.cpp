@@ -25,7 +25,7 @@ class NaiveLayout : public CheckpointLayout {
 
 }  // namespace
 
-LLSIM_REGISTER(CheckpointLayout, "naive", NaiveLayout, "framework default: replica 0 writes whole shards, one file each",
-               kNoParams);
+LLSIM_REGISTER(CheckpointLayout, "naive", NaiveLayout,
+               "framework default: replica 0 writes whole shards, one file each", kNoParams);
 
 }  // namespace llsim

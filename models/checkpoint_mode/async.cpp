@@ -32,8 +32,9 @@ class AsyncMode : public CheckpointMode {
   {
     const double room = p.quantity("memory_share") * c.nodes.memory_B;
     if (c.node_state_B > room)
-      p.fail("memory_share", "a node's snapshot needs " + format_number(c.node_state_B) + " B of host memory but group '" +
-                                 c.nodes.name + "' allows " + format_number(room) + " B (memory x memory_share)");
+      p.fail("memory_share", "a node's snapshot needs " + format_number(c.node_state_B) +
+                                 " B of host memory but group '" + c.nodes.name + "' allows " + format_number(room) +
+                                 " B (memory x memory_share)");
   }
   std::vector<CheckpointStep> blocking(int64_t) const override { return {CheckpointStep::pause(snapshot_s_)}; }
   bool background_pfs(int64_t) const override { return true; }

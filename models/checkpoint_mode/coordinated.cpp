@@ -20,7 +20,9 @@ namespace {
 const ParamTable kCoordinatedParams = {
     ParamSpec::integer("neighbours", "communication neighbours of a rank").defaults("8").at_least(0),
     ParamSpec::quantity("per_neighbour", Dimension::Duration, "quiesce cost per neighbour").defaults("2ms").at_least(0),
-    ParamSpec::quantity("barrier_step", Dimension::Duration, "one step of the global barrier").defaults("20us").at_least(0),
+    ParamSpec::quantity("barrier_step", Dimension::Duration, "one step of the global barrier")
+        .defaults("20us")
+        .at_least(0),
 };
 
 class CoordinatedMode : public CheckpointMode {
@@ -28,8 +30,8 @@ class CoordinatedMode : public CheckpointMode {
   CoordinatedMode(const Params& p, const Context& c)
   {
     const double steps = std::ceil(std::log2(std::max<double>(2, static_cast<double>(c.nodes.count))));
-    quiesce_s_ = static_cast<double>(p.integer("neighbours")) * p.quantity("per_neighbour") +
-                 steps * p.quantity("barrier_step");
+    quiesce_s_ =
+        static_cast<double>(p.integer("neighbours")) * p.quantity("per_neighbour") + steps * p.quantity("barrier_step");
   }
   std::vector<CheckpointStep> blocking(int64_t) const override
   {

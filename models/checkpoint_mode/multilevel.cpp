@@ -23,14 +23,18 @@ namespace {
 
 const ParamTable kMultilevelParams = {
     ParamSpec::text("level", "single | partner | xor").defaults("partner"),
-    ParamSpec::integer("flush_every", "write every N-th checkpoint to the parallel file system").defaults("10").at_least(1),
+    ParamSpec::integer("flush_every", "write every N-th checkpoint to the parallel file system")
+        .defaults("10")
+        .at_least(1),
     ParamSpec::integer("xor_set", "nodes per XOR set").defaults("8").at_least(2),
 };
 
 class MultilevelMode : public CheckpointMode {
  public:
   MultilevelMode(const Params& p, const Context&)
-      : level_(p.text("level")), flush_every_(p.integer("flush_every")), xor_set_(static_cast<double>(p.integer("xor_set")))
+      : level_(p.text("level"))
+      , flush_every_(p.integer("flush_every"))
+      , xor_set_(static_cast<double>(p.integer("xor_set")))
   {
     if (level_ != "single" && level_ != "partner" && level_ != "xor")
       p.fail("level", "expected single, partner or xor, got '" + level_ + "'");

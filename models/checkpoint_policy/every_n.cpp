@@ -14,7 +14,9 @@ const ParamTable kEveryNParams = {
 
 class EveryN : public CheckpointPolicy {
  public:
-  EveryN(const Params& p, const Context&) : iterations_(static_cast<double>(p.integer("iterations"))) {}
+  EveryN(const Params& p, const Context&)
+      : iterations_(static_cast<double>(p.integer("iterations")))
+  {}
   double interval_s(double, double, double iteration_s) const override { return iterations_ * iteration_s; }
 
  private:

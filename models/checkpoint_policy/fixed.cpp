@@ -14,7 +14,9 @@ const ParamTable kFixedParams = {
 
 class FixedInterval : public CheckpointPolicy {
  public:
-  FixedInterval(const Params& p, const Context&) : interval_s_(p.quantity("interval")) {}
+  FixedInterval(const Params& p, const Context&)
+      : interval_s_(p.quantity("interval"))
+  {}
   double interval_s(double, double, double) const override { return interval_s_; }
 
  private:

@@ -23,9 +23,10 @@ const ParamTable kExponentialParams = {
 class ExponentialFaults : public FaultModel {
  public:
   ExponentialFaults(const Params& p, const Context&)
-      : mtbf_s_(p.quantity("mtbf")), uptime_(exponential_distribution(mtbf_s_)), downtime_(p.distribution("downtime"))
-  {
-  }
+      : mtbf_s_(p.quantity("mtbf"))
+      , uptime_(exponential_distribution(mtbf_s_))
+      , downtime_(p.distribution("downtime"))
+  {}
   Outage outage(size_t, size_t, double previous_up, Rng& rng) const override
   {
     return renewal_outage(previous_up, *uptime_, *downtime_, rng);

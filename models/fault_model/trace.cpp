@@ -25,7 +25,8 @@ const ParamTable kTraceParams = {
 
 class TraceFaults : public FaultModel {
  public:
-  TraceFaults(const Params& p, const Context& c) : outages_(static_cast<size_t>(c.group.count))
+  TraceFaults(const Params& p, const Context& c)
+      : outages_(static_cast<size_t>(c.group.count))
   {
     const std::string file = p.path("file");
     try {
@@ -61,7 +62,7 @@ class TraceFaults : public FaultModel {
       bool valid              = name.compare(0, prefix.size(), prefix) == 0 && name.size() > prefix.size();
       if (valid) {
         const std::string digits = name.substr(prefix.size());
-        valid = digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 10;
+        valid                    = digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 10;
         if (valid)
           index = std::stoul(digits);
       }

@@ -23,9 +23,9 @@ const ParamTable kWeibullParams = {
 class WeibullFaults : public FaultModel {
  public:
   WeibullFaults(const Params& p, const Context&)
-      : uptime_(weibull_distribution(p.quantity("scale"), p.quantity("shape"))), downtime_(p.distribution("downtime"))
-  {
-  }
+      : uptime_(weibull_distribution(p.quantity("scale"), p.quantity("shape")))
+      , downtime_(p.distribution("downtime"))
+  {}
   Outage outage(size_t, size_t, double previous_up, Rng& rng) const override
   {
     return renewal_outage(previous_up, *uptime_, *downtime_, rng);

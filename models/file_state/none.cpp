@@ -4,9 +4,8 @@
 // checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.file_state={impl: none}'
-#include "sim/train/file_state.hpp"
 #include "sim/core/registry.hpp"
-
+#include "sim/train/file_state.hpp"
 
 namespace llsim {
 

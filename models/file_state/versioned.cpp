@@ -5,9 +5,8 @@
 // checkpoint algorithms of the founding documents (CAR, SCR, BBFC, virtual file operations, AFS).
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.files={count: 8, size: 1GB, write_rate: 10MBps, append: 0.8}' --set 'phases.train.checkpoint.file_state={impl: versioned}'
-#include "sim/train/file_state.hpp"
 #include "sim/core/registry.hpp"
-
+#include "sim/train/file_state.hpp"
 
 namespace llsim {
 

@@ -26,12 +26,15 @@ const ParamTable kMdtestParams = {
                                "3,901-byte files)")
         .defaults("easy"),
     ParamSpec::integer("files_per_rank", "files each rank creates").defaults("1000").at_least(1).at_most(1e9),
-    ParamSpec::text_list("phases", "steps after setup, in order: create, stat, delete").defaults("[create, stat, delete]"),
+    ParamSpec::text_list("phases", "steps after setup, in order: create, stat, delete")
+        .defaults("[create, stat, delete]"),
 };
 
 class Mdtest : public IngestWorkload {
  public:
-  Mdtest(const Params& p, const Context& c) : files_(p.integer("files_per_rank")), done_(static_cast<size_t>(c.ranks), 0)
+  Mdtest(const Params& p, const Context& c)
+      : files_(p.integer("files_per_rank"))
+      , done_(static_cast<size_t>(c.ranks), 0)
   {
     const std::string pattern = p.text("pattern");
     if (pattern != "easy" && pattern != "hard")
@@ -81,14 +84,14 @@ class Mdtest : public IngestWorkload {
     }
     const bool own_dir = !hard_;
     if (own_dir && done == 0 && step == 1) {
-      *op = {MetaOp::Mkdir, rank_dir(rank), 0, 0};
+      *op  = {MetaOp::Mkdir, rank_dir(rank), 0, 0};
       done = -1;  // -1: the directory is made, no file yet
       return true;
     }
     const int64_t index = done < 0 ? 0 : done;
     if (index >= files_)
       return false;
-    *op  = {phases_[step - 1].second, file(rank, index), 0, 0};
+    *op = {phases_[step - 1].second, file(rank, index), 0, 0};
     if (op->op == MetaOp::Create && hard_)
       op->bytes = kHardFileBytes;
     done = index + 1;

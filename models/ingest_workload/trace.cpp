@@ -31,7 +31,9 @@ const ParamTable kTraceParams = {
 
 class TraceReplay : public IngestWorkload {
  public:
-  TraceReplay(const Params& p, const Context& c) : per_rank_(static_cast<size_t>(c.ranks)), next_(per_rank_.size(), 0)
+  TraceReplay(const Params& p, const Context& c)
+      : per_rank_(static_cast<size_t>(c.ranks))
+      , next_(per_rank_.size(), 0)
   {
     // A bad line is reported at the scenario's `file:` key too, so both places are named.
     try {
@@ -57,15 +59,15 @@ class TraceReplay : public IngestWorkload {
  private:
   void read(const std::string& file, int64_t ranks)
   {
-    const CsvTable t = read_csv_file(file);
+    const CsvTable t  = read_csv_file(file);
     const size_t time = t.column("time_s"), client = t.column("client"), op = t.column("op"), path = t.column("path");
     const bool has_bytes = std::find(t.header.begin(), t.header.end(), "bytes") != t.header.end();
     const size_t bytes   = has_bytes ? t.column("bytes") : 0;
     for (size_t r = 0; r < t.rows.size(); ++r) {
       const std::string where = file + ":" + std::to_string(t.line_of_row[r]) + ": ";
       IngestOp o;
-      o.at_s             = t.number(r, time);
-      const double rank  = t.number(r, client);
+      o.at_s            = t.number(r, time);
+      const double rank = t.number(r, client);
       if (!(o.at_s >= 0) || o.at_s > kMaxTime_s)
         throw ConfigError(where + "time_s must be from 0 to 1e9 s (32 years)");
       if (rank < 0 || rank >= static_cast<double>(ranks) || rank != std::floor(rank))
@@ -77,8 +79,8 @@ class TraceReplay : public IngestWorkload {
       o.path = t.rows[r][path];
       if (o.path.empty() || o.path[0] != '/' || (o.path.size() > 1 && o.path.back() == '/') ||
           o.path.find("//") != std::string::npos)
-        throw ConfigError(where + "path must be absolute, without empty components or a trailing '/', got '" +
-                          o.path + "'");
+        throw ConfigError(where + "path must be absolute, without empty components or a trailing '/', got '" + o.path +
+                          "'");
       if (o.path == "/" && o.op != MetaOp::Stat && o.op != MetaOp::Readdir)
         throw ConfigError(where + "the root directory can only be stat'ed or read, not given to " + t.rows[r][op]);
       if (has_bytes) {

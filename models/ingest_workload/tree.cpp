@@ -78,8 +78,8 @@ class CrawlTree : public IngestWorkload {
       next_.assign(static_cast<size_t>(ranks_), 0);
       step_ = step;
     }
-    int64_t& k         = next_[static_cast<size_t>(rank)];
-    const int64_t item = rank + k * ranks_;
+    int64_t& k          = next_[static_cast<size_t>(rank)];
+    const int64_t item  = rank + k * ranks_;
     const int64_t sites = static_cast<int64_t>(site_cdf_.size());
     if (step == 0) {
       if (item >= 1)
@@ -102,8 +102,8 @@ class CrawlTree : public IngestWorkload {
       const int64_t site = std::min<int64_t>(site_it - site_cdf_.begin(), sites - 1);
       const int64_t dirs = first_dir_[site + 1] - first_dir_[site];
       const auto sub     = static_cast<int64_t>(rng.uniform() * static_cast<double>(dirs));
-      *op = {MetaOp::Create, site_dir(site) + "/d" + std::to_string(sub) + "/f" + std::to_string(item),
-             size_->sample(rng), 0};
+      *op                = {MetaOp::Create, site_dir(site) + "/d" + std::to_string(sub) + "/f" + std::to_string(item),
+                            size_->sample(rng), 0};
     }
     k += 1;
     return true;

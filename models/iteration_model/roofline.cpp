@@ -45,7 +45,8 @@ class Roofline : public IterationModel {
       p.ref().fail("the roofline needs the GPUs' flops and hbm_bandwidth (give both in platform.groups." + c.group +
                    ".gpu, or use the table model)");
     if (!model_.has_shape())
-      p.ref().fail("the roofline needs the model's layers and d_model (give them, or a preset, or use the table model)");
+      p.ref().fail(
+          "the roofline needs the model's layers and d_model (give them, or a preset, or use the table model)");
   }
 
   double seconds(const BatchWork& w) const override

@@ -49,7 +49,7 @@ class Table : public IterationModel {
     const size_t kind = csv.column("kind"), tokens = csv.column("tokens"), seconds = csv.column("seconds");
     std::map<std::string, std::map<double, double>> points;
     for (size_t r = 0; r < csv.rows.size(); ++r) {
-      const std::string& k = csv.rows[r][kind];
+      const std::string& k    = csv.rows[r][kind];
       const std::string where = file + ":" + std::to_string(csv.line_of_row[r]) + ": ";
       if (k != "prefill" && k != "decode")
         throw ConfigError(where + "kind '" + k + "' (expected prefill or decode)");

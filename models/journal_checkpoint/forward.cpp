@@ -13,7 +13,9 @@ namespace {
 
 class ForwardReplay : public JournalCheckpoint {
  public:
-  ForwardReplay(const Params& p, const Context&) : JournalCheckpoint(p) {}
+  ForwardReplay(const Params& p, const Context&)
+      : JournalCheckpoint(p)
+  {}
   double blocks_written(double records, double) const override { return records; }
 };
 

@@ -14,7 +14,9 @@ namespace {
 
 class ReverseScan : public JournalCheckpoint {
  public:
-  ReverseScan(const Params& p, const Context&) : JournalCheckpoint(p) {}
+  ReverseScan(const Params& p, const Context&)
+      : JournalCheckpoint(p)
+  {}
   double blocks_written(double, double distinct_blocks) const override { return distinct_blocks; }
 };
 

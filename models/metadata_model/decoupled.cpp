@@ -27,7 +27,9 @@ const ParamTable kNoParams = {};
 
 class DecoupledTree : public MetadataModel {
  public:
-  DecoupledTree(const Params&, const Context& c) : servers_(c.servers) {}
+  DecoupledTree(const Params&, const Context& c)
+      : servers_(c.servers)
+  {}
   size_t server_of(std::string_view path) const override { return path_hash(path) % servers_; }
   size_t lookup_server(std::string_view dir) const override { return server_of(dir); }
   bool parallel_lookups() const override { return true; }

@@ -23,7 +23,9 @@ const ParamTable kNoParams = {};
 
 class HashedPaths : public MetadataModel {
  public:
-  HashedPaths(const Params&, const Context& c) : servers_(c.servers) {}
+  HashedPaths(const Params&, const Context& c)
+      : servers_(c.servers)
+  {}
   size_t server_of(std::string_view path) const override { return path_hash(path) % servers_; }
   size_t lookup_server(std::string_view dir) const override { return server_of(dir); }
   void rpcs(MetaOp op, std::string_view path, std::vector<MetaRpc>* out) override
@@ -46,7 +48,6 @@ class HashedPaths : public MetadataModel {
 }  // namespace
 
 LLSIM_REGISTER(MetadataModel, "hashed", HashedPaths,
-               "inode on hash(path); entry changes also update the parent on hash(parent) (GIGA+, IndexFS)",
-               kNoParams);
+               "inode on hash(path); entry changes also update the parent on hash(parent) (GIGA+, IndexFS)", kNoParams);
 
 }  // namespace llsim

@@ -32,8 +32,9 @@ namespace llsim {
 namespace {
 
 const ParamTable kRebalanceParams = {
-    ParamSpec::quantity("threshold", Dimension::Number, "move a subtree when the busiest server did more than this times the mean "
-                                   "(0: static partition)")
+    ParamSpec::quantity("threshold", Dimension::Number,
+                        "move a subtree when the busiest server did more than this times the mean "
+                        "(0: static partition)")
         .defaults("0")
         .at_least(0),
     ParamSpec::integer("window", "operations between two rebalancing decisions").defaults("10000").at_least(1),
@@ -43,13 +44,16 @@ const ParamTable kSubtreeParams = {
     ParamSpec::integer("depth", "depth of the subtree roots (1: one subtree per top-level directory)")
         .defaults("2")
         .at_least(1),
-    ParamSpec::section("rebalance", "dynamic rebalancing {threshold, window}").defaults("{}").with_fields(kRebalanceParams),
+    ParamSpec::section("rebalance", "dynamic rebalancing {threshold, window}")
+        .defaults("{}")
+        .with_fields(kRebalanceParams),
 };
 
 class SubtreePartition : public MetadataModel {
  public:
   SubtreePartition(const Params& p, const Context& c)
-      : servers_(c.servers), depth_(static_cast<size_t>(p.integer("depth")))
+      : servers_(c.servers)
+      , depth_(static_cast<size_t>(p.integer("depth")))
   {
     const Params r = p.section("rebalance", kRebalanceParams);
     threshold_     = r.quantity("threshold");
@@ -62,7 +66,7 @@ class SubtreePartition : public MetadataModel {
   void rpcs(MetaOp op, std::string_view path, std::vector<MetaRpc>* out) override
   {
     // A directory operation belongs to the directory's subtree; a file's to its parent's.
-    const std::string_view dir = op == MetaOp::Mkdir || op == MetaOp::Readdir ? path : parent_dir(path);
+    const std::string_view dir  = op == MetaOp::Mkdir || op == MetaOp::Readdir ? path : parent_dir(path);
     const std::string_view root = path_prefix(dir, depth_);
     out->push_back({owner(root), op, inode_change(op), path_hash(parent_dir(path))});
     if (threshold_ > 0)
@@ -95,9 +99,11 @@ class SubtreePartition : public MetadataModel {
     std::vector<int64_t> per_server(servers_, 0);
     for (const auto& [root, n] : load_)
       per_server[owner(root)] += n;
-    const auto busiest = static_cast<size_t>(std::max_element(per_server.begin(), per_server.end()) - per_server.begin());
-    const auto idlest  = static_cast<size_t>(std::min_element(per_server.begin(), per_server.end()) - per_server.begin());
-    const double mean  = static_cast<double>(seen_) / static_cast<double>(servers_);
+    const auto busiest =
+        static_cast<size_t>(std::max_element(per_server.begin(), per_server.end()) - per_server.begin());
+    const auto idlest =
+        static_cast<size_t>(std::min_element(per_server.begin(), per_server.end()) - per_server.begin());
+    const double mean = static_cast<double>(seen_) / static_cast<double>(servers_);
     XBT_DEBUG("rebalancing after %ld operations: the busiest server %zu did %ld, the least busy %zu did %ld (mean %g, "
               "threshold %g x mean)",
               static_cast<long>(seen_), busiest, static_cast<long>(per_server[busiest]), idlest,

@@ -74,7 +74,8 @@ const ParamTable kIngestParams = {
 class IngestPhase : public Phase {
  public:
   IngestPhase(const Params& p, const PhaseLoadContext& c)
-      : name_(c.phase_name), sample_period_s_(p.quantity("sample_period"))
+      : name_(c.phase_name)
+      , sample_period_s_(p.quantity("sample_period"))
   {
     setup_.clients        = &c.platform.group_param(p, "clients");
     setup_.ranks_per_host = p.integer("ranks");
@@ -82,38 +83,38 @@ class IngestPhase : public Phase {
     setup_.metadata       = &c.services.get<MetadataService>(p, "metadata");
     if (p.has("storage"))
       setup_.storage = &c.services.get<StorageService>(p, "storage");
-    const Params cache    = p.section("cache", kCacheParams);
-    setup_.cache_entries  = static_cast<size_t>(cache.integer("entries"));
-    setup_.cache_ttl_s    = cache.quantity("ttl");
-    const int64_t ranks   = setup_.clients->count * setup_.ranks_per_host;
+    const Params cache   = p.section("cache", kCacheParams);
+    setup_.cache_entries = static_cast<size_t>(cache.integer("entries"));
+    setup_.cache_ttl_s   = cache.quantity("ttl");
+    const int64_t ranks  = setup_.clients->count * setup_.ranks_per_host;
     if (ranks > 10000000)
       p.fail("ranks", std::to_string(ranks) + " client ranks in all; at most 10 million");
-    workload_       = Registry<IngestWorkload>::create(p.raw("workload"), {ranks, c.seed, "phase." + name_ + ".workload"});
+    workload_ = Registry<IngestWorkload>::create(p.raw("workload"), {ranks, c.seed, "phase." + name_ + ".workload"});
     setup_.workload = workload_.get();
   }
 
   void run(PhaseRuntime& runtime) override
   {
-    MetadataService& mds = *setup_.metadata;
-    tally_ = std::make_unique<IngestTally>(static_cast<size_t>(mds.servers().count), sample_period_s_,
+    MetadataService& mds  = *setup_.metadata;
+    tally_                = std::make_unique<IngestTally>(static_cast<size_t>(mds.servers().count), sample_period_s_,
                                            static_cast<double>(setup_.scale));
     const double journal0 = mds.journal_bytes(), home0 = mds.home_write_bytes();
-    const double start    = now();
-    run_                  = std::make_unique<IngestRun>(setup_, runtime.timer, *tally_);
+    const double start      = now();
+    run_                    = std::make_unique<IngestRun>(setup_, runtime.timer, *tally_);
     const std::string error = run_->run();
     if (!error.empty())
       throw SimulationError(error);
-    makespan_s_           = now() - start;
+    makespan_s_ = now() - start;
     tally_->finish(now());
-    metadata_B_           = mds.metadata_bytes();
-    max_server_B_         = mds.max_server_metadata_bytes();
-    journal_B_            = mds.journal_bytes() - journal0;
-    home_B_               = mds.home_write_bytes() - home0;
+    metadata_B_   = mds.metadata_bytes();
+    max_server_B_ = mds.max_server_metadata_bytes();
+    journal_B_    = mds.journal_bytes() - journal0;
+    home_B_       = mds.home_write_bytes() - home0;
   }
 
   Metrics metrics() const override
   {
-    Metrics m = tally_ ? tally_->metrics() : Metrics{};
+    Metrics m        = tally_ ? tally_->metrics() : Metrics{};
     const double ops = tally_ ? tally_->ops() : 0;
     m.insert(m.begin() + 2, {"makespan_s", makespan_s_});
     m.insert(m.begin() + 3, {"ops_per_s", makespan_s_ > 0 ? ops / makespan_s_ : 0});
@@ -128,7 +129,8 @@ class IngestPhase : public Phase {
   {
     if (!tally_)
       return {};
-    return {{"servers", tally_->servers_table()}, {"latency", tally_->latency_table()}, {"steps", tally_->steps_table()}};
+    return {
+        {"servers", tally_->servers_table()}, {"latency", tally_->latency_table()}, {"steps", tally_->steps_table()}};
   }
 
  private:

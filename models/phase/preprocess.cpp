@@ -71,7 +71,9 @@ const ParamTable kCorpusParams = {
     ParamSpec::quantity("documents", Dimension::Count, "documents in the corpus (absent with from_phase)")
         .may_be_absent()
         .positive(),
-    ParamSpec::quantity("bytes", Dimension::Size, "bytes of the corpus (absent with from_phase)").may_be_absent().positive(),
+    ParamSpec::quantity("bytes", Dimension::Size, "bytes of the corpus (absent with from_phase)")
+        .may_be_absent()
+        .positive(),
     ParamSpec::integer("files", "files (partitions) of the corpus").at_least(1).at_most(10000000),
 };
 
@@ -90,8 +92,9 @@ const ParamTable kMinhashParams = {
 };
 
 const ParamTable kDuplicateParams = {
-    ParamSpec::quantity("fraction", Dimension::Number, "documents that are near-duplicates of an original (which "
-                                                       "is not one: at most half)")
+    ParamSpec::quantity("fraction", Dimension::Number,
+                        "documents that are near-duplicates of an original (which "
+                        "is not one: at most half)")
         .defaults("0.1")
         .at_least(0)
         .at_most(0.5),
@@ -119,8 +122,9 @@ ParamTable stage_params(const char* per_byte, const char* per_item, const char* 
   };
   // The other stages' outputs are their records (band records, candidate pairs, ids).
   if (output_ratio)
-    t.push_back(ParamSpec::quantity("output_ratio", Dimension::Number, "output bytes per input byte (read: parsed "
-                                                                       "text; filter_write: written per surviving byte)")
+    t.push_back(ParamSpec::quantity("output_ratio", Dimension::Number,
+                                    "output bytes per input byte (read: parsed "
+                                    "text; filter_write: written per surviving byte)")
                     .defaults(output_ratio)
                     .at_least(0));
   return t;
@@ -172,16 +176,21 @@ const ParamTable kPreprocessParams = {
     ParamSpec::text("from_phase", "an ingest phase (listed in after) whose files, one document each, and data bytes "
                                   "are the corpus, already on the storage service")
         .may_be_absent(),
-    ParamSpec::section("placement", "{impl: striped | replicated, replicas}").defaults("{}").with_fields(kPlacementParams),
+    ParamSpec::section("placement", "{impl: striped | replicated, replicas}")
+        .defaults("{}")
+        .with_fields(kPlacementParams),
     ParamSpec::choice<PreprocessEngine>("engine", "the execution engine {impl, ...}").defaults("{impl: data_centric}"),
-    ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, ...}")
-        .defaults("{impl: locality}"),
+    ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, ...}").defaults("{impl: locality}"),
     ParamSpec::section("minhash", "{bands, rows, key_bytes, id_bytes}").defaults("{}").with_fields(kMinhashParams),
     ParamSpec::section("duplicates", "{fraction, similarity}").defaults("{}").with_fields(kDuplicateParams),
     ParamSpec::integer("reducers", "lsh_shuffle tasks (0: one per worker)").defaults("0").at_least(0).at_most(10000000),
-    ParamSpec::integer("fan_in", "map outputs each reducer reads its share from").defaults("16").at_least(1).at_most(100000),
-    ParamSpec::quantity("executor_memory", Dimension::Size, "memory a task may hold; beyond it spills to disk "
-                                                            "(absent: the workers' memory, else 16 GiB)")
+    ParamSpec::integer("fan_in", "map outputs each reducer reads its share from")
+        .defaults("16")
+        .at_least(1)
+        .at_most(100000),
+    ParamSpec::quantity("executor_memory", Dimension::Size,
+                        "memory a task may hold; beyond it spills to disk "
+                        "(absent: the workers' memory, else 16 GiB)")
         .may_be_absent()
         .positive(),
     ParamSpec::text_list("pipeline", "the stages run: read, minhash, lsh_shuffle, cluster, filter_write or the "
@@ -221,32 +230,34 @@ class PreprocessPhase : public Phase {
       p.fail("scratch", "the scratch service's servers must be the workers (group '" + workers.name + "'), not '" +
                             s.scratch->servers().name + "'");
     read_corpus(p, c);
-    const Params place  = p.section("placement", kPlacementParams);
+    const Params place          = p.section("placement", kPlacementParams);
     const std::string placement = place.text("impl");
     if (placement != "striped" && placement != "replicated")
       place.fail("impl", "expected striped or replicated, got '" + placement + "'");
     s.replicas = placement == "striped" ? 1 : place.integer("replicas");
     if (s.replicas > s.storage->servers().count)
       place.fail("replicas", std::to_string(s.replicas) + " copies of each file on " +
-                                 std::to_string(s.storage->servers().count) + " servers of '" + s.storage->name() + "'");
+                                 std::to_string(s.storage->servers().count) + " servers of '" + s.storage->name() +
+                                 "'");
     engine_       = Registry<PreprocessEngine>::create(p.raw("engine"), {});
     s.spec.engine = engine_->traits();
     if (s.spec.engine.pull_remote && s.storage->servers().name == workers.name && s.replicas < 2)
       p.fail("engine", "this engine reads the corpus over the network, but every file's only copy is on a worker: "
                        "give placement {impl: replicated, replicas: 2} or more, or a storage service on other hosts");
-    scheduler_      = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
-    s.scheduler     = scheduler_.get();
-    const Params mh = p.section("minhash", kMinhashParams);
-    s.spec.bands    = static_cast<int>(mh.integer("bands"));
-    s.spec.rows     = static_cast<int>(mh.integer("rows"));
-    s.spec.key_B    = mh.quantity("key_bytes");
-    s.spec.id_B     = mh.quantity("id_bytes");
+    scheduler_              = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
+    s.scheduler             = scheduler_.get();
+    const Params mh         = p.section("minhash", kMinhashParams);
+    s.spec.bands            = static_cast<int>(mh.integer("bands"));
+    s.spec.rows             = static_cast<int>(mh.integer("rows"));
+    s.spec.key_B            = mh.quantity("key_bytes");
+    s.spec.id_B             = mh.quantity("id_bytes");
     const int64_t reducers  = p.integer("reducers");
     s.spec.reducers         = reducers > 0 ? reducers : workers.count;
     const Params dup        = p.section("duplicates", kDuplicateParams);
     s.spec.removed_fraction = dup.quantity("fraction") * mean_found(dup, c.seed);
-    s.memory_B = p.has("executor_memory") ? p.quantity("executor_memory")
-                                          : workers.memory_B > 0 ? workers.memory_B : 16.0 * (1 << 30);
+    s.memory_B              = p.has("executor_memory") ? p.quantity("executor_memory")
+                              : workers.memory_B > 0   ? workers.memory_B
+                                                       : 16.0 * (1 << 30);
     read_pipeline(p);
     // A worker runs a task on all its cores: core time / cores at the group's mean core speed.
     s.flops_per_core_s = workers.speed->mean() / static_cast<double>(workers.cores);
@@ -297,7 +308,7 @@ class PreprocessPhase : public Phase {
     const Params corpus = p.section("corpus", kCorpusParams);
     setup_.spec.files   = corpus.integer("files");
     if (p.has("from_phase")) {
-      from_phase_            = p.text("from_phase");
+      from_phase_           = p.text("from_phase");
       setup_.corpus_written = !from_phase_.empty();
       if (std::find(c.after.begin(), c.after.end(), from_phase_) == c.after.end())
         p.fail("from_phase", "list '" + from_phase_ + "' in this phase's `after` too: its corpus must exist first");
@@ -363,8 +374,8 @@ class PreprocessPhase : public Phase {
     if (!(left >= 1) || !(bytes > 0))
       throw SimulationError(from + " left no corpus (" + format_number(files) + " files created, " +
                             format_number(removed) + " removed, " + format_number(bytes) + " B of data)");
-    setup_.spec.documents = left;
-    setup_.spec.bytes     = bytes * left / files;
+    setup_.spec.documents         = left;
+    setup_.spec.bytes             = bytes * left / files;
     const StorageService& storage = *setup_.storage;
     double held                   = 0;
     for (size_t t = 0; t < storage.targets(); ++t)

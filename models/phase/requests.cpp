@@ -59,9 +59,15 @@ const ParamTable kRequestsParams = {
     ParamSpec::distribution("arrival", Dimension::Duration, "time between two arrivals (absent: all at the start)")
         .at_least(0)
         .may_be_absent(),
-    ParamSpec::quantity("bytes", Dimension::Size, "storage and memory_pool: bytes of one request").defaults("0B").at_least(0),
-    ParamSpec::integer("keys", "distinct paths, files or blocks (request i uses key i mod keys)").defaults("1").at_least(1),
-    ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of the phase CSV").defaults("1s").positive(),
+    ParamSpec::quantity("bytes", Dimension::Size, "storage and memory_pool: bytes of one request")
+        .defaults("0B")
+        .at_least(0),
+    ParamSpec::integer("keys", "distinct paths, files or blocks (request i uses key i mod keys)")
+        .defaults("1")
+        .at_least(1),
+    ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of the phase CSV")
+        .defaults("1s")
+        .positive(),
 };
 
 class RequestsPhase : public Phase {
@@ -97,7 +103,7 @@ class RequestsPhase : public Phase {
     }
     if ((storage_ || pool_) && !(bytes_ > 0) && write_)
       p.fail("bytes", "a " + op + " needs bytes > 0");
-    Rng rng = Rng::stream(c.seed, "phase." + name_ + ".arrivals");
+    Rng rng            = Rng::stream(c.seed, "phase." + name_ + ".arrivals");
     const auto arrival = p.has("arrival") ? p.distribution("arrival") : nullptr;
     double clock       = 0;
     for (int64_t i = 0; i < count_; ++i) {
@@ -109,7 +115,7 @@ class RequestsPhase : public Phase {
 
   void run(PhaseRuntime& runtime) override
   {
-    series_            = std::make_unique<TimeSeries>(std::vector<std::string>{"completed", "failed"}, sample_period_s_);
+    series_ = std::make_unique<TimeSeries>(std::vector<std::string>{"completed", "failed"}, sample_period_s_);
     const double start = now();
     series_->add(0, 0, start);
     WaitPoint all_over;

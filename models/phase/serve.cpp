@@ -44,7 +44,10 @@ const ParamTable kBatchingParams = {
                                         "in iterations without decodes (vLLM before chunked prefill)")
         .defaults("512")
         .at_least(0),
-    ParamSpec::integer("block_size", "tokens per KV block of the paged allocator").defaults("16").at_least(1).at_most(1e6),
+    ParamSpec::integer("block_size", "tokens per KV block of the paged allocator")
+        .defaults("16")
+        .at_least(1)
+        .at_most(1e6),
     ParamSpec::quantity("gpu_memory_utilization", Dimension::Number, "share of HBM for weights and KV (vLLM's default)")
         .defaults("0.9")
         .positive()
@@ -70,11 +73,11 @@ const ParamTable kServeParams = {
 ServeBatching parse_batching(const Params& p)
 {
   ServeBatching b;
-  b.base.max_batch_tokens       = p.integer("max_batch_tokens");
-  b.base.max_batch_size         = p.integer("max_batch_size");
-  b.base.prefill_chunk          = p.integer("prefill_chunk");
-  b.base.block_size             = p.integer("block_size");
-  b.gpu_memory_utilization      = p.quantity("gpu_memory_utilization");
+  b.base.max_batch_tokens  = p.integer("max_batch_tokens");
+  b.base.max_batch_size    = p.integer("max_batch_size");
+  b.base.prefill_chunk     = p.integer("prefill_chunk");
+  b.base.block_size        = p.integer("block_size");
+  b.gpu_memory_utilization = p.quantity("gpu_memory_utilization");
   if (b.base.max_batch_tokens < b.base.max_batch_size)
     p.fail("max_batch_tokens", "must be at least max_batch_size (every running sequence decodes one token)");
   return b;
@@ -87,20 +90,21 @@ class ServePhase : public Phase {
       , slo_(parse_slo(p.section("slo", slo_params())))
       , sample_period_s_(p.quantity("sample_period"))
   {
-    batching_ = parse_batching(p.section("batching", kBatchingParams));
-    const Params w = p.section("workload", serve_workload_params());
-    workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
+    batching_                        = parse_batching(p.section("batching", kBatchingParams));
+    const Params w                   = p.section("workload", serve_workload_params());
+    workload_                        = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
     batching_.base.hash_block_tokens = workload_.block_tokens;
-    system_ = Registry<ServeSystem>::create(p.raw("system"),
-                                            {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_, c.claims});
+    system_                          = Registry<ServeSystem>::create(
+                                 p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_, c.claims});
   }
 
   void run(PhaseRuntime& runtime) override
   {
     const auto& requests = workload_.requests;
-    tally_ = std::make_unique<ServeTally>(requests, slo_, system_->instances(), sample_period_s_);
+    tally_               = std::make_unique<ServeTally>(requests, slo_, system_->instances(), sample_period_s_);
     WaitPoint progress;
-    ServeEnv env{runtime.platform, runtime.faults, *tally_, requests, runtime.label, [&progress] { progress.notify_all(); }};
+    ServeEnv env{runtime.platform, runtime.faults, *tally_,
+                 requests,         runtime.label,  [&progress] { progress.notify_all(); }};
     const double start = now();
     tally_->start(start);
     system_->start(env);
@@ -135,8 +139,8 @@ class ServePhase : public Phase {
 
 }  // namespace
 
-LLSIM_REGISTER(Phase, "serve", ServePhase, "LLM inference on a serving system against an SLO (vllm, mooncake, fastdecode)",
-               kServeParams);
+LLSIM_REGISTER(Phase, "serve", ServePhase,
+               "LLM inference on a serving system against an SLO (vllm, mooncake, fastdecode)", kServeParams);
 LLSIM_DECLARE_METRICS(Phase, "serve", ServeTally::metric_table());
 
 }  // namespace llsim

@@ -42,7 +42,9 @@ namespace {
 const ParamTable& tracking_params()
 {
   static const ParamTable t = {
-      ParamSpec::quantity("period", Dimension::Duration, "time between two rows of the phase CSV").defaults("1min").positive(),
+      ParamSpec::quantity("period", Dimension::Duration, "time between two rows of the phase CSV")
+          .defaults("1min")
+          .positive(),
   };
   return t;
 }
@@ -52,13 +54,14 @@ const ParamTable kTasksParams = {
     ParamSpec::text("workers", "group whose hosts run the workers"),
     ParamSpec::section("tasks", "a generator {count, flops, input, output, arrival} or {trace: file.csv}")
         .with_fields(task_source_params()),
-    ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, window, period}")
-        .defaults("{impl: fcfs}"),
+    ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, window, period}").defaults("{impl: fcfs}"),
     ParamSpec::choice<TaskCheckpointing>("checkpoint", "checkpoint sharing {impl, ...}").defaults("{impl: none}"),
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the master to notice a worker is gone")
         .defaults("1min")
         .at_least(0),
-    ParamSpec::section("tracking", "{period}: task tracking by the master").defaults("{}").with_fields(tracking_params()),
+    ParamSpec::section("tracking", "{period}: task tracking by the master")
+        .defaults("{}")
+        .with_fields(tracking_params()),
 };
 
 class TasksPhase : public Phase {
@@ -72,17 +75,16 @@ class TasksPhase : public Phase {
       , tracking_period_s_(p.section("tracking", tracking_params()).quantity("period"))
   {
     c.claims.push_back({workers_group_.name, p.raw("workers")});
-    Rng task_rng = Rng::stream(seed_, "phase." + name_ + ".tasks");
-    tasks_       = load_tasks(p.section("tasks", task_source_params()), task_rng);
+    Rng task_rng   = Rng::stream(seed_, "phase." + name_ + ".tasks");
+    tasks_         = load_tasks(p.section("tasks", task_source_params()), task_rng);
     scheduler_     = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
     checkpointing_ = Registry<TaskCheckpointing>::create(p.raw("checkpoint"), {c.platform, workers_group_, c.services});
   }
 
   void run(PhaseRuntime& runtime) override
   {
-    MasterWorkerSetup setup{runtime.platform, runtime.faults,     master_host_,       workers_group_,
-                            *scheduler_,      *checkpointing_,    failure_timeout_s_, tracking_period_s_,
-                            runtime.label};
+    MasterWorkerSetup setup{runtime.platform, runtime.faults,     master_host_,       workers_group_, *scheduler_,
+                            *checkpointing_,  failure_timeout_s_, tracking_period_s_, runtime.label};
     runtime_ = std::make_unique<MasterWorker>(setup, tasks_);
     runtime_->run();
   }

@@ -56,8 +56,10 @@ const ParamTable& io_params()
 {
   static const ParamTable t = {
       ParamSpec::text("storage", "storage service the checkpoints go to (a parallel file system)"),
-      ParamSpec::text("forwarding", "forwarding service between the nodes and the storage (absent: none)").may_be_absent(),
-      ParamSpec::text("local", "storage service of the nodes' own disks, for node-local checkpoint levels (absent: none)")
+      ParamSpec::text("forwarding", "forwarding service between the nodes and the storage (absent: none)")
+          .may_be_absent(),
+      ParamSpec::text("local",
+                      "storage service of the nodes' own disks, for node-local checkpoint levels (absent: none)")
           .may_be_absent(),
       ParamSpec::quantity("process_bandwidth", Dimension::Bandwidth, "what one I/O process can drive (assumption)")
           .defaults("1GBps")
@@ -84,9 +86,12 @@ const ParamTable& imbalance_params()
 const ParamTable& checkpoint_params()
 {
   static const ParamTable t = {
-      ParamSpec::choice<CheckpointLayout>("layout", "who writes which bytes where {impl, ...}").defaults("{impl: naive}"),
+      ParamSpec::choice<CheckpointLayout>("layout", "who writes which bytes where {impl, ...}")
+          .defaults("{impl: naive}"),
       ParamSpec::choice<CheckpointPolicy>("policy", "when to checkpoint {impl, ...}").defaults("{impl: daly}"),
-      ParamSpec::choice<CheckpointMode>("mode", "how a checkpoint stops training and where it becomes durable {impl, ...}").defaults("{impl: blocking}"),
+      ParamSpec::choice<CheckpointMode>("mode",
+                                        "how a checkpoint stops training and where it becomes durable {impl, ...}")
+          .defaults("{impl: blocking}"),
       ParamSpec::choice<FileStatePolicy>("file_state", "what is saved of the files the job writes {impl}")
           .defaults("{impl: none}"),
       ParamSpec::text("io_replay", "auto (through the services when another phase runs or the cost is unknown, "
@@ -104,12 +109,17 @@ const ParamTable& files_params()
   static const ParamTable t = {
       ParamSpec::integer("count", "files the job writes besides checkpoints").defaults("0").at_least(0),
       ParamSpec::quantity("size", Dimension::Size, "size of one file").defaults("0B").at_least(0),
-      ParamSpec::quantity("write_rate", Dimension::Bandwidth, "bytes written per second of training").defaults("0").at_least(0),
+      ParamSpec::quantity("write_rate", Dimension::Bandwidth, "bytes written per second of training")
+          .defaults("0")
+          .at_least(0),
       ParamSpec::quantity("append", Dimension::Number, "share of written bytes appended; the rest overwrites")
           .defaults("1")
           .at_least(0)
           .at_most(1),
-      ParamSpec::quantity("read_only", Dimension::Number, "share of files never written").defaults("0").at_least(0).at_most(1),
+      ParamSpec::quantity("read_only", Dimension::Number, "share of files never written")
+          .defaults("0")
+          .at_least(0)
+          .at_most(1),
       ParamSpec::quantity("block", Dimension::Size, "file system block").defaults("4KiB").positive(),
   };
   return t;
@@ -137,11 +147,14 @@ const ParamTable kTrainParams = {
         .with_fields(parallelism_params()),
     ParamSpec::section("shard_imbalance", "{embedding_stage}").defaults("{}").with_fields(imbalance_params()),
     ParamSpec::distribution("iteration", Dimension::Duration, "compute time of one iteration").positive(),
-    ParamSpec::quantity("work", Dimension::Duration, "useful compute to finish (or iterations)").positive().may_be_absent(),
+    ParamSpec::quantity("work", Dimension::Duration, "useful compute to finish (or iterations)")
+        .positive()
+        .may_be_absent(),
     ParamSpec::integer("iterations", "iterations to finish (or work)").at_least(1).may_be_absent(),
     ParamSpec::flag("resume", "start by reading a checkpoint from the storage (a job resumed)").defaults("false"),
-    ParamSpec::section("checkpoint", "{layout, policy, mode, file_state, io_replay, keep}").defaults("{}").with_fields(
-        checkpoint_params()),
+    ParamSpec::section("checkpoint", "{layout, policy, mode, file_state, io_replay, keep}")
+        .defaults("{}")
+        .with_fields(checkpoint_params()),
     ParamSpec::section("files", "files written between checkpoints").defaults("{}").with_fields(files_params()),
     ParamSpec::section("restart", "{delay, give_up_after}").defaults("{}").with_fields(restart_params()),
 };
@@ -158,11 +171,12 @@ IoReplay parse_replay(const Params& p)
   p.fail("io_replay", "expected auto, always or once, got '" + r + "'");
 }
 
-
 class TrainPhase : public Phase {
  public:
   TrainPhase(const Params& p, const PhaseLoadContext& c)
-      : seed_(c.seed), name_(c.phase_name), nodes_(c.platform.group_param(p, "nodes"))
+      : seed_(c.seed)
+      , name_(c.phase_name)
+      , nodes_(c.platform.group_param(p, "nodes"))
   {
     c.claims.push_back({nodes_.name, p.raw("nodes")});
     const Params io = p.section("io", io_params());
@@ -171,7 +185,8 @@ class TrainPhase : public Phase {
       forwarding_ = &c.services.get<ForwardingService>(io, "forwarding");
       if (&forwarding_->backend() != pfs_)
         io.fail("forwarding", "forwarding service '" + forwarding_->name() + "' stands in front of '" +
-                                  forwarding_->backend().name() + "', not of the checkpoint storage '" + pfs_->name() + "'");
+                                  forwarding_->backend().name() + "', not of the checkpoint storage '" + pfs_->name() +
+                                  "'");
       if (const std::string why = forwarding_->cannot_serve(nodes_.count); !why.empty())
         io.fail("forwarding", why);
     }
@@ -193,31 +208,32 @@ class TrainPhase : public Phase {
     model_.bytes_per_param = model.quantity("state_bytes_per_param");
     model_.embedding_stage = p.section("shard_imbalance", imbalance_params()).quantity("embedding_stage");
     const Params par       = p.section("parallelism", parallelism_params());
-    parallelism_           = {par.integer("data"), par.integer("pipeline"), par.integer("tensor"), par.integer("expert")};
+    parallelism_ = {par.integer("data"), par.integer("pipeline"), par.integer("tensor"), par.integer("expert")};
     if (parallelism_.ranks() != nodes_.count)
-      par.ref().fail("data x pipeline x tensor x expert = " + std::to_string(parallelism_.ranks()) +
-                     ", but group '" + nodes_.name + "' has " + std::to_string(nodes_.count) + " nodes (one rank each)");
+      par.ref().fail("data x pipeline x tensor x expert = " + std::to_string(parallelism_.ranks()) + ", but group '" +
+                     nodes_.name + "' has " + std::to_string(nodes_.count) + " nodes (one rank each)");
 
     setup_.iteration = p.distribution("iteration");
     if (p.has("work") == p.has("iterations"))
       p.ref().fail("give exactly one of 'work' (useful compute time) or 'iterations'");
     setup_.iterations = p.has("iterations") ? static_cast<double>(p.integer("iterations"))
                                             : std::ceil(p.quantity("work") / setup_.iteration->mean());
-    setup_.resume = p.flag("resume");
+    setup_.resume     = p.flag("resume");
 
     const Params ckpt = p.section("checkpoint", checkpoint_params());
     layout_           = Registry<CheckpointLayout>::create(ckpt.raw("layout"), {});
     policy_           = Registry<CheckpointPolicy>::create(ckpt.raw("policy"), {});
-    mode_       = Registry<CheckpointMode>::create(ckpt.raw("mode"), {c.platform, nodes_, shard_bytes(0, model_, parallelism_)});
+    mode_ =
+        Registry<CheckpointMode>::create(ckpt.raw("mode"), {c.platform, nodes_, shard_bytes(0, model_, parallelism_)});
     file_state_ = Registry<FileStatePolicy>::create(ckpt.raw("file_state"), {});
     replay_     = parse_replay(ckpt);
     keep_       = ckpt.integer("keep");
     if (mode_->needs_local_level() && local_ == nullptr)
       ckpt.fail("mode", "this mode writes node-local levels: name the nodes' storage service in io.local");
 
-    const Params f = p.section("files", files_params());
-    setup_.files   = {f.integer("count"), f.quantity("size"), f.quantity("write_rate"), f.quantity("append"),
-                      f.quantity("read_only"), f.quantity("block")};
+    const Params f         = p.section("files", files_params());
+    setup_.files           = {f.integer("count"),   f.quantity("size"),      f.quantity("write_rate"),
+                              f.quantity("append"), f.quantity("read_only"), f.quantity("block")};
     const Params restart   = p.section("restart", restart_params());
     setup_.restart_delay_s = restart.quantity("delay");
     setup_.give_up_after   = restart.integer("give_up_after");
@@ -231,9 +247,10 @@ class TrainPhase : public Phase {
 
   void run(PhaseRuntime& runtime) override
   {
-    route_ = std::make_unique<IoRoute>(
-        IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, request_B_, io_system_.process_Bps, read_ahead_, name_});
-    env_ = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running, keep_);
+    route_ = std::make_unique<IoRoute>(IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, request_B_,
+                                               io_system_.process_Bps, read_ahead_, name_});
+    env_   = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running,
+                                                    keep_);
     setup_.job_mtbf_s = env_->job_mtbf_s();
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
     result_           = run_training(setup_, *env_, rng);
@@ -267,7 +284,8 @@ class TrainPhase : public Phase {
     if (!env_)
       return {};
     CsvWriter checkpoints;
-    checkpoints.header = {"checkpoint", "start_s", "end_s", "iteration", "blocking_s", "bytes", "durable_s", "replayed"};
+    checkpoints.header = {"checkpoint", "start_s", "end_s",     "iteration",
+                          "blocking_s", "bytes",   "durable_s", "replayed"};
     for (const auto& r : result_.records)
       checkpoints.add_numbers({static_cast<double>(r.index), r.start_s, r.end_s, r.iteration, r.blocking_s, r.bytes,
                                r.durable_s, r.replayed ? 1.0 : 0.0});
@@ -282,9 +300,9 @@ class TrainPhase : public Phase {
   uint64_t seed_;
   std::string name_;
   const GroupSpec& nodes_;
-  StorageService* pfs_            = nullptr;
-  ForwardingService* forwarding_  = nullptr;
-  StorageService* local_          = nullptr;
+  StorageService* pfs_           = nullptr;
+  ForwardingService* forwarding_ = nullptr;
+  StorageService* local_         = nullptr;
   IoSystem io_system_;
   double request_B_;
   size_t read_ahead_;

@@ -60,7 +60,9 @@ const ParamTable kTransferParams = {
     ParamSpec::integer("streams", "files per sender, written at the same time").defaults("1").at_least(1).at_most(1e6),
     ParamSpec::quantity("chunk", Dimension::Size, "bytes of one write request").defaults("64MB").at_least(1),
     ParamSpec::integer("in_flight", "write requests a stream keeps outstanding").defaults("4").at_least(1),
-    ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of the phase CSV").defaults("1s").positive(),
+    ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of the phase CSV")
+        .defaults("1s")
+        .positive(),
     ParamSpec::integer("give_up_after", "failed attempts in a row of one stream, without a chunk written, after which "
                                         "the phase fails (servers that fail faster than a chunk moves)")
         .defaults("100")
@@ -84,8 +86,9 @@ class TransferPhase : public Phase {
       , give_up_after_(p.integer("give_up_after"))
   {
     if (bytes_per_sender_ / chunk_B_ > kMaxChunksPerSender)
-      p.fail("bytes", "bytes / chunk is " + format_number(bytes_per_sender_ / chunk_B_) + " requests per sender; at most " +
-                          format_number(kMaxChunksPerSender) + " (a larger chunk, or fewer bytes?)");
+      p.fail("bytes", "bytes / chunk is " + format_number(bytes_per_sender_ / chunk_B_) +
+                          " requests per sender; at most " + format_number(kMaxChunksPerSender) +
+                          " (a larger chunk, or fewer bytes?)");
   }
 
   void run(PhaseRuntime& runtime) override
@@ -94,7 +97,7 @@ class TransferPhase : public Phase {
     const double start = now();
     series_->add(0, 0, start);
     WaitPoint settled;
-    size_t finished = 0;
+    size_t finished      = 0;
     const size_t streams = static_cast<size_t>(from_.count) * streams_per_sender_;
     IoOutcome fatal;
     // Streams start in rounds across senders, as senders starting together would interleave
@@ -143,14 +146,14 @@ class TransferPhase : public Phase {
   void start_stream(HostId host, FileId file, PhaseRuntime& runtime, std::function<void(const IoOutcome&)> over)
   {
     FileStream::Setup s;
-    s.client    = host;
-    s.file      = file;
-    s.bytes     = bytes_per_sender_ / static_cast<double>(streams_per_sender_);
-    s.chunk_B   = chunk_B_;
-    s.in_flight = in_flight_;
-    s.give_up_after = give_up_after_;
+    s.client             = host;
+    s.file               = file;
+    s.bytes              = bytes_per_sender_ / static_cast<double>(streams_per_sender_);
+    s.chunk_B            = chunk_B_;
+    s.in_flight          = in_flight_;
+    s.give_up_after      = give_up_after_;
     auto failed_in_a_row = std::make_shared<int64_t>(0);
-    s.moved = [this, failed_in_a_row](double b) {
+    s.moved              = [this, failed_in_a_row](double b) {
       *failed_in_a_row = 0;
       written_B_ += b;
       series_->add(0, b, now());
@@ -164,13 +167,15 @@ class TransferPhase : public Phase {
       }
       if (o.status == IoStatus::TimedOut || ++*failed_in_a_row >= give_up_after_) {
         const std::string what = o.status == IoStatus::TimedOut
-                                     ? "a write of " + runtime.platform.name(host) + " was interrupted " +
+                                          ? "a write of " + runtime.platform.name(host) + " was interrupted " +
                                            std::to_string(give_up_after_) + " times in a row by server failures"
-                                     : "a stream of " + runtime.platform.name(host) + " failed " +
-                                           std::to_string(*failed_in_a_row) + " times in a row (last: " + o.message + ")";
-        over({IoStatus::TimedOut, "cannot progress: " + what + " without writing a chunk of " + format_number(chunk_B_) +
-                                      " B; the hosts fail faster than a chunk moves (give_up_after: " +
-                                      std::to_string(give_up_after_) + ")"});
+                                          : "a stream of " + runtime.platform.name(host) + " failed " +
+                                           std::to_string(*failed_in_a_row) + " times in a row (last: " + o.message +
+                                           ")";
+        over({IoStatus::TimedOut,
+              "cannot progress: " + what + " without writing a chunk of " + format_number(chunk_B_) +
+                  " B; the hosts fail faster than a chunk moves (give_up_after: " + std::to_string(give_up_after_) +
+                  ")"});
         stream->reset();
         return;
       }

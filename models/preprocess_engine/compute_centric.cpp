@@ -22,12 +22,14 @@ namespace llsim {
 namespace {
 
 const ParamTable kParams = {
-    ParamSpec::quantity("runtime_overhead", Dimension::Number, "factor on every operator's cost (JVM plus Python "
-                                                               "workers; assumption)")
+    ParamSpec::quantity("runtime_overhead", Dimension::Number,
+                        "factor on every operator's cost (JVM plus Python "
+                        "workers; assumption)")
         .defaults("3")
         .at_least(1),
-    ParamSpec::quantity("serialization", Dimension::Duration, "core time per byte crossing the JVM-Python boundary, "
-                                                              "each way (assumption)")
+    ParamSpec::quantity("serialization", Dimension::Duration,
+                        "core time per byte crossing the JVM-Python boundary, "
+                        "each way (assumption)")
         .defaults("5ns")
         .at_least(0),
     ParamSpec::quantity("memory_factor", Dimension::Number, "factor on memory per document (assumption)")

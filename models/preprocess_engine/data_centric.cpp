@@ -36,7 +36,6 @@ class DataCentric : public PreprocessEngine {
 
 }  // namespace
 
-LLSIM_REGISTER(PreprocessEngine, "data_centric", DataCentric,
-               "native, data-local, read and minhash fused", kParams);
+LLSIM_REGISTER(PreprocessEngine, "data_centric", DataCentric, "native, data-local, read and minhash fused", kParams);
 
 }  // namespace llsim

@@ -16,8 +16,8 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run scenarios/paper/fastdecode.yaml
 #include "sim/core/registry.hpp"
-#include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"
+#include "sim/serve/iteration_model.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
@@ -75,9 +75,10 @@ class FastDecode : public ServeSystem {
       p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in"));
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;
     config_               = c.batching.base;
-    const double kv_room  = static_cast<double>(workers_per_instance_) * cpu_group_.memory_B * p.quantity("kv_memory_share");
-    const double block_B  = static_cast<double>(config_.block_size) * model_.kv_bytes_per_token;
-    config_.kv_blocks     = kv_blocks_in(p, "cpu", kv_room, block_B);
+    const double kv_room =
+        static_cast<double>(workers_per_instance_) * cpu_group_.memory_B * p.quantity("kv_memory_share");
+    const double block_B = static_cast<double>(config_.block_size) * model_.kv_bytes_per_token;
+    config_.kv_blocks    = kv_blocks_in(p, "cpu", kv_room, block_B);
     if (config_.kv_blocks < 1)
       p.fail("cpu", "the R-workers' memory holds no KV block");
     s_model_ = gpu_iteration_model(c, gpu_group_);
@@ -103,7 +104,7 @@ class FastDecode : public ServeSystem {
   void arrive(int64_t id) override
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
-    const Batcher& first = instances_.front().batcher();
+    const Batcher& first  = instances_.front().batcher();
     if (!first.fits(r.input_tokens + r.output_tokens)) {
       XBT_DEBUG("request %ld rejected: %ld tokens need %ld KV blocks, an instance's R-workers hold %ld",
                 static_cast<long>(id), static_cast<long>(r.input_tokens + r.output_tokens),
@@ -138,17 +139,17 @@ class FastDecode : public ServeSystem {
   // One iteration of instance `index`: the R-part's flows, then the rest of max(S, R) (or S + R).
   double iterate(int64_t index, const BatchWork& w)
   {
-    const double start = now();
-    BatchWork s_part   = w;
-    s_part.decode_context = 0;  // attention over the context is the R-part
+    const double start       = now();
+    BatchWork s_part         = w;
+    s_part.decode_context    = 0;  // attention over the context is the R-part
     s_part.prefill_kv_tokens = static_cast<double>(w.prefill_tokens);
-    const double s_time = s_model_->seconds(s_part);
-    const double workers = static_cast<double>(workers_per_instance_);
-    const double kv_read = w.decode_context * model_.kv_bytes_per_token /
-                           (workers * cpu_group_.memory_Bps * memory_efficiency_);
+    const double s_time      = s_model_->seconds(s_part);
+    const double workers     = static_cast<double>(workers_per_instance_);
+    const double kv_read =
+        w.decode_context * model_.kv_bytes_per_token / (workers * cpu_group_.memory_Bps * memory_efficiency_);
     const double per_layer =  // query (and result) bytes of one layer for one R-worker
         static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_bytes / workers;
-    const double new_kv = static_cast<double>(w.prefill_tokens) * model_.kv_bytes_per_token / workers;
+    const double new_kv   = static_cast<double>(w.prefill_tokens) * model_.kv_bytes_per_token / workers;
     const HostId gpu_host = gpu_group_.host(index);
     // One round of flows per layer while there are decodes; a round for the new KV alone otherwise.
     const int64_t rounds = per_layer >= 1 ? model_.layers : new_kv >= 1 ? 1 : 0;

@@ -23,9 +23,9 @@
 //   llsim run tests/inputs/serve_mooncake.yaml --set phases.chat.workload.duration=20s
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
+#include "sim/serve/instance_set.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/kv_block_store.hpp"
-#include "sim/serve/instance_set.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
@@ -61,7 +61,8 @@ const ParamTable kMooncakeParams = {
     ParamSpec::section("ssd", "{storage, capacity}: an SSD tier below the pool, written through")
         .may_be_absent()
         .with_fields(kSsdParams),
-    ParamSpec::flag("early_rejection", "reject on arrival when the estimated TTFT or TBT misses the SLO").defaults("false"),
+    ParamSpec::flag("early_rejection", "reject on arrival when the estimated TTFT or TBT misses the SLO")
+        .defaults("false"),
 };
 
 constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
@@ -103,7 +104,7 @@ class Mooncake : public ServeSystem {
 
   void start(ServeEnv& env) override
   {
-    env_    = &env;
+    env_ = &env;
     store_->set_faults(env.faults);
     loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
     stored_ = std::make_unique<WaitPoint>();
@@ -122,7 +123,8 @@ class Mooncake : public ServeSystem {
                      });
     for (int64_t i = 0; i < decode_group_.count; ++i)
       decode_.start(env, static_cast<int>(prefill_group_.count + i), decode_group_.host(i), decode_config_,
-                    InstanceRole::DecodeOnly, [this](ServeInstance& inst) { inst.set_iteration_model(*decode_model_); });
+                    InstanceRole::DecodeOnly,
+                    [this](ServeInstance& inst) { inst.set_iteration_model(*decode_model_); });
   }
 
   void arrive(int64_t id) override
@@ -144,7 +146,7 @@ class Mooncake : public ServeSystem {
     ServeInstance* best  = nullptr;
     double best_ttft     = kNoDeadline;
     int64_t best_local = 0, best_reuse = 0;
-    double best_own    = 0;
+    double best_own = 0;
     for (size_t k = 0; k < prefill_.size(); ++k) {
       ServeInstance& inst = prefill_[k];
       if (!inst.up())
@@ -157,7 +159,8 @@ class Mooncake : public ServeSystem {
         fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
       const double own  = prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r));
       const double ttft = queue_seconds(inst) + own + fetch / prefill_group_.nic_Bps;
-      XBT_LOG(xbt_log_priority_trace, "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
+      XBT_LOG(xbt_log_priority_trace,
+              "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
               static_cast<long>(id), inst.index(), ttft, static_cast<long>(reuse), static_cast<long>(local));
       if (ttft < best_ttft) {
         best_ttft  = ttft;
@@ -184,11 +187,12 @@ class Mooncake : public ServeSystem {
     start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label,
                 [this, id, best, best_local, best_reuse, best_own] {
                   const TraceRequest& r = request(id);
-                  const int64_t got     = store_->fetch(best->host(), r.hash_ids, best_local, best_reuse, r.input_tokens);
-                  const int64_t reuse   = got > best_local ? got : best_local;
+                  const int64_t got   = store_->fetch(best->host(), r.hash_ids, best_local, best_reuse, r.input_tokens);
+                  const int64_t reuse = got > best_local ? got : best_local;
                   if (best_reuse > best_local)
-                    XBT_DEBUG("request %ld: %ld of %ld prefix blocks loaded from the pool or SSD", static_cast<long>(id),
-                              static_cast<long>(got - best_local), static_cast<long>(best_reuse - best_local));
+                    XBT_DEBUG("request %ld: %ld of %ld prefix blocks loaded from the pool or SSD",
+                              static_cast<long>(id), static_cast<long>(got - best_local),
+                              static_cast<long>(best_reuse - best_local));
                   if (reuse > 0)
                     env_->tally.prefix_hit(id, reuse);
                   loading_s_[static_cast<size_t>(best->index())] -= best_own;
@@ -236,7 +240,8 @@ class Mooncake : public ServeSystem {
   double queue_seconds(const ServeInstance& inst) const
   {
     double s = loading_s_[static_cast<size_t>(inst.index())];
-    inst.batcher().for_each_unfinished_prompt([&](int64_t context, int64_t tokens) { s += prefill_seconds(tokens, context); });
+    inst.batcher().for_each_unfinished_prompt(
+        [&](int64_t context, int64_t tokens) { s += prefill_seconds(tokens, context); });
     return s;
   }
 
@@ -269,22 +274,23 @@ class Mooncake : public ServeSystem {
       XBT_DEBUG("request %ld lost: no decode instance is up for its prompt KV", static_cast<long>(id));
       lose(id);
     }
-    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label, [this, from, id, to, since = now()] {
-      if (to != nullptr) {
-        const TraceRequest& r = request(id);
-        const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
-        const double deadline = std::min(env_->faults.next_failure(from, now()), to->next_failure());
-        const bool arrived    = transfer(env_->platform, from, to->host(), bytes, deadline);
-        if (arrived) {
-          handoff_bytes_ += from == to->host() ? 0 : bytes;
-          to->submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
-        } else {
-          XBT_DEBUG("request %ld lost: a host failed before its prompt KV arrived", static_cast<long>(id));
-          to->lose_incoming(id);
-        }
-      }
-      store_blocks(from, id, since);
-    });
+    start_actor(env_->platform, from, "kv-send-" + std::to_string(id), env_->label,
+                [this, from, id, to, since = now()] {
+                  if (to != nullptr) {
+                    const TraceRequest& r = request(id);
+                    const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
+                    const double deadline = std::min(env_->faults.next_failure(from, now()), to->next_failure());
+                    const bool arrived    = transfer(env_->platform, from, to->host(), bytes, deadline);
+                    if (arrived) {
+                      handoff_bytes_ += from == to->host() ? 0 : bytes;
+                      to->submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
+                    } else {
+                      XBT_DEBUG("request %ld lost: a host failed before its prompt KV arrived", static_cast<long>(id));
+                      to->lose_incoming(id);
+                    }
+                  }
+                  store_blocks(from, id, since);
+                });
   }
 
   void lose(int64_t id)
@@ -318,7 +324,7 @@ class Mooncake : public ServeSystem {
   InstanceSet prefill_, decode_;
   double handoff_bytes_ = 0;
   std::vector<double> loading_s_;  // per prefill instance: estimated prefill of requests loading
-  int64_t stores_left_  = 0;
+  int64_t stores_left_ = 0;
   std::unique_ptr<WaitPoint> stored_;
 };
 

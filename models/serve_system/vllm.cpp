@@ -8,8 +8,8 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.system={impl: vllm, instances: gpu}'
 #include "sim/core/registry.hpp"
-#include "sim/serve/iteration_model.hpp"
 #include "sim/serve/instance_set.hpp"
+#include "sim/serve/iteration_model.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/log.hpp"
 
@@ -28,12 +28,13 @@ const ParamTable kVllmParams = {
 
 class Vllm : public ServeSystem {
  public:
-  Vllm(const Params& p, const Context& c) : group_(c.platform.group_param(p, "instances"))
+  Vllm(const Params& p, const Context& c)
+      : group_(c.platform.group_param(p, "instances"))
   {
     c.claims.push_back({group_.name, p.raw("instances")});
-    config_                = gpu_instance_config(p, "instances", group_, c.model, c.batching);
-    config_.prefix_caching = p.flag("prefix_caching");
-    model_                 = gpu_iteration_model(c, group_);
+    config_                  = gpu_instance_config(p, "instances", group_, c.model, c.batching);
+    config_.prefix_caching   = p.flag("prefix_caching");
+    model_                   = gpu_iteration_model(c, group_);
     const std::string router = p.text("router");
     if (router != "round_robin" && router != "least_loaded")
       p.fail("router", "unknown router '" + router + "' (expected round_robin or least_loaded)");
@@ -53,7 +54,7 @@ class Vllm : public ServeSystem {
   void arrive(int64_t id) override
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
-    const Batcher& first = instances_.front().batcher();
+    const Batcher& first  = instances_.front().batcher();
     if (!first.fits(r.input_tokens + r.output_tokens)) {
       XBT_DEBUG("request %ld rejected: %ld tokens need %ld KV blocks, an instance holds %ld", static_cast<long>(id),
                 static_cast<long>(r.input_tokens + r.output_tokens),

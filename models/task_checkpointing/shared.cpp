@@ -28,8 +28,7 @@ class SharedCheckpointing : public TaskCheckpointing {
       : interval_s_(p.quantity("interval"))
       , size_B_(p.quantity("size"))
       , storage_(&c.services.get<StorageService>(p, "storage"))
-  {
-  }
+  {}
   CheckpointStore store() const override { return CheckpointStore::Shared; }
   double interval_s() const override { return interval_s_; }
   double size_B() const override { return size_B_; }

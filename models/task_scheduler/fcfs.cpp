@@ -15,7 +15,9 @@ namespace {
 
 class FcfsScheduler : public TaskScheduler {
  public:
-  FcfsScheduler(const Params& p, const Context&) : TaskScheduler(p) {}
+  FcfsScheduler(const Params& p, const Context&)
+      : TaskScheduler(p)
+  {}
 
   bool binds_late() const override { return true; }
 

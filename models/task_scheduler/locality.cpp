@@ -16,7 +16,9 @@ namespace {
 
 class LocalityScheduler : public TaskScheduler {
  public:
-  LocalityScheduler(const Params& p, const Context&) : TaskScheduler(p) {}
+  LocalityScheduler(const Params& p, const Context&)
+      : TaskScheduler(p)
+  {}
 
   bool binds_late() const override { return true; }
 
@@ -47,7 +49,7 @@ class LocalityScheduler : public TaskScheduler {
 
 }  // namespace
 
-LLSIM_REGISTER(TaskScheduler, "locality", LocalityScheduler, "a free worker takes a task whose input it holds, else the oldest",
-               TaskScheduler::common_params());
+LLSIM_REGISTER(TaskScheduler, "locality", LocalityScheduler,
+               "a free worker takes a task whose input it holds, else the oldest", TaskScheduler::common_params());
 
 }  // namespace llsim

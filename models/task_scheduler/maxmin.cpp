@@ -12,7 +12,9 @@ namespace {
 
 class MaxMinScheduler : public TaskScheduler {
  public:
-  MaxMinScheduler(const Params& p, const Context&) : TaskScheduler(p) {}
+  MaxMinScheduler(const Params& p, const Context&)
+      : TaskScheduler(p)
+  {}
 
   std::vector<Assignment> schedule(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers,
                                    double now) const override

@@ -15,7 +15,9 @@ namespace {
 
 class MctScheduler : public TaskScheduler {
  public:
-  MctScheduler(const Params& p, const Context&) : TaskScheduler(p) {}
+  MctScheduler(const Params& p, const Context&)
+      : TaskScheduler(p)
+  {}
 
   std::vector<Assignment> schedule(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers,
                                    double now) const override

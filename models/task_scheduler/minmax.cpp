@@ -16,7 +16,9 @@ namespace {
 
 class MinMaxScheduler : public TaskScheduler {
  public:
-  MinMaxScheduler(const Params& p, const Context&) : TaskScheduler(p) {}
+  MinMaxScheduler(const Params& p, const Context&)
+      : TaskScheduler(p)
+  {}
 
   bool binds_late() const override { return true; }
 

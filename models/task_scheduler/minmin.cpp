@@ -13,7 +13,9 @@ namespace {
 
 class MinMinScheduler : public TaskScheduler {
  public:
-  MinMinScheduler(const Params& p, const Context&) : TaskScheduler(p) {}
+  MinMinScheduler(const Params& p, const Context&)
+      : TaskScheduler(p)
+  {}
 
   std::vector<Assignment> schedule(const std::vector<SchedTask>& tasks, const std::vector<SchedWorker>& workers,
                                    double now) const override

@@ -27,9 +27,11 @@ namespace llsim {
 namespace {
 
 const char* const kUsage =
-    "usage: llsim run SCENARIO.yaml [--out DIR] [--set PATH=VALUE]... [--seed N] [--quiet] [--plot] [--log=CAT:LEVEL]...\n"
+    "usage: llsim run SCENARIO.yaml [--out DIR] [--set PATH=VALUE]... [--seed N] [--quiet] [--plot] "
+    "[--log=CAT:LEVEL]...\n"
     "       llsim validate SCENARIO.yaml [--set PATH=VALUE]... [--seed N]\n"
-    "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set PATH=VALUE]...\n"
+    "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set "
+    "PATH=VALUE]...\n"
     "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
     "       llsim models [--markdown]\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
@@ -53,7 +55,7 @@ LoadOptions load_options(const RunArguments& a)
   load.overrides = a.overrides;
   if (a.seed.empty())
     return load;
-  size_t used = 0;
+  size_t used          = 0;
   unsigned long long v = 0;
   try {
     v = std::stoull(a.seed, &used);
@@ -94,13 +96,13 @@ int run_command(const RunArguments& a)
 {
   const LoadOptions load = load_options(a);
   check_log_settings(a.log_settings);
-  const auto started = std::chrono::steady_clock::now();
-  Scenario scenario  = load_scenario(a.scenario, load);
+  const auto started        = std::chrono::steady_clock::now();
+  Scenario scenario         = load_scenario(a.scenario, load);
   const std::string out_dir = a.out.empty() ? "out/" + scenario.name : a.out;
   check_output_dir(out_dir);
   const bool progress           = !a.quiet && isatty(STDERR_FILENO);
   const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
-  const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double wall_s           = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_outputs(out_dir, scenario, result, wall_s);
   write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, {}));
   if (!a.quiet)
@@ -153,8 +155,9 @@ struct CommandLine {
         ->type_name("CAT:LEVEL")
         ->expected(1)
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-    run_command->footer("Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml and resolved.json.\n"
-                        "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.");
+    run_command->footer(
+        "Writes DIR/summary.json, DIR/report.md, DIR/<phase>.csv, DIR/resolved.yaml and resolved.json.\n"
+        "Exit status: 0 success, 2 bad command line or scenario, 1 failure during simulation.");
 
     validate_command = app.add_subcommand("validate", "load and check a scenario, its platform and every phase's "
                                                       "parameters; simulate nothing (exit 0 if valid, 2 otherwise)");
@@ -164,7 +167,7 @@ struct CommandLine {
     models_command = app.add_subcommand("models", "list every interface, its implementations and their parameters "
                                                   "(type, unit, default, description) and metrics");
     models_command->add_flag("--markdown", models_markdown, "write the catalogue as Markdown (docs/models.md)");
-    trace_command  = add_trace_command(app, trace);
+    trace_command = add_trace_command(app, trace);
   }
 
   int dispatch(const std::vector<std::string>& args)
@@ -229,9 +232,9 @@ int main_with_args(const std::vector<std::string>& args)
     return kExitConfigError;
   }
   if (args[0].rfind("-", 0) != 0 && std::find(kCommands.begin(), kCommands.end(), args[0]) == kCommands.end())
-    return usage_error("unknown command '" + args[0] + "'" + (nearest(args[0], kCommands).empty()
-                                                                  ? std::string()
-                                                                  : "; did you mean '" + nearest(args[0], kCommands) + "'?"));
+    return usage_error("unknown command '" + args[0] + "'" +
+                       (nearest(args[0], kCommands).empty() ? std::string()
+                                                            : "; did you mean '" + nearest(args[0], kCommands) + "'?"));
   CommandLine cli;
   try {
     cli.app.parse(reversed(args[0] == "help" ? std::vector<std::string>{"--help"} : args));

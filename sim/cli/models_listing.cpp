@@ -36,13 +36,15 @@ std::string choices_text(const ParamSpec& p)
 // docs/models.md): the same sections in the same order.
 class Listing {
  public:
-  explicit Listing(bool markdown) : markdown_(markdown) {}
+  explicit Listing(bool markdown)
+      : markdown_(markdown)
+  {}
 
   void heading(int level, const std::string& text)
   {
     if (markdown_)
-      out_ << (out_.tellp() > 0 ? "\n" : "") << std::string(static_cast<size_t>(level), '#') << " " << markdown_cell(text)
-           << "\n";
+      out_ << (out_.tellp() > 0 ? "\n" : "") << std::string(static_cast<size_t>(level), '#') << " "
+           << markdown_cell(text) << "\n";
     else if (level <= 2)
       out_ << (out_.tellp() > 0 ? "\n" : "") << text << ":\n";
     else
@@ -83,7 +85,9 @@ class Listing {
       if (markdown_) {
         const std::string description = p.description + (choices.empty() ? "" : " (" + choices + ")");
         out_ << "| `" << prefix << p.name << "` | " << p.type_name() << " | "
-             << markdown_cell(p.default_text ? "`" + *p.default_text + "`" : p.optional ? "optional" : "required")
+             << markdown_cell(p.default_text ? "`" + *p.default_text + "`"
+                              : p.optional   ? "optional"
+                                             : "required")
              << " | " << markdown_cell(p.range_text()) << " | " << markdown_cell(description) << " |\n";
       } else {
         out_ << indent << prefix << p.name << "  (" << p.type_name() << ")  " << default_or_required(p);
@@ -138,11 +142,10 @@ void list_presets(Listing& out)
 {
   out.heading(2, "Served models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds");
   for (const auto& m : llm_presets())
-    out.line(m.name + ": " + format_number(m.params / 1e9) + " G parameters, " +
-             std::to_string(m.layers) + " layers, d_model " + std::to_string(m.d_model) + ", " +
-             std::to_string(m.kv_heads) + " KV heads x " + std::to_string(m.head_dim) + ", " +
-             format_number(m.dtype_bytes) + " B per value -> " + format_number(m.kv_bytes_per_token) +
-             " B of KV per token",
+    out.line(m.name + ": " + format_number(m.params / 1e9) + " G parameters, " + std::to_string(m.layers) +
+                 " layers, d_model " + std::to_string(m.d_model) + ", " + std::to_string(m.kv_heads) + " KV heads x " +
+                 std::to_string(m.head_dim) + ", " + format_number(m.dtype_bytes) + " B per value -> " +
+                 format_number(m.kv_bytes_per_token) + " B of KV per token",
              true);
 }
 

@@ -23,7 +23,7 @@ std::string python_interpreter()
 // build tree, the source tree's.
 std::string plot_script()
 {
-  const std::filesystem::path prefix = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path();
+  const std::filesystem::path prefix    = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path();
   const std::filesystem::path installed = prefix / LLSIM_INSTALLED_DATA_DIR / "analysis" / "plot.py";
   if (std::filesystem::exists(installed))
     return installed.string();
@@ -38,7 +38,8 @@ std::string plot_script()
 void run_plot_script(const std::string& run_dir)
 {
   const std::string script = plot_script();
-  const std::string command = shell_quote(python_interpreter()) + " " + shell_quote(script) + " " + shell_quote(run_dir);
+  const std::string command =
+      shell_quote(python_interpreter()) + " " + shell_quote(script) + " " + shell_quote(run_dir);
   if (std::system(command.c_str()) != 0)
     throw SimulationError("plotting failed (" + command + "); the results themselves are written in " + run_dir);
 }

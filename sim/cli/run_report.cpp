@@ -28,7 +28,6 @@ std::string metric_rows(const std::string& family, const std::string& kind, cons
 
 }  // namespace
 
-
 std::string markdown_command(const std::vector<std::string>& argv)
 {
   std::string out;

@@ -39,19 +39,19 @@ std::string readable(MetricUnit unit, double value)
   if (std::isinf(value))
     return value > 0 ? "inf" : "-inf";
   switch (unit) {
-    case MetricUnit::PerSecond:
-      return with_si_prefix(value, "/s");
-    case MetricUnit::Seconds:
-      return readable_duration(value);
-    case MetricUnit::BytesPerSecond:
-      return with_si_prefix(value, "B/s");
-    case MetricUnit::Bytes:
-      return with_si_prefix(value, "B");
-    case MetricUnit::Count:
-    case MetricUnit::Ratio:
-    case MetricUnit::Flop:
-    case MetricUnit::Number:
-      break;
+  case MetricUnit::PerSecond:
+    return with_si_prefix(value, "/s");
+  case MetricUnit::Seconds:
+    return readable_duration(value);
+  case MetricUnit::BytesPerSecond:
+    return with_si_prefix(value, "B/s");
+  case MetricUnit::Bytes:
+    return with_si_prefix(value, "B");
+  case MetricUnit::Count:
+  case MetricUnit::Ratio:
+  case MetricUnit::Flop:
+  case MetricUnit::Number:
+    break;
   }
   char buffer[64];
   if (std::fabs(value) < 1e15 && value == std::round(value))
@@ -61,8 +61,7 @@ std::string readable(MetricUnit unit, double value)
   return buffer;
 }
 
-std::string readable_metric(const std::string& family, const std::string& kind, const std::string& metric,
-                            double value)
+std::string readable_metric(const std::string& family, const std::string& kind, const std::string& metric, double value)
 {
   const MetricDeclaration* declared = MetricCatalog::find(family, kind);
   const MetricSpec* spec            = declared != nullptr ? declared->find(metric) : nullptr;
@@ -104,8 +103,8 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
   for (const auto& p : result.phases) {
     std::string metrics;
     for (const auto& [name, value] : p.metrics)
-      metrics += (metrics.empty() ? "" : "  ") + name + "=" +
-                 readable_metric(Phase::kInterfaceName, p.kind, name, value);
+      metrics +=
+          (metrics.empty() ? "" : "  ") + name + "=" + readable_metric(Phase::kInterfaceName, p.kind, name, value);
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", p.name.c_str(), p.kind.c_str(),
                   readable_duration(p.start_s).c_str(), readable_duration(p.end_s).c_str());
     out += line + metrics + "\n";
@@ -113,8 +112,8 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
   for (const auto& s : result.services) {
     std::string totals;
     for (const auto& [name, value] : s.totals)
-      totals += (totals.empty() ? "" : "  ") + name + "=" +
-                readable_metric(Service::kInterfaceName, s.kind, name, value);
+      totals +=
+          (totals.empty() ? "" : "  ") + name + "=" + readable_metric(Service::kInterfaceName, s.kind, name, value);
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", s.name.c_str(), s.kind.c_str(), "service", "");
     out += line + totals + "\n";
   }

@@ -136,8 +136,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& a)
       ->type_name("P");
   c->add_option("--time", a.slurm_options.time, "the Slurm time limit of each task (MINUTES, H:M:S or D-H:M:S)")
       ->type_name("T");
-  c->add_flag_callback("--no-submit", [&a] { a.slurm_options.submit = false; },
-                       "with --slurm: write DIR/slurm/*.sh only, to read or edit before sbatch");
+  c->add_flag_callback(
+      "--no-submit", [&a] { a.slurm_options.submit = false; },
+      "with --slurm: write DIR/slurm/*.sh only, to read or edit before sbatch");
   c->add_flag("--collect", a.collect, "run nothing; write the tables from DIR/runs (the collector job does this)");
   c->footer("Writes DIR/results.csv (a row per point and seed: swept values, every metric), DIR/summary.csv\n"
             "(per point and metric: n, mean, 95% confidence interval), DIR/report.md, DIR/wall_times.csv,\n"
@@ -154,14 +155,15 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
     submit_planned_sweep(r, plan);
     return kExitOk;
   }
-  const SweepOutcome done = run_local_sweep(r, plan, [](const SweepProgress& p) { std::cerr << sweep_progress_line(p); });
-  const std::string& out  = plan.out;
+  const SweepOutcome done =
+      run_local_sweep(r, plan, [](const SweepProgress& p) { std::cerr << sweep_progress_line(p); });
+  const std::string& out = plan.out;
   write_file_atomically(out + "/results.csv", done.table.results_csv());
   write_file_atomically(out + "/summary.csv", done.table.summary_csv());
   write_file_atomically(out + "/wall_times.csv", wall_times_csv(plan.jobs, done.wall_s, done.resumed));
   const std::string report = out + "/report.md";
-  write_file_atomically(report, sweep_report({r.scenario, plan.name, plan.first_seed, r.seeds, r.sets, r.command}, done.table,
-                                             std::filesystem::exists(report) ? read_text(report) : ""));
+  write_file_atomically(report, sweep_report({r.scenario, plan.name, plan.first_seed, r.seeds, r.sets, r.command},
+                                             done.table, std::filesystem::exists(report) ? read_text(report) : ""));
   if (!r.quiet)
     std::cout << plan.jobs.size() << " runs (" << plan.points.size() << " points x " << r.seeds << " seeds): " << out
               << "/results.csv, " << out << "/summary.csv\n";

@@ -43,7 +43,7 @@ std::vector<size_t> parse_sizes(const std::string& text, std::vector<std::string
     if (s == "inf") {
       sizes.push_back(kUnboundedBlocks);
     } else {
-      size_t used = 0;
+      size_t used          = 0;
       unsigned long long v = 0;
       try {
         v = std::stoull(s, &used);
@@ -86,14 +86,18 @@ CLI::App* add_trace_command(CLI::App& app, TraceArguments& a)
                                                    "length percentiles and, for traces with prefix blocks, the ideal "
                                                    "prefix hit ratio of an LRU cache of each size (traces/README.md)");
   stats->add_option("TRACE", a.file, "the trace file")->required();
-  stats->add_option("--format", a.format, "mooncake (JSONL with hash_ids), azure or burstgpt (CSV); default: mooncake "
-                                          "for .jsonl, else from the CSV header")
+  stats
+      ->add_option("--format", a.format,
+                   "mooncake (JSONL with hash_ids), azure or burstgpt (CSV); default: mooncake "
+                   "for .jsonl, else from the CSV header")
       ->type_name("F");
-  stats->add_option("--cache-blocks", a.cache_blocks,
-                    "cache sizes in 512-token blocks for the ideal prefix hit ratio ('inf': unbounded)")
+  stats
+      ->add_option("--cache-blocks", a.cache_blocks,
+                   "cache sizes in 512-token blocks for the ideal prefix hit ratio ('inf': unbounded)")
       ->type_name("N,...");
   stats->add_flag("--json", a.json, "one JSON object on standard output instead of text");
-  stats->add_flag("--skip-bad-lines", a.skip_bad_lines, "skip and count malformed lines instead of stopping at the first");
+  stats->add_flag("--skip-bad-lines", a.skip_bad_lines,
+                  "skip and count malformed lines instead of stopping at the first");
   return trace;
 }
 
@@ -148,8 +152,8 @@ int trace_stats_command(const TraceArguments& a)
     text << "  skipped " << trace.skipped_lines << " malformed lines\n";
   for (const auto& [name, key] : {std::make_pair("input", "input_tokens"), std::make_pair("output", "output_tokens")}) {
     const auto& l = j[key];
-    text << "  " << name << " tokens: mean " << std::fixed << std::setprecision(1) << l["mean"].get<double>() << ", p50 "
-         << std::setprecision(0) << l["p50"].get<double>() << ", p90 " << l["p90"].get<double>() << ", p99 "
+    text << "  " << name << " tokens: mean " << std::fixed << std::setprecision(1) << l["mean"].get<double>()
+         << ", p50 " << std::setprecision(0) << l["p50"].get<double>() << ", p90 " << l["p90"].get<double>() << ", p99 "
          << l["p99"].get<double>() << ", max " << l["max"].get<double>() << "\n";
   }
   text << "  ideal prefix hit ratio (LRU cache of N blocks):";

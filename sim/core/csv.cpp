@@ -66,9 +66,8 @@ CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_line
       continue;
     }
     if (fields.size() != table.header.size())
-      throw ConfigError(file + ":" + std::to_string(line_number) + ": expected " +
-                        std::to_string(table.header.size()) + " fields (" + join(table.header, ",") + "), found " +
-                        std::to_string(fields.size()));
+      throw ConfigError(file + ":" + std::to_string(line_number) + ": expected " + std::to_string(table.header.size()) +
+                        " fields (" + join(table.header, ",") + "), found " + std::to_string(fields.size()));
     if (table.rows.size() == kMaxCsvRows)
       throw ConfigError(file + ":" + std::to_string(line_number) + ": more than " + format_number(kMaxCsvRows) +
                         " rows; llsim reads at most that many (split the trace)");

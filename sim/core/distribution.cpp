@@ -13,7 +13,9 @@ namespace {
 
 class Constant : public Distribution {
  public:
-  explicit Constant(double v) : v_(v) {}
+  explicit Constant(double v)
+      : v_(v)
+  {}
   double sample(Rng&) const override { return v_; }
   double mean() const override { return v_; }
   double min_value() const override { return v_; }
@@ -24,7 +26,9 @@ class Constant : public Distribution {
 
 class Exponential : public Distribution {
  public:
-  explicit Exponential(double mean) : mean_(mean) {}
+  explicit Exponential(double mean)
+      : mean_(mean)
+  {}
   double sample(Rng& rng) const override { return -mean_ * std::log(1.0 - rng.uniform()); }
   double mean() const override { return mean_; }
   double min_value() const override { return 0; }
@@ -35,7 +39,10 @@ class Exponential : public Distribution {
 
 class Uniform : public Distribution {
  public:
-  Uniform(double lo, double hi) : lo_(lo), hi_(hi) {}
+  Uniform(double lo, double hi)
+      : lo_(lo)
+      , hi_(hi)
+  {}
   double sample(Rng& rng) const override { return lo_ + (hi_ - lo_) * rng.uniform(); }
   double mean() const override { return (lo_ + hi_) / 2; }
   double min_value() const override { return lo_; }
@@ -46,7 +53,11 @@ class Uniform : public Distribution {
 
 class Lognormal : public Distribution {
  public:
-  Lognormal(double mean, double sigma) : mean_(mean), sigma_(sigma), mu_(std::log(mean) - sigma * sigma / 2) {}
+  Lognormal(double mean, double sigma)
+      : mean_(mean)
+      , sigma_(sigma)
+      , mu_(std::log(mean) - sigma * sigma / 2)
+  {}
   double sample(Rng& rng) const override { return std::exp(mu_ + sigma_ * rng.standard_normal()); }
   double mean() const override { return mean_; }
   double min_value() const override { return std::numeric_limits<double>::min(); }
@@ -57,11 +68,11 @@ class Lognormal : public Distribution {
 
 class Weibull : public Distribution {
  public:
-  Weibull(double scale, double shape) : scale_(scale), shape_(shape) {}
-  double sample(Rng& rng) const override
-  {
-    return scale_ * std::pow(-std::log(1.0 - rng.uniform()), 1.0 / shape_);
-  }
+  Weibull(double scale, double shape)
+      : scale_(scale)
+      , shape_(shape)
+  {}
+  double sample(Rng& rng) const override { return scale_ * std::pow(-std::log(1.0 - rng.uniform()), 1.0 / shape_); }
   double mean() const override { return scale_ * std::tgamma(1.0 + 1.0 / shape_); }
   double min_value() const override { return 0; }
 
@@ -71,7 +82,9 @@ class Weibull : public Distribution {
 
 class Empirical : public Distribution {
  public:
-  explicit Empirical(std::vector<double> values) : values_(std::move(values)) {}
+  explicit Empirical(std::vector<double> values)
+      : values_(std::move(values))
+  {}
   double sample(Rng& rng) const override
   {
     return values_[static_cast<size_t>(rng.uniform() * static_cast<double>(values_.size()))];
@@ -97,7 +110,7 @@ class Empirical : public Distribution {
 
 std::vector<double> read_empirical_values(const Params& p)
 {
-  const std::string file = p.path("file");
+  const std::string file   = p.path("file");
   const std::string column = p.text("column");
   std::vector<double> values;
   try {
@@ -121,7 +134,9 @@ std::vector<DistributionKind> distribution_kinds(Dimension d)
     return ParamSpec::quantity(name, d, description);
   };
   return {
-      {"constant", "always the same value", {ParamSpec::text("dist", "distribution name"), value("value", "the value")}},
+      {"constant",
+       "always the same value",
+       {ParamSpec::text("dist", "distribution name"), value("value", "the value")}},
       {"exponential",
        "memoryless; inter-arrival times, times between failures",
        {ParamSpec::text("dist", "distribution name"), value("mean", "mean value").positive()}},

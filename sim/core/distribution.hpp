@@ -19,7 +19,7 @@ namespace llsim {
 
 class Distribution {
  public:
-  virtual ~Distribution() = default;
+  virtual ~Distribution()               = default;
   virtual double sample(Rng& rng) const = 0;
   virtual double mean() const           = 0;
   virtual double min_value() const      = 0;  // smallest value it can return (range checks)

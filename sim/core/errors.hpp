@@ -6,9 +6,9 @@
 
 namespace llsim {
 
-inline constexpr int kExitOk = 0;
+inline constexpr int kExitOk                = 0;
 inline constexpr int kExitSimulationFailure = 1;
-inline constexpr int kExitConfigError = 2;
+inline constexpr int kExitConfigError       = 2;
 
 // Bad scenario, trace or command line. The message already carries "file:line:col: path: ".
 class ConfigError : public std::runtime_error {

@@ -85,7 +85,7 @@ class HashIndex {
   }
 
   std::vector<Slot> slots_;
-  size_t size_ = 0;
+  size_t size_    = 0;
   unsigned shift_ = 64;
 };
 

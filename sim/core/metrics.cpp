@@ -43,22 +43,22 @@ std::string kind_text(const std::string& family, const std::string& name)
 const char* metric_unit_name(MetricUnit unit)
 {
   switch (unit) {
-    case MetricUnit::Count:
-      return "count";
-    case MetricUnit::Seconds:
-      return "s";
-    case MetricUnit::Bytes:
-      return "B";
-    case MetricUnit::BytesPerSecond:
-      return "B/s";
-    case MetricUnit::PerSecond:
-      return "1/s";
-    case MetricUnit::Ratio:
-      return "ratio";
-    case MetricUnit::Flop:
-      return "FLOP";
-    case MetricUnit::Number:
-      return "number";
+  case MetricUnit::Count:
+    return "count";
+  case MetricUnit::Seconds:
+    return "s";
+  case MetricUnit::Bytes:
+    return "B";
+  case MetricUnit::BytesPerSecond:
+    return "B/s";
+  case MetricUnit::PerSecond:
+    return "1/s";
+  case MetricUnit::Ratio:
+    return "ratio";
+  case MetricUnit::Flop:
+    return "FLOP";
+  case MetricUnit::Number:
+    return "number";
   }
   return "?";
 }

@@ -78,6 +78,6 @@ std::vector<std::string> metric_errors(const std::string& family, const std::str
 #define LLSIM_METRICS_CONCAT(a, b) LLSIM_METRICS_CONCAT_INNER(a, b)
 // LLSIM_DECLARE_METRICS(Phase, "transfer", kTransferMetrics); at namespace scope in namespace
 // llsim, `table` a MetricTable (defined above it in the same file, or returned by a function).
-#define LLSIM_DECLARE_METRICS(Interface, name, table)                                   \
-  static const bool LLSIM_METRICS_CONCAT(llsim_metrics_declared_, __LINE__) =          \
+#define LLSIM_DECLARE_METRICS(Interface, name, table)                                                                  \
+  static const bool LLSIM_METRICS_CONCAT(llsim_metrics_declared_, __LINE__) =                                          \
       ::llsim::MetricCatalog::add(Interface::kInterfaceName, name, table, __FILE__)

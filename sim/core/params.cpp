@@ -98,24 +98,24 @@ ParamSpec ParamSpec::among(std::vector<std::string> (*names)()) &&
 std::string ParamSpec::type_name() const
 {
   switch (kind) {
-    case ParamKind::Quantity:
-      return dimension_name(dimension);
-    case ParamKind::Integer:
-      return "integer";
-    case ParamKind::Text:
-      return "string";
-    case ParamKind::Flag:
-      return "bool";
-    case ParamKind::TextList:
-      return "list of strings";
-    case ParamKind::Section:
-      return "mapping";
-    case ParamKind::Distribution:
-      return std::string(dimension_name(dimension)) + " or distribution";
-    case ParamKind::Mapping:
-      return "mapping of named entries";
-    case ParamKind::List:
-      return "list of mappings";
+  case ParamKind::Quantity:
+    return dimension_name(dimension);
+  case ParamKind::Integer:
+    return "integer";
+  case ParamKind::Text:
+    return "string";
+  case ParamKind::Flag:
+    return "bool";
+  case ParamKind::TextList:
+    return "list of strings";
+  case ParamKind::Section:
+    return "mapping";
+  case ParamKind::Distribution:
+    return std::string(dimension_name(dimension)) + " or distribution";
+  case ParamKind::Mapping:
+    return "mapping of named entries";
+  case ParamKind::List:
+    return "list of mappings";
   }
   return "?";
 }
@@ -130,7 +130,9 @@ std::string ParamSpec::range_text() const
   return out;
 }
 
-Params::Params(YamlRef ref, const ParamTable& specs) : ref_(std::move(ref)), specs_(&specs)
+Params::Params(YamlRef ref, const ParamTable& specs)
+    : ref_(std::move(ref))
+    , specs_(&specs)
 {
   if (!ref_.node().IsDefined() || ref_.node().IsNull()) {
     ref_.node() = YAML::Node(YAML::NodeType::Map);
@@ -182,7 +184,7 @@ YamlRef Params::value(const ParamSpec& s) const
   } else if (s.kind == ParamKind::Section && s.default_text) {
     // A section given in part (`iteration: {mfu: 0.3}`, or one --set key under an absent section)
     // takes the keys it lacks from its default (`{impl: roofline}`).
-    YAML::Node given = ref_.node()[s.name];
+    YAML::Node given          = ref_.node()[s.name];
     const YAML::Node defaults = without_marks(YAML::Load(*s.default_text));
     if (given.IsMap() && defaults.IsMap())
       for (const auto& entry : defaults)
@@ -248,8 +250,8 @@ std::string Params::path(const std::string& key) const
 
 bool Params::flag(const std::string& key) const
 {
-  const ParamSpec& s = spec(key, ParamKind::Flag);
-  const YamlRef at   = value(s);
+  const ParamSpec& s  = spec(key, ParamKind::Flag);
+  const YamlRef at    = value(s);
   const std::string t = scalar_text(at, "true or false");
   if (t == "true")
     return true;

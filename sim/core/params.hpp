@@ -20,14 +20,14 @@ enum class ParamKind { Quantity, Integer, Text, Flag, TextList, Section, Distrib
 
 struct ParamSpec {
   std::string name;
-  ParamKind kind          = ParamKind::Text;
-  Dimension dimension     = Dimension::Number;
+  ParamKind kind      = ParamKind::Text;
+  Dimension dimension = Dimension::Number;
   std::string description;
-  std::optional<std::string> default_text;  // written into the scenario when the key is absent
-  bool optional = false;                     // may be absent with no default
-  double min    = -std::numeric_limits<double>::infinity();
-  double max    = std::numeric_limits<double>::infinity();
-  bool min_exclusive = false;
+  std::optional<std::string> default_text;       // written into the scenario when the key is absent
+  bool optional                        = false;  // may be absent with no default
+  double min                           = -std::numeric_limits<double>::infinity();
+  double max                           = std::numeric_limits<double>::infinity();
+  bool min_exclusive                   = false;
   const std::vector<ParamSpec>* fields = nullptr;  // a section's own keys, for `llsim models`
   // A choice among a registry's implementations: their names, read from the registry itself, and
   // the key that names one inside the section ("impl"; empty when the value itself is the name).

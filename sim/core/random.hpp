@@ -12,7 +12,9 @@ namespace llsim {
 
 class Rng {
  public:
-  explicit Rng(uint64_t seed) : engine_(seed) {}
+  explicit Rng(uint64_t seed)
+      : engine_(seed)
+  {}
   // A stream for one named consumer of the scenario seed.
   static Rng stream(uint64_t scenario_seed, std::string_view name);
   // Many small streams under one name without building a name per stream: stream_key() once,

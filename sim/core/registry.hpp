@@ -58,8 +58,8 @@ class Registry {
   {
     auto& map = entries();
     if (map.count(name) != 0) {
-      RegistryCatalog::errors().push_back(std::string(I::kInterfaceName) + ": two models are registered as '" +
-                                          name + "'");
+      RegistryCatalog::errors().push_back(std::string(I::kInterfaceName) + ": two models are registered as '" + name +
+                                          "'");
       return false;
     }
     map.emplace(name, Entry{{name, description, &params, source_relative(source_file)}, std::move(make)});
@@ -96,7 +96,8 @@ class Registry {
     if (it == entries().end()) {
       // A suggestion names one model; the full list follows it (without one, it is the list).
       const std::string listed = nearest(name, names()).empty() ? "" : " (valid: " + join(names(), ", ") + ")";
-      selector.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "': " + suggestion(name, names()) + listed);
+      selector.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "': " + suggestion(name, names()) +
+                    listed);
     }
     return it->second;
   }
@@ -140,10 +141,10 @@ ParamSpec ParamSpec::choice(std::string name, std::string description)
 #define LLSIM_CONCAT_INNER(a, b) a##b
 #define LLSIM_CONCAT(a, b) LLSIM_CONCAT_INNER(a, b)
 // LLSIM_REGISTER(Phase, "transfer", TransferPhase, "description", kTransferParams);
-#define LLSIM_REGISTER(Interface, name, Type, description, params)                                          \
-  static const bool LLSIM_CONCAT(llsim_registered_, __LINE__) = ::llsim::Registry<Interface>::add(           \
-      name, description, params,                                                                             \
-      [](const ::llsim::Params& p, const Interface::Context& c) -> std::unique_ptr<Interface> {              \
-        return std::make_unique<Type>(p, c);                                                                 \
-      },                                                                                                     \
+#define LLSIM_REGISTER(Interface, name, Type, description, params)                                                     \
+  static const bool LLSIM_CONCAT(llsim_registered_, __LINE__) = ::llsim::Registry<Interface>::add(                     \
+      name, description, params,                                                                                       \
+      [](const ::llsim::Params& p, const Interface::Context& c) -> std::unique_ptr<Interface> {                        \
+        return std::make_unique<Type>(p, c);                                                                           \
+      },                                                                                                               \
       __FILE__)

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 
 namespace llsim {
 
@@ -93,7 +93,7 @@ std::string format_number(double value)
 std::string with_si_prefix(double value, const char* unit)
 {
   static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-  int i = 0;
+  int i                               = 0;
   while (std::fabs(value) >= 1000 && i < 6) {
     value /= 1000;
     ++i;

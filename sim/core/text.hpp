@@ -25,6 +25,9 @@ std::string format_number(double value);
 
 // "2.5 GB", "1.1 TB", "512 B": 3 significant digits with an SI prefix (base 10), then `unit`.
 std::string with_si_prefix(double value, const char* unit);
-inline std::string format_bytes(double bytes) { return with_si_prefix(bytes, "B"); }
+inline std::string format_bytes(double bytes)
+{
+  return with_si_prefix(bytes, "B");
+}
 
 }  // namespace llsim

@@ -3,7 +3,8 @@
 namespace llsim {
 
 TimeSeries::TimeSeries(std::vector<std::string> counters, double period_s)
-    : values_(counters.size(), 0.0), period_s_(period_s)
+    : values_(counters.size(), 0.0)
+    , period_s_(period_s)
 {
   table_.header = {"time_s"};
   table_.header.insert(table_.header.end(), counters.begin(), counters.end());

@@ -23,8 +23,8 @@ UnitTable make_size_units()
   for (int i = 0; prefixes[i] != '\0'; ++i) {
     dec *= 1e3;
     bin *= 1024;
-    t[std::string(1, prefixes[i]) + "B"]   = dec;
-    t[std::string(1, prefixes[i]) + "iB"]  = bin;
+    t[std::string(1, prefixes[i]) + "B"]  = dec;
+    t[std::string(1, prefixes[i]) + "iB"] = bin;
   }
   t["kB"] = 1e3;  // the SI spelling of KB
   return t;
@@ -61,26 +61,26 @@ const UnitTable& units_of(Dimension d)
   static const UnitTable bandwidth = make_bandwidth_units();
   static const UnitTable duration{{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1},
                                   {"min", 60},  {"h", 3600},  {"d", 86400}, {"y", 365 * 86400.0}};
-  static const UnitTable rate      = make_rate_units();
+  static const UnitTable rate = make_rate_units();
   static const UnitTable compute{{"Flops", 1},     {"KFlops", 1e3},  {"MFlops", 1e6}, {"GFlops", 1e9},
                                  {"TFlops", 1e12}, {"PFlops", 1e15}, {"EFlops", 1e18}};
   static const UnitTable count{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
   static const UnitTable none;
   switch (d) {
-    case Dimension::Size:
-      return size;
-    case Dimension::Bandwidth:
-      return bandwidth;
-    case Dimension::Duration:
-      return duration;
-    case Dimension::Rate:
-      return rate;
-    case Dimension::Compute:
-      return compute;
-    case Dimension::Count:
-      return count;
-    case Dimension::Number:
-      return none;
+  case Dimension::Size:
+    return size;
+  case Dimension::Bandwidth:
+    return bandwidth;
+  case Dimension::Duration:
+    return duration;
+  case Dimension::Rate:
+    return rate;
+  case Dimension::Compute:
+    return compute;
+  case Dimension::Count:
+    return count;
+  case Dimension::Number:
+    return none;
   }
   return none;
 }
@@ -98,20 +98,20 @@ std::vector<std::string> unit_names(const UnitTable& t)
 const char* dimension_name(Dimension d)
 {
   switch (d) {
-    case Dimension::Size:
-      return "size";
-    case Dimension::Bandwidth:
-      return "bandwidth";
-    case Dimension::Duration:
-      return "duration";
-    case Dimension::Rate:
-      return "rate";
-    case Dimension::Compute:
-      return "compute";
-    case Dimension::Count:
-      return "count";
-    case Dimension::Number:
-      return "number";
+  case Dimension::Size:
+    return "size";
+  case Dimension::Bandwidth:
+    return "bandwidth";
+  case Dimension::Duration:
+    return "duration";
+  case Dimension::Rate:
+    return "rate";
+  case Dimension::Compute:
+    return "compute";
+  case Dimension::Count:
+    return "count";
+  case Dimension::Number:
+    return "number";
   }
   return "?";
 }
@@ -119,29 +119,28 @@ const char* dimension_name(Dimension d)
 const char* dimension_example(Dimension d)
 {
   switch (d) {
-    case Dimension::Size:
-      return "10GB or 64MiB";
-    case Dimension::Bandwidth:
-      return "2GBps or 100Gbps";
-    case Dimension::Duration:
-      return "30s or 10min";
-    case Dimension::Rate:
-      return "100/s";
-    case Dimension::Compute:
-      return "100TFlops";
-    case Dimension::Count:
-      return "64 or 10k";
-    case Dimension::Number:
-      return "0.5";
+  case Dimension::Size:
+    return "10GB or 64MiB";
+  case Dimension::Bandwidth:
+    return "2GBps or 100Gbps";
+  case Dimension::Duration:
+    return "30s or 10min";
+  case Dimension::Rate:
+    return "100/s";
+  case Dimension::Compute:
+    return "100TFlops";
+  case Dimension::Count:
+    return "64 or 10k";
+  case Dimension::Number:
+    return "0.5";
   }
   return "?";
 }
 
 double parse_quantity(std::string_view raw, Dimension d)
 {
-  const std::string text = trim(raw);
-  const std::string expected =
-      std::string("expected a ") + dimension_name(d) + " such as " + dimension_example(d);
+  const std::string text     = trim(raw);
+  const std::string expected = std::string("expected a ") + dimension_name(d) + " such as " + dimension_example(d);
   if (text.empty())
     throw std::invalid_argument("empty value (" + expected + ")");
 
@@ -165,8 +164,8 @@ double parse_quantity(std::string_view raw, Dimension d)
   if (it == table.end()) {
     if (table.empty())
       throw std::invalid_argument("'" + text + "' has a unit but a plain number is expected");
-    throw std::invalid_argument("unknown unit '" + unit + "' (" + expected + "; units: " +
-                                join(unit_names(table), " ") + ")");
+    throw std::invalid_argument("unknown unit '" + unit + "' (" + expected +
+                                "; units: " + join(unit_names(table), " ") + ")");
   }
   return number * it->second;
 }

@@ -32,7 +32,9 @@ struct CheckedNode {
 
 class DocumentCheck {
  public:
-  explicit DocumentCheck(const std::function<std::string(const YAML::Mark&)>& where) : where_(where) {}
+  explicit DocumentCheck(const std::function<std::string(const YAML::Mark&)>& where)
+      : where_(where)
+  {}
 
   // Checks the node's subtree once; the same node reached again through an alias counts its whole
   // expansion towards the limits without being walked again, so that a document near the node
@@ -100,7 +102,8 @@ class DocumentCheck {
       fail(node, "the document expands to more than " + std::to_string(kMaxYamlNodes) +
                      " YAML nodes (aliases of aliases?); write it out or make it smaller");
     if (depth + extent.height > kMaxYamlDepth)
-      fail(node, "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an alias that refers to itself?)");
+      fail(node,
+           "YAML nested deeper than " + std::to_string(kMaxYamlDepth) + " levels (an alias that refers to itself?)");
   }
 
   // A checked node reached again: the nodes under it are reached again too, as walking them
@@ -132,7 +135,7 @@ class DocumentCheck {
 
   const std::function<std::string(const YAML::Mark&)>& where_;
   size_t visited_ = 0;
-  std::set<int> seen_;                              // Mark::pos of every node reached
+  std::set<int> seen_;                               // Mark::pos of every node reached
   std::map<int, std::vector<CheckedNode>> checked_;  // by Mark::pos
   YamlShape shape_;
 };

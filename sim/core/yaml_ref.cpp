@@ -10,14 +10,17 @@
 namespace llsim {
 
 YamlRef::YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source)
-    : node_(std::move(node)), path_(std::move(path)), source_(std::move(source))
-{
-}
+    : node_(std::move(node))
+    , path_(std::move(path))
+    , source_(std::move(source))
+{}
 
 YamlRef::YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source, YAML::Mark around)
-    : node_(std::move(node)), path_(std::move(path)), source_(std::move(source)), around_(around)
-{
-}
+    : node_(std::move(node))
+    , path_(std::move(path))
+    , source_(std::move(source))
+    , around_(around)
+{}
 
 YAML::Mark YamlRef::mark() const
 {
@@ -39,27 +42,27 @@ YamlRef YamlRef::item(size_t index) const
 YAML::Node without_marks(const YAML::Node& node)
 {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar: {
-      YAML::Node copy(node.Scalar());
-      copy.SetTag(node.Tag());
-      return copy;
-    }
-    case YAML::NodeType::Sequence: {
-      YAML::Node copy(YAML::NodeType::Sequence);
-      for (const auto& item : node)
-        copy.push_back(without_marks(item));
-      copy.SetStyle(node.Style());  // resolved.yaml writes it as it was written
-      return copy;
-    }
-    case YAML::NodeType::Map: {
-      YAML::Node copy(YAML::NodeType::Map);
-      for (const auto& entry : node)
-        copy[entry.first.Scalar()] = without_marks(entry.second);
-      copy.SetStyle(node.Style());
-      return copy;
-    }
-    default:
-      return YAML::Node(node.Type());
+  case YAML::NodeType::Scalar: {
+    YAML::Node copy(node.Scalar());
+    copy.SetTag(node.Tag());
+    return copy;
+  }
+  case YAML::NodeType::Sequence: {
+    YAML::Node copy(YAML::NodeType::Sequence);
+    for (const auto& item : node)
+      copy.push_back(without_marks(item));
+    copy.SetStyle(node.Style());  // resolved.yaml writes it as it was written
+    return copy;
+  }
+  case YAML::NodeType::Map: {
+    YAML::Node copy(YAML::NodeType::Map);
+    for (const auto& entry : node)
+      copy[entry.first.Scalar()] = without_marks(entry.second);
+    copy.SetStyle(node.Style());
+    return copy;
+  }
+  default:
+    return YAML::Node(node.Type());
   }
 }
 

@@ -14,7 +14,10 @@ namespace llsim {
 
 class DirCache {
  public:
-  DirCache(size_t entries, double ttl_s) : entries_(entries), ttl_s_(ttl_s) {}
+  DirCache(size_t entries, double ttl_s)
+      : entries_(entries)
+      , ttl_s_(ttl_s)
+  {}
   // Whether the directory is cached and still fresh at `now` (a hit makes it the most recently
   // used).
   bool holds(uint64_t dir_hash, double now);

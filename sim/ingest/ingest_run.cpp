@@ -52,17 +52,21 @@ struct IngestRun::Rank {
   double started_s = 0;
   std::vector<std::string_view> lookups;  // directories still to resolve (parts of op.path)
   std::vector<uint64_t> lookup_hashes;
-  size_t waiting = 0;                // replies outstanding
+  size_t waiting = 0;  // replies outstanding
   std::vector<MetaRpc> rpcs;
 };
 
 IngestRun::IngestRun(const IngestSetup& setup, Timer& timer, IngestTally& tally)
-    : s_(setup), timer_(timer), tally_(tally), finished_(std::make_unique<WaitPoint>())
+    : s_(setup)
+    , timer_(timer)
+    , tally_(tally)
+    , finished_(std::make_unique<WaitPoint>())
 {
   for (int64_t h = 0; h < s_.clients->count; ++h) {
     caches_.emplace_back(s_.cache_entries, s_.cache_ttl_s);
     for (int64_t k = 0; k < s_.ranks_per_host; ++k)
-      ranks_.push_back({static_cast<int64_t>(ranks_.size()), s_.clients->host(h), static_cast<size_t>(h), {}, 0, {}, {}, 0, {}});
+      ranks_.push_back(
+          {static_cast<int64_t>(ranks_.size()), s_.clients->host(h), static_cast<size_t>(h), {}, 0, {}, {}, 0, {}});
   }
 }
 

@@ -28,14 +28,14 @@ class Timer;
 class WaitPoint;
 
 struct IngestSetup {
-  const GroupSpec* clients   = nullptr;
-  int64_t ranks_per_host     = 1;
-  int64_t scale              = 1;
-  MetadataService* metadata  = nullptr;
-  StorageService* storage    = nullptr;  // null: file bytes are not written
-  IngestWorkload* workload   = nullptr;
-  size_t cache_entries       = 0;
-  double cache_ttl_s         = 0;
+  const GroupSpec* clients  = nullptr;
+  int64_t ranks_per_host    = 1;
+  int64_t scale             = 1;
+  MetadataService* metadata = nullptr;
+  StorageService* storage   = nullptr;  // null: file bytes are not written
+  IngestWorkload* workload  = nullptr;
+  size_t cache_entries      = 0;
+  double cache_ttl_s        = 0;
 };
 
 class IngestRun {

@@ -9,7 +9,9 @@
 namespace llsim {
 
 IngestTally::IngestTally(size_t servers, double sample_period_s, double scale)
-    : period_s_(sample_period_s), scale_(scale), rpcs_of_server_(servers, 0)
+    : period_s_(sample_period_s)
+    , scale_(scale)
+    , rpcs_of_server_(servers, 0)
 {
   for (auto& h : histogram_)
     h.assign(kBinsPerDecade * kDecades, 0);
@@ -50,8 +52,9 @@ Metrics IngestTally::metrics() const
   double sum                 = 0;
   for (double l : values)
     sum += l;
-  const double busiest = rpcs_of_server_.empty() ? 0 : *std::max_element(rpcs_of_server_.begin(), rpcs_of_server_.end());
-  const bool any       = !values.empty();
+  const double busiest =
+      rpcs_of_server_.empty() ? 0 : *std::max_element(rpcs_of_server_.begin(), rpcs_of_server_.end());
+  const bool any = !values.empty();
   return {{"ops", ops_},
           {"files", files_},
           {"files_removed", removed_},
@@ -85,7 +88,7 @@ CsvWriter IngestTally::latency_table() const
   for (size_t op = 0; op < kMetaOps; ++op)
     for (size_t b = 0; b < histogram_[op].size(); ++b)
       if (histogram_[op][b] > 0) {
-        const double low = std::pow(10.0, kFirstDecade + static_cast<double>(b) / kBinsPerDecade);
+        const double low  = std::pow(10.0, kFirstDecade + static_cast<double>(b) / kBinsPerDecade);
         const double high = std::pow(10.0, kFirstDecade + static_cast<double>(b + 1) / kBinsPerDecade);
         t.rows.push_back({meta_op_name(static_cast<MetaOp>(op)), format_number(low), format_number(high),
                           format_number(histogram_[op][b])});

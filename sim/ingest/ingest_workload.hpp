@@ -31,9 +31,9 @@ class IngestWorkload {
   static constexpr const char* kHeader        = "sim/ingest/ingest_workload.hpp";
   static constexpr const char* kSelector      = "impl";
 
-  virtual ~IngestWorkload() = default;
-  virtual size_t steps() const                      = 0;
-  virtual std::string step_name(size_t step) const  = 0;
+  virtual ~IngestWorkload()                                  = default;
+  virtual size_t steps() const                               = 0;
+  virtual std::string step_name(size_t step) const           = 0;
   virtual bool next(size_t step, int64_t rank, IngestOp* op) = 0;
 };
 

@@ -55,8 +55,8 @@ MasterWorker::~MasterWorker() = default;
 
 double MasterWorker::etc(size_t task, const WorkerState& w) const
 {
-  const Task& t     = tasks_[task];
-  double in_B       = t.inputs.empty() ? t.input_B : 0;
+  const Task& t = tasks_[task];
+  double in_B   = t.inputs.empty() ? t.input_B : 0;
   for (const TaskInputPart& part : t.inputs)
     if (std::none_of(part.copies.begin(), part.copies.end(), [&w](const TaskInput& c) { return c.host == w.host; }))
       in_B += part.bytes;
@@ -95,26 +95,26 @@ void MasterWorker::handle(const Message& m)
 {
   WorkerState& w = workers_[m.worker];
   switch (m.kind) {
-    case Message::Kind::Done:
-      ++done_;
-      break;
-    case Message::Kind::Failed:
-      XBT_DEBUG("notices that %s failed: %s%s and %zu queued back among the unassigned",
-                setup_.platform.name(w.host).c_str(), m.task >= 0 ? "task " : "no task running",
-                m.task >= 0 ? tasks_[static_cast<size_t>(m.task)].id.c_str() : "", w.queue.size());
-      w.up_for_master = false;
-      if (m.task >= 0)
-        unassigned_.insert(static_cast<size_t>(m.task));
-      unassigned_.insert(w.queue.begin(), w.queue.end());
-      w.queue.clear();
-      w.queued_etc_s = 0;
-      break;
-    case Message::Kind::Back:
-      XBT_DEBUG("%s is back", setup_.platform.name(w.host).c_str());
-      w.up_for_master = true;
-      w.free_since_s  = m.visible_s;
-      w.wake->notify_all();
-      break;
+  case Message::Kind::Done:
+    ++done_;
+    break;
+  case Message::Kind::Failed:
+    XBT_DEBUG("notices that %s failed: %s%s and %zu queued back among the unassigned",
+              setup_.platform.name(w.host).c_str(), m.task >= 0 ? "task " : "no task running",
+              m.task >= 0 ? tasks_[static_cast<size_t>(m.task)].id.c_str() : "", w.queue.size());
+    w.up_for_master = false;
+    if (m.task >= 0)
+      unassigned_.insert(static_cast<size_t>(m.task));
+    unassigned_.insert(w.queue.begin(), w.queue.end());
+    w.queue.clear();
+    w.queued_etc_s = 0;
+    break;
+  case Message::Kind::Back:
+    XBT_DEBUG("%s is back", setup_.platform.name(w.host).c_str());
+    w.up_for_master = true;
+    w.free_since_s  = m.visible_s;
+    w.wake->notify_all();
+    break;
   }
 }
 
@@ -155,8 +155,8 @@ size_t MasterWorker::schedule(double now)
     w.queue.push_back(task);
     w.queued_etc_s += etc(task, w);
     XBT_DEBUG("task %s -> %s: ETC %g s, expected done at %g s (%s)", tasks_[task].id.c_str(),
-              setup_.platform.name(w.host).c_str(),
-              etc(task, w), std::max(now, w.running >= 0 ? w.running_end_estimate_s : now) + w.queued_etc_s,
+              setup_.platform.name(w.host).c_str(), etc(task, w),
+              std::max(now, w.running >= 0 ? w.running_end_estimate_s : now) + w.queued_etc_s,
               input_source(tasks_[task], w.host));
     w.wake->notify_all();
   }
@@ -173,8 +173,10 @@ void MasterWorker::record_tracking(double now)
     queued += w.queue.size();
     running += w.running >= 0 ? 1 : 0;
     up += w.alive ? 1 : 0;
-    worker_states_.rows.push_back(
-        {time, setup_.platform.name(w.host), !w.alive ? "down" : w.running >= 0 ? "busy" : "idle"});
+    worker_states_.rows.push_back({time, setup_.platform.name(w.host),
+                                   !w.alive         ? "down"
+                                   : w.running >= 0 ? "busy"
+                                                    : "idle"});
   }
   tracking_.add_numbers({now, static_cast<double>(queued), static_cast<double>(running), static_cast<double>(done_),
                          static_cast<double>(up)});

@@ -23,9 +23,9 @@
 // Late-binding schedulers (TaskScheduler::binds_late) only see free workers.
 #pragma once
 #include "sim/core/csv.hpp"
-#include "sim/mw/task_scheduler.hpp"
 #include "sim/mw/task.hpp"
 #include "sim/mw/task_checkpointing.hpp"
+#include "sim/mw/task_scheduler.hpp"
 #include "sim/svc/fault_model.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -50,22 +50,22 @@ struct MasterWorkerSetup {
   const TaskCheckpointing& checkpointing;
   double failure_timeout_s;
   double tracking_period_s;
-  std::string label;  // for actor errors
+  std::string label;                  // for actor errors
   StorageService* data    = nullptr;  // where task inputs lie (Task::input_copies) and outputs may go
   StorageService* scratch = nullptr;  // the workers' own disks: local outputs and spills
 };
 
 struct MasterWorkerTotals {
-  double makespan_s        = 0;
-  double executed_flops    = 0;
-  double useful_flops      = 0;
-  double bytes_transferred = 0;  // completed transfers: inputs, outputs, checkpoints
-  double checkpoint_bytes  = 0;  // checkpoints written
-  double busy_s            = 0;  // compute time summed over workers
-  double bytes_read_local  = 0;  // task inputs read from the data service on the worker's own disks
-  double bytes_read_remote = 0;  // task inputs read from the data service over the network
-  double scratch_read_remote = 0;  // earlier tasks' outputs read from another worker
-  double spill_bytes       = 0;  // written to the worker's disks and read back
+  double makespan_s           = 0;
+  double executed_flops       = 0;
+  double useful_flops         = 0;
+  double bytes_transferred    = 0;  // completed transfers: inputs, outputs, checkpoints
+  double checkpoint_bytes     = 0;  // checkpoints written
+  double busy_s               = 0;  // compute time summed over workers
+  double bytes_read_local     = 0;  // task inputs read from the data service on the worker's own disks
+  double bytes_read_remote    = 0;  // task inputs read from the data service over the network
+  double scratch_read_remote  = 0;  // earlier tasks' outputs read from another worker
+  double spill_bytes          = 0;  // written to the worker's disks and read back
   double bytes_written_remote = 0;  // task outputs written to another host, over the network
 };
 
@@ -93,15 +93,15 @@ class MasterWorker {
   };
   struct WorkerState {
     HostId host;
-    double speed;                 // flop/s
-    Outage outage;                // the current or next outage
-    std::deque<size_t> queue;     // assigned, not started
-    double queued_etc_s = 0;      // sum of the queue's ETC
-    long running        = -1;     // task being worked on
+    double speed;                        // flop/s
+    Outage outage;                       // the current or next outage
+    std::deque<size_t> queue;            // assigned, not started
+    double queued_etc_s           = 0;   // sum of the queue's ETC
+    long running                  = -1;  // task being worked on
     double running_end_estimate_s = 0;
-    bool alive          = true;   // ground truth, kept by the worker
-    bool up_for_master  = true;   // what the master believes
-    double free_since_s = 0;
+    bool alive                    = true;  // ground truth, kept by the worker
+    bool up_for_master            = true;  // what the master believes
+    double free_since_s           = 0;
     std::unique_ptr<WaitPoint> wake;  // the worker waits here for work
     // statistics
     int completed = 0, failures = 0;

@@ -18,8 +18,8 @@ struct TaskInput {
 // A part of a task's input: `bytes` read from one of its copies.
 struct TaskInputPart {
   std::vector<TaskInput> copies;
-  double bytes  = 0;
-  bool scratch  = false;  // on the workers' own disks (an earlier task's output), not the data service
+  double bytes = 0;
+  bool scratch = false;  // on the workers' own disks (an earlier task's output), not the data service
 };
 
 // Where a task's output goes: to the master over the network, onto the worker's own disks (the
@@ -39,16 +39,16 @@ struct Task {
   bool prefer_remote = false;
   bool near_input    = true;  // schedulers see where its first input part lies (false: anywhere)
   TaskOutput output  = TaskOutput::Master;
-  int output_copies  = 1;     // TaskOutput::Storage: the first on the worker when it is a server
+  int output_copies  = 1;  // TaskOutput::Storage: the first on the worker when it is a server
   double spill_B     = 0;  // bytes the task writes to and reads back from the worker's disks
 };
 
 struct TaskRecord {
-  double start_s = -1;  // first time a worker began it
-  double end_s   = -1;  // when its output reached the master; -1 if never
-  long worker    = -1;  // the worker that completed it
-  int attempts   = 0;   // times it was started (restarts after failures included)
-  size_t output_file = 0;  // TaskOutput::LocalDisk or Storage: the file it wrote
+  double start_s     = -1;  // first time a worker began it
+  double end_s       = -1;  // when its output reached the master; -1 if never
+  long worker        = -1;  // the worker that completed it
+  int attempts       = 0;   // times it was started (restarts after failures included)
+  size_t output_file = 0;   // TaskOutput::LocalDisk or Storage: the file it wrote
 };
 
 }  // namespace llsim

@@ -21,8 +21,8 @@ enum class CheckpointStore {
 };
 
 struct SavedCheckpoint {
-  double progress_flops = 0;  // work the checkpoint holds
-  long worker           = -1; // who wrote it; -1: none
+  double progress_flops = 0;   // work the checkpoint holds
+  long worker           = -1;  // who wrote it; -1: none
 };
 
 class TaskCheckpointing {
@@ -36,7 +36,7 @@ class TaskCheckpointing {
   static constexpr const char* kHeader        = "sim/mw/task_checkpointing.hpp";
   static constexpr const char* kSelector      = "impl";
 
-  virtual ~TaskCheckpointing() = default;
+  virtual ~TaskCheckpointing()          = default;
   virtual CheckpointStore store() const = 0;
   // Compute time between two checkpoints of a running task (infinite: never).
   virtual double interval_s() const { return std::numeric_limits<double>::infinity(); }

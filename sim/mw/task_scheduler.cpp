@@ -16,9 +16,9 @@ const ParamTable& TaskScheduler::common_params()
 }
 
 TaskScheduler::TaskScheduler(const Params& p)
-    : window_(static_cast<size_t>(p.integer("window"))), period_s_(p.quantity("period"))
-{
-}
+    : window_(static_cast<size_t>(p.integer("window")))
+    , period_s_(p.quantity("period"))
+{}
 
 bool holds_input(const SchedTask& t, const SchedWorker& w)
 {
@@ -53,7 +53,8 @@ Eigen::MatrixXd expected_times(const std::vector<SchedTask>& tasks, const std::v
     if (!tasks[t].input_hosts.empty())
       for (size_t m = 0; m < workers.size(); ++m)
         if (holds_input(tasks[t], workers[m]))
-          etc(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(m)) -= tasks[t].input_B * inv_bw[static_cast<Eigen::Index>(m)];
+          etc(static_cast<Eigen::Index>(t), static_cast<Eigen::Index>(m)) -=
+              tasks[t].input_B * inv_bw[static_cast<Eigen::Index>(m)];
   return etc;
 }
 

@@ -23,7 +23,9 @@ const ParamTable& task_source_params()
           .may_be_absent(),
       ParamSpec::integer("count", "number of generated tasks").at_least(1).at_most(kMaxTasks).may_be_absent(),
       ParamSpec::distribution("flops", Dimension::Compute, "work of a task (flop)").positive().may_be_absent(),
-      ParamSpec::distribution("input", Dimension::Size, "input sent by the master to the worker").at_least(0).may_be_absent(),
+      ParamSpec::distribution("input", Dimension::Size, "input sent by the master to the worker")
+          .at_least(0)
+          .may_be_absent(),
       ParamSpec::distribution("output", Dimension::Size, "output returned to the master").at_least(0).may_be_absent(),
       ParamSpec::distribution("arrival", Dimension::Duration, "time between submissions (absent: all at the start)")
           .at_least(0)
@@ -37,7 +39,7 @@ std::vector<Task> read_task_trace(const std::string& file)
   const CsvTable table = read_csv_file(file);
   const size_t submit = table.column("submit_time"), flops = table.column("flops");
   const size_t input = table.column("input_bytes"), output = table.column("output_bytes");
-  const bool has_id  = std::find(table.header.begin(), table.header.end(), "id") != table.header.end();
+  const bool has_id = std::find(table.header.begin(), table.header.end(), "id") != table.header.end();
   if (table.rows.size() > static_cast<size_t>(kMaxTasks))
     throw ConfigError(file + ":" + std::to_string(table.line_of_row[kMaxTasks]) + ": more than " +
                       std::to_string(kMaxTasks) + " tasks, llsim's limit (about 8 GB)");
@@ -45,11 +47,11 @@ std::vector<Task> read_task_trace(const std::string& file)
   tasks.reserve(table.rows.size());
   for (size_t r = 0; r < table.rows.size(); ++r) {
     Task t;
-    t.id       = has_id ? table.rows[r][table.column("id")] : std::to_string(r);
-    t.submit_s = table.number(r, submit);
-    t.flops    = table.number(r, flops);
-    t.input_B  = table.number(r, input);
-    t.output_B = table.number(r, output);
+    t.id             = has_id ? table.rows[r][table.column("id")] : std::to_string(r);
+    t.submit_s       = table.number(r, submit);
+    t.flops          = table.number(r, flops);
+    t.input_B        = table.number(r, input);
+    t.output_B       = table.number(r, output);
     const auto where = file + ":" + std::to_string(table.line_of_row[r]) + ": ";
     if (t.submit_s < 0 || t.input_B < 0 || t.output_B < 0)
       throw ConfigError(where + "submit_time, input_bytes and output_bytes must not be negative");
@@ -78,7 +80,8 @@ std::vector<Task> load_tasks(const Params& p, Rng& rng)
   } else {
     for (const char* key : {"count", "flops"})
       if (!p.has(key))
-        p.ref().fail(std::string("missing '") + key + "': give a task generator {count, flops, input, output, arrival} "
+        p.ref().fail(std::string("missing '") + key +
+                     "': give a task generator {count, flops, input, output, arrival} "
                      "or a trace {trace: file.csv}");
     const int64_t count = p.integer("count");
     const auto flops    = p.distribution("flops");

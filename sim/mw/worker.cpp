@@ -13,7 +13,8 @@
 #include <cmath>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_mw);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_worker, llsim_mw, "task starts and restarts, input copies read, checkpoints, failures");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_worker, llsim_mw,
+                                "task starts and restarts, input copies read, checkpoints, failures");
 
 namespace llsim {
 
@@ -106,9 +107,9 @@ bool MasterWorker::write_output(size_t w, size_t task, double deadline)
     return transfer(host, setup_.master, t.output_B, deadline);
   StorageService& to = t.output == TaskOutput::LocalDisk ? *setup_.scratch : *setup_.data;
   // A worker that is a server of the service writes on its own disks (HDFS's first replica).
-  const bool own     = to.servers().contains(host);
-  const FileId file  = own ? to.new_local_file(to.server_index(host)) : to.new_file();
-  const IoOutcome o  = to.write(host, file, 0, t.output_B, deadline);
+  const bool own    = to.servers().contains(host);
+  const FileId file = own ? to.new_local_file(to.server_index(host)) : to.new_file();
+  const IoOutcome o = to.write(host, file, 0, t.output_B, deadline);
   if (o.status == IoStatus::NoSpace)
     throw SimulationError(o.message);
   if (!o.ok()) {
@@ -169,7 +170,9 @@ bool MasterWorker::run_task(size_t w, size_t task)
     progress = saved_[task].progress_flops;
   }
   XBT_DEBUG("task %s, attempt %d: starts at %g of %g flops%s", t.id.c_str(), record.attempts, progress, t.flops,
-            record.attempts == 1 ? "" : progress > 0 ? " (re-executed from its checkpoint)" : " (re-executed from scratch)");
+            record.attempts == 1 ? ""
+            : progress > 0       ? " (re-executed from its checkpoint)"
+                                 : " (re-executed from scratch)");
   const double interval = setup_.checkpointing.interval_s();
   const double segment  = std::isinf(interval) ? t.flops : interval * state.speed;
   while (progress < t.flops) {

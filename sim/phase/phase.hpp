@@ -44,7 +44,7 @@ struct PhaseLoadContext {
   std::string phase_name;
   uint64_t seed;  // the scenario's, for inputs generated at load time (Rng::stream)
   ServiceDirectory& services;
-  std::vector<std::string> after;  // the phases this one waits for
+  std::vector<std::string> after;   // the phases this one waits for
   std::vector<GroupClaim>& claims;  // the phase adds the groups it computes on
 };
 
@@ -62,14 +62,14 @@ struct PhaseRuntime {
 
 class Phase {
  public:
-  using Context = PhaseLoadContext;
+  using Context                               = PhaseLoadContext;
   static constexpr const char* kInterfaceName = "phase";
   static constexpr const char* kHeader        = "sim/phase/phase.hpp";
   static constexpr const char* kSelector      = "kind";
 
-  virtual ~Phase() = default;
-  virtual void run(PhaseRuntime& runtime) = 0;
-  virtual Metrics metrics() const = 0;
+  virtual ~Phase()                                = default;
+  virtual void run(PhaseRuntime& runtime)         = 0;
+  virtual Metrics metrics() const                 = 0;
   virtual std::vector<OutputTable> tables() const = 0;
 };
 

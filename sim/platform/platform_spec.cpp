@@ -42,10 +42,11 @@ const ParamTable& disk_params()
 const ParamTable& backbone_params()
 {
   static const ParamTable t = {
-      ParamSpec::quantity("bandwidth", Dimension::Bandwidth,
-                          "aggregate capacity shared by all traffic between groups")
+      ParamSpec::quantity("bandwidth", Dimension::Bandwidth, "aggregate capacity shared by all traffic between groups")
           .positive(),
-      ParamSpec::quantity("latency", Dimension::Duration, "latency of crossing the backbone").defaults("1us").at_least(0),
+      ParamSpec::quantity("latency", Dimension::Duration, "latency of crossing the backbone")
+          .defaults("1us")
+          .at_least(0),
   };
   return t;
 }
@@ -103,7 +104,10 @@ const ParamTable& gpu_params()
           .positive()
           .may_be_absent(),
       ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU").positive(),
-      ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)").defaults("1").at_least(1).at_most(1024),
+      ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)")
+          .defaults("1")
+          .at_least(1)
+          .at_most(1024),
   };
   return t;
 }
@@ -111,22 +115,22 @@ const ParamTable& gpu_params()
 GroupSpec parse_group(const std::string& name, const Params& p)
 {
   GroupSpec g;
-  g.name   = name;
-  g.count  = p.integer("count");
-  g.speed  = p.distribution("speed");
-  g.cores  = p.integer("cores");
-  g.memory_B = p.quantity("memory");
+  g.name           = name;
+  g.count          = p.integer("count");
+  g.speed          = p.distribution("speed");
+  g.cores          = p.integer("cores");
+  g.memory_B       = p.quantity("memory");
   const Params nic = p.section("nic", nic_params());
-  g.nic_Bps       = nic.bandwidth("bandwidth").value;
-  g.nic_latency_s = nic.quantity("latency");
+  g.nic_Bps        = nic.bandwidth("bandwidth").value;
+  g.nic_latency_s  = nic.quantity("latency");
   if (p.has("disks")) {
     const Params d = p.section("disks", disk_params());
     g.disks        = DiskSpec{d.integer("count"), d.quantity("read"), d.quantity("write"), d.quantity("capacity"),
-                            d.quantity("latency")};
+                       d.quantity("latency")};
   }
   if (p.has("gpu")) {
     const Params gpu = p.section("gpu", gpu_params());
-    g.gpu = GpuSpec{gpu.has("flops") ? gpu.quantity("flops") : 0,
+    g.gpu            = GpuSpec{gpu.has("flops") ? gpu.quantity("flops") : 0,
                     gpu.has("hbm_bandwidth") ? gpu.quantity("hbm_bandwidth") : 0, gpu.quantity("hbm"),
                     gpu.integer("count")};
   }
@@ -189,9 +193,12 @@ const ParamTable& group_params()
           .may_be_absent()
           .positive(),
       ParamSpec::section("nic", "network interface: {bandwidth, latency}").with_fields(nic_params()),
-      ParamSpec::section("disks", "local disks: {count, read, write, capacity}").may_be_absent().with_fields(disk_params()),
-      ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count}").may_be_absent().with_fields(
-          gpu_params()),
+      ParamSpec::section("disks", "local disks: {count, read, write, capacity}")
+          .may_be_absent()
+          .with_fields(disk_params()),
+      ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count}")
+          .may_be_absent()
+          .with_fields(gpu_params()),
   };
   return t;
 }
@@ -206,8 +213,9 @@ const ParamTable& platform_params()
       ParamSpec::section("topology", "explicit switches and links between groups, instead of a backbone")
           .may_be_absent()
           .with_fields(topology_params()),
-      ParamSpec::section("network", "{model}: how SimGrid shares and delays flows").defaults("{}").with_fields(
-          network_params()),
+      ParamSpec::section("network", "{model}: how SimGrid shares and delays flows")
+          .defaults("{}")
+          .with_fields(network_params()),
   };
   return t;
 }
@@ -225,18 +233,19 @@ PlatformSpec parse_platform(const Params& p)
     spec.groups.push_back(parse_group(name, Params(groups.child(name), group_params())));
     const GroupSpec& group = spec.groups.back();
     if (static_cast<double>(next_host) + static_cast<double>(group.count) > kMaxHosts)
-      groups.child(name).child("count").fail("the platform has more than " + format_number(kMaxHosts) +
-                              " hosts, llsim's limit (a million hosts take about 3 GB before anything runs)");
+      groups.child(name).child("count").fail(
+          "the platform has more than " + format_number(kMaxHosts) +
+          " hosts, llsim's limit (a million hosts take about 3 GB before anything runs)");
     if (group.disks) {
       disks += static_cast<double>(group.count) * static_cast<double>(group.disks->count);
       if (disks > kMaxDisks)
-        groups.child(name).child("disks").child("count").fail(
-            "the platform has more than " + format_number(kMaxDisks) + " disks, llsim's limit");
+        groups.child(name).child("disks").child("count").fail("the platform has more than " + format_number(kMaxDisks) +
+                                                              " disks, llsim's limit");
     }
     spec.groups.back().first_host = next_host;
     next_host += static_cast<HostId>(spec.groups.back().count);
   }
-  spec.network = parse_network(p.section("network", network_params()));
+  spec.network            = parse_network(p.section("network", network_params()));
   const bool has_backbone = p.has("backbone"), has_topology = p.has("topology");
   if (has_backbone == has_topology)
     p.ref().fail("give exactly one of 'backbone' (a star joining all groups) or 'topology' (switches and links)");

@@ -29,28 +29,28 @@ namespace llsim {
 using HostId = uint32_t;
 
 struct DiskSpec {
-  int64_t count    = 1;
-  double read_Bps  = 0;
-  double write_Bps = 0;
+  int64_t count     = 1;
+  double read_Bps   = 0;
+  double write_Bps  = 0;
   double capacity_B = 0;  // per disk
   double latency_s  = 0;  // per I/O
 };
 
 // Accelerators of one host, used together by one serving instance (tensor parallel).
 struct GpuSpec {
-  double flops          = 0;  // dense peak of one GPU, flop/s; 0: not given (a table model needs none)
-  double hbm_Bps        = 0;  // memory bandwidth of one GPU; 0: not given
-  double hbm_B          = 0;  // memory of one GPU
-  int64_t count         = 1;  // GPUs per host
+  double flops   = 0;  // dense peak of one GPU, flop/s; 0: not given (a table model needs none)
+  double hbm_Bps = 0;  // memory bandwidth of one GPU; 0: not given
+  double hbm_B   = 0;  // memory of one GPU
+  int64_t count  = 1;  // GPUs per host
 };
 
 struct GroupSpec {
   std::string name;
   int64_t count = 1;
   std::shared_ptr<const Distribution> speed;  // flop/s per host, drawn once per host
-  int64_t cores   = 1;
-  double memory_B = 0;
-  double nic_Bps  = 0;
+  int64_t cores        = 1;
+  double memory_B      = 0;
+  double nic_Bps       = 0;
   double nic_latency_s = 0;
   std::optional<DiskSpec> disks;
   std::optional<GpuSpec> gpu;

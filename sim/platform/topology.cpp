@@ -10,8 +10,9 @@ namespace llsim {
 
 namespace {
 
-using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
-                                    boost::property<boost::edge_weight_t, double, boost::property<boost::edge_index_t, size_t>>>;
+using Graph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS, boost::no_property,
+                          boost::property<boost::edge_weight_t, double, boost::property<boost::edge_index_t, size_t>>>;
 
 struct TopologyGraph {
   Graph graph;
@@ -25,7 +26,7 @@ TopologyGraph build_graph(const PlatformSpec& spec)
     g.vertex.emplace(group.name, g.vertex.size());
   for (const auto& s : spec.topology->switches)
     g.vertex.emplace(s, g.vertex.size());
-  g.graph = Graph(g.vertex.size());
+  g.graph                  = Graph(g.vertex.size());
   constexpr double kPerHop = 1e-12;  // prefer fewer links among equal latencies
   const auto& links        = spec.topology->links;
   for (size_t i = 0; i < links.size(); ++i)

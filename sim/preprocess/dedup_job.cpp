@@ -5,12 +5,18 @@ namespace llsim {
 const char* dedup_stage_name(DedupStage s)
 {
   switch (s) {
-    case DedupStage::Read: return "read";
-    case DedupStage::Minhash: return "minhash";
-    case DedupStage::ReadMinhash: return "read+minhash";
-    case DedupStage::LshShuffle: return "lsh_shuffle";
-    case DedupStage::Cluster: return "cluster";
-    case DedupStage::FilterWrite: return "filter_write";
+  case DedupStage::Read:
+    return "read";
+  case DedupStage::Minhash:
+    return "minhash";
+  case DedupStage::ReadMinhash:
+    return "read+minhash";
+  case DedupStage::LshShuffle:
+    return "lsh_shuffle";
+  case DedupStage::Cluster:
+    return "cluster";
+  case DedupStage::FilterWrite:
+    return "filter_write";
   }
   return "?";
 }
@@ -28,12 +34,12 @@ TaskShape DedupJob::shape(const StageCost& c, double in_B, double items, double 
 
 std::vector<StagePlan> DedupJob::stages() const
 {
-  const double files      = static_cast<double>(s_.files);
-  const double part_B     = s_.bytes / files;
-  const double part_docs  = s_.documents / files;
-  const double parsed_B   = part_B * s_.read.output_ratio;
-  const double records_B  = part_docs * s_.bands * (s_.key_B + s_.id_B);
-  const double reducers   = static_cast<double>(s_.reducers);
+  const double files     = static_cast<double>(s_.files);
+  const double part_B    = s_.bytes / files;
+  const double part_docs = s_.documents / files;
+  const double parsed_B  = part_B * s_.read.output_ratio;
+  const double records_B = part_docs * s_.bands * (s_.key_B + s_.id_B);
+  const double reducers  = static_cast<double>(s_.reducers);
   std::vector<StagePlan> plan;
   if (s_.stages == 1) {
     plan.push_back({DedupStage::Read, s_.files, shape(s_.read, part_B, part_docs, parsed_B)});
@@ -41,7 +47,7 @@ std::vector<StagePlan> DedupJob::stages() const
   }
   if (s_.engine.fuse_read_minhash) {
     // One pass: the read's and the hashing's costs on the partition, no parsed copy written.
-    TaskShape fused = shape(s_.read, part_B, part_docs, records_B);
+    TaskShape fused         = shape(s_.read, part_B, part_docs, records_B);
     const TaskShape hashing = shape(s_.minhash, parsed_B, part_docs, 0);
     fused.core_s += hashing.core_s - parsed_B * s_.engine.serialize_s_per_B;
     fused.memory_B += hashing.memory_B;  // a document parsed and hashed at once

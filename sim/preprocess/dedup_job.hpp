@@ -27,18 +27,18 @@ enum class DedupStage { Read, Minhash, ReadMinhash, LshShuffle, Cluster, FilterW
 const char* dedup_stage_name(DedupStage s);
 
 struct StageCost {
-  double per_byte_s          = 0;  // core-seconds per input byte
-  double per_item_s          = 0;  // core-seconds per document (record, pair)
-  double memory_per_item_B   = 0;  // memory per document held at once
-  double output_ratio        = 1;  // read: parsed bytes per input byte; filter_write: written per surviving byte
+  double per_byte_s        = 0;  // core-seconds per input byte
+  double per_item_s        = 0;  // core-seconds per document (record, pair)
+  double memory_per_item_B = 0;  // memory per document held at once
+  double output_ratio      = 1;  // read: parsed bytes per input byte; filter_write: written per surviving byte
 };
 
 struct DedupSpec {
   double documents = 0, bytes = 0;
-  int64_t files    = 1;
+  int64_t files = 1;
   int bands = 14, rows = 8;
-  double key_B = 8, id_B = 8;   // a band record is key + id
-  int64_t reducers = 1;
+  double key_B = 8, id_B = 8;  // a band record is key + id
+  int64_t reducers        = 1;
   double removed_fraction = 0;  // documents found to be near-duplicates and removed
   StageCost read, minhash, shuffle, cluster, filter;
   EngineTraits engine;
@@ -60,7 +60,9 @@ struct StagePlan {
 
 class DedupJob {
  public:
-  explicit DedupJob(const DedupSpec& spec) : s_(spec) {}
+  explicit DedupJob(const DedupSpec& spec)
+      : s_(spec)
+  {}
   std::vector<StagePlan> stages() const;
   // Band records shuffled: documents x bands x (key + id) bytes.
   double shuffle_bytes() const { return s_.documents * s_.bands * (s_.key_B + s_.id_B); }

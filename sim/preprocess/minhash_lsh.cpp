@@ -32,7 +32,8 @@ uint64_t mix(uint64_t h, uint64_t v)
 
 }  // namespace
 
-MinHashLsh::MinHashLsh(const MinHashSpec& spec) : spec_(spec)
+MinHashLsh::MinHashLsh(const MinHashSpec& spec)
+    : spec_(spec)
 {
   Rng rng(spec.seed);
   for (int k = 0; k < hashes(); ++k) {
@@ -100,7 +101,9 @@ double MinHashLsh::candidate_probability(double s, int bands, int rows)
   return 1.0 - std::pow(1.0 - std::pow(s, rows), bands);
 }
 
-UnionFind::UnionFind(size_t n) : parent_(n), size_(n, 1)
+UnionFind::UnionFind(size_t n)
+    : parent_(n)
+    , size_(n, 1)
 {
   for (size_t i = 0; i < n; ++i)
     parent_[i] = i;

@@ -14,9 +14,9 @@
 namespace llsim {
 
 struct MinHashSpec {
-  int shingle = 5;   // tokens per shingle (datatrove: 5-grams)
-  int bands   = 14;  // b (datatrove: 14)
-  int rows    = 8;   // r (datatrove: 8)
+  int shingle   = 5;   // tokens per shingle (datatrove: 5-grams)
+  int bands     = 14;  // b (datatrove: 14)
+  int rows      = 8;   // r (datatrove: 8)
   uint64_t seed = 1;
 };
 

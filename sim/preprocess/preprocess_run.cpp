@@ -14,8 +14,9 @@
 #include <map>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_preprocess);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_preprocess_preprocess_run, llsim_preprocess,
-                                "corpus placement, the engine's choices, each stage's tasks and where their input lies");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(
+    llsim_preprocess_preprocess_run, llsim_preprocess,
+    "corpus placement, the engine's choices, each stage's tasks and where their input lies");
 
 namespace llsim {
 
@@ -76,15 +77,15 @@ void PreprocessRun::run(PhaseRuntime& runtime)
     if (XBT_LOG_ISENABLED(llsim_preprocess_preprocess_run, xbt_log_priority_debug))
       for (const Task& t : tasks)
         XBT_DEBUG("task %s: input %s", t.id.c_str(), input_places(t, runtime.platform).c_str());
-    MasterWorkerSetup setup{runtime.platform, runtime.faults, s_.workers->first_host, *s_.workers, *s_.scheduler,
-                            kNoCheckpoints,   s_.failure_timeout_s, s_.sample_period_s, runtime.label, s_.storage,
-                            s_.scratch};
+    MasterWorkerSetup setup{
+        runtime.platform,     runtime.faults,     s_.workers->first_host, *s_.workers, *s_.scheduler, kNoCheckpoints,
+        s_.failure_timeout_s, s_.sample_period_s, runtime.label,          s_.storage,  s_.scratch};
     MasterWorker mw(setup, tasks);
     const double began = now();
     mw.run();
     XBT_DEBUG("stage %s done in %g s: corpus read %g B locally and %g B remotely, intermediates %g B remotely",
-              dedup_stage_name(stage.stage), now() - began, mw.totals().bytes_read_local,
-              mw.totals().bytes_read_remote, mw.totals().scratch_read_remote);
+              dedup_stage_name(stage.stage), now() - began, mw.totals().bytes_read_local, mw.totals().bytes_read_remote,
+              mw.totals().scratch_read_remote);
     record_stage(stage, mw, began);
     previous.clear();
     for (size_t t = 0; t < tasks.size(); ++t) {
@@ -116,7 +117,8 @@ void PreprocessRun::place_corpus()
             s_.corpus_written ? " (its bytes written by an earlier phase)" : "");
 }
 
-std::vector<Task> PreprocessRun::stage_tasks(const StagePlan& stage, const Outputs& previous, const Outputs& parsed) const
+std::vector<Task> PreprocessRun::stage_tasks(const StagePlan& stage, const Outputs& previous,
+                                             const Outputs& parsed) const
 {
   std::vector<Task> tasks(static_cast<size_t>(stage.tasks));
   const TaskShape& each = stage.each;
@@ -136,7 +138,7 @@ std::vector<Task> PreprocessRun::stage_tasks(const StagePlan& stage, const Outpu
       task.inputs        = {{corpus_[t], each.input_B, false}};
       task.prefer_remote = s_.spec.engine.pull_remote;
     } else if (stage.stage == DedupStage::Minhash || stage.stage == DedupStage::FilterWrite) {
-      task.inputs = {parsed[t].front()};  // the same partition's parsed documents
+      task.inputs               = {parsed[t].front()};  // the same partition's parsed documents
       task.inputs.front().bytes = each.input_B;
     } else {
       gather_inputs(task, stage, t, previous);
@@ -152,9 +154,9 @@ std::vector<Task> PreprocessRun::stage_tasks(const StagePlan& stage, const Outpu
 void PreprocessRun::gather_inputs(Task& task, const StagePlan& stage, size_t t, const Outputs& previous) const
 {
   const std::vector<const TaskInputPart*> nodes = one_output_per_node(previous);
-  const size_t sources = std::min<size_t>(static_cast<size_t>(s_.fan_in), nodes.size());
-  Rng pick             = Rng::keyed(s_.source_key, static_cast<uint64_t>(stage.stage) * 1000003 + t);
-  const size_t first   = static_cast<size_t>(pick.bits() % nodes.size());
+  const size_t sources                          = std::min<size_t>(static_cast<size_t>(s_.fan_in), nodes.size());
+  Rng pick           = Rng::keyed(s_.source_key, static_cast<uint64_t>(stage.stage) * 1000003 + t);
+  const size_t first = static_cast<size_t>(pick.bits() % nodes.size());
   for (size_t k = 0; k < sources; ++k) {
     TaskInputPart part = *nodes[(first + k) % nodes.size()];
     part.bytes         = stage.each.input_B / static_cast<double>(sources);

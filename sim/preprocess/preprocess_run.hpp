@@ -35,19 +35,19 @@ class TaskScheduler;
 
 struct PreprocessSetup {
   std::string name;  // the phase's, for messages
-  const GroupSpec* workers      = nullptr;
-  StorageService* storage       = nullptr;  // holds the corpus
-  StorageService* scratch       = nullptr;  // the workers' own disks
+  const GroupSpec* workers       = nullptr;
+  StorageService* storage        = nullptr;  // holds the corpus
+  StorageService* scratch        = nullptr;  // the workers' own disks
   const TaskScheduler* scheduler = nullptr;
   DedupSpec spec;
-  int64_t fan_in            = 16;  // map outputs a reducer reads from
-  int64_t replicas          = 1;   // copies of each corpus file
-  double memory_B           = 0;   // a task's executor memory
-  double flops_per_core_s   = 0;   // a worker's speed per core
-  double failure_timeout_s  = 0;
-  double sample_period_s    = 0;
-  uint64_t source_key       = 0;     // draws the nodes a reducer reads from
-  bool corpus_written       = false;  // the corpus is an ingest phase's, its bytes on the disks already
+  int64_t fan_in           = 16;  // map outputs a reducer reads from
+  int64_t replicas         = 1;   // copies of each corpus file
+  double memory_B          = 0;   // a task's executor memory
+  double flops_per_core_s  = 0;   // a worker's speed per core
+  double failure_timeout_s = 0;
+  double sample_period_s   = 0;
+  uint64_t source_key      = 0;      // draws the nodes a reducer reads from
+  bool corpus_written      = false;  // the corpus is an ingest phase's, its bytes on the disks already
 };
 
 // Summed over the stages.
@@ -62,7 +62,9 @@ struct PreprocessTotals {
 
 class PreprocessRun {
  public:
-  explicit PreprocessRun(const PreprocessSetup& setup) : s_(setup) {}
+  explicit PreprocessRun(const PreprocessSetup& setup)
+      : s_(setup)
+  {}
   // From the phase's actor: places the corpus, then runs every stage. Throws SimulationError
   // when the corpus does not fit.
   void run(PhaseRuntime& runtime);

@@ -22,8 +22,7 @@ class LocalSweep {
                  std::vector<bool>(plan.jobs.size(), false)}
       , left_of_point_(plan.points.size(), request.seeds)
       , started_(std::chrono::steady_clock::now())
-  {
-  }
+  {}
 
   SweepOutcome run()
   {
@@ -50,9 +49,9 @@ class LocalSweep {
   // Waits for a run to end; a failed one is remembered, so that no new run starts.
   void reap()
   {
-    const ChildExit e     = children_.wait_any();
+    const ChildExit e      = children_.wait_any();
     outcome_.wall_s[e.job] = e.wall_s;
-    const std::string log = plan_.jobs[e.job].dir + ".log";
+    const std::string log  = plan_.jobs[e.job].dir + ".log";
     if (e.status != 0) {
       if (failure_.empty())
         failure_ = plan_.jobs[e.job].dir + " failed (exit " + std::to_string(e.status) + "):\n" + read_text(log);

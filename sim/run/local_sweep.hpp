@@ -18,7 +18,7 @@ struct SweepProgress {
   size_t points_done = 0, points = 0;
   const SweepPoint* point = nullptr;
   int64_t seeds           = 1;
-  bool all_kept           = false;  // no run of the sweep ran yet: everything so far was kept from before
+  bool all_kept           = false;   // no run of the sweep ran yet: everything so far was kept from before
   double elapsed_s = 0, left_s = 0;  // since the sweep started; an estimate of the time to its end
 };
 

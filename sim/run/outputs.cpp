@@ -105,8 +105,7 @@ void check_output_dir(const std::string& dir)
   rmdir(probe.c_str());
 }
 
-void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result,
-                   double wall_time_s)
+void write_outputs(const std::string& dir, const Scenario& scenario, const SimulationResult& result, double wall_time_s)
 {
   std::error_code error;
   std::filesystem::create_directories(dir, error);
@@ -114,8 +113,7 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Simul
     throw SimulationError("cannot create the output directory '" + dir + "': " + error.message());
   for (const auto& phase : result.phases)
     for (const auto& t : phase.tables)
-      write_file_atomically(dir + "/" + phase.name + (t.suffix.empty() ? "" : "_" + t.suffix) + ".csv",
-                            t.table.text());
+      write_file_atomically(dir + "/" + phase.name + (t.suffix.empty() ? "" : "_" + t.suffix) + ".csv", t.table.text());
   for (const auto& service : result.services)
     write_file_atomically(dir + "/service_" + service.name + ".csv", service.table.text());
   YAML::Emitter resolved;

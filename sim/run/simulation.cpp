@@ -65,7 +65,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     // Phases are created in file order, and `after` only names other phases, so a runner joins
     // runners that exist by the time it runs (all are created before the simulation starts).
     const std::string label = "phase '" + phase.name + "'";
-    runners[i] = start_actor(platform, first_host, "phase:" + phase.name, label, [&, i, label] {
+    runners[i]              = start_actor(platform, first_host, "phase:" + phase.name, label, [&, i, label] {
       PhaseEntry& self = scenario.phases[i];
       for (size_t dep : self.after)
         runners[dep].join();
@@ -80,8 +80,10 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
             return other.model->metrics();
         return Metrics{};
       };
-      PhaseRuntime runtime{platform, *scenario.faults, timer, Rng::stream(scenario.seed, "phase." + self.name), label,
-                           [&running] { return running > 1; }, metrics_of};
+      PhaseRuntime runtime{platform,  *scenario.faults,
+                           timer,     Rng::stream(scenario.seed, "phase." + self.name),
+                           label,     [&running] { return running > 1; },
+                           metrics_of};
       self.model->run(runtime);
       running -= 1;
       out.end_s = now();

@@ -32,7 +32,7 @@ struct SimulationResult {
 };
 
 struct SimulationOptions {
-  bool progress = false;                 // a progress line on stderr for runs longer than a second
+  bool progress = false;                  // a progress line on stderr for runs longer than a second
   std::vector<std::string> log_settings;  // --log=CATEGORY:LEVEL
 };
 

@@ -90,7 +90,8 @@ void check_slurm_submission(const std::string& out_dir, const SlurmOptions& opti
   const std::string dir = slurm_dir(out_dir);
   if (shell_quote(dir) != dir)
     throw ConfigError("--slurm needs an output directory of letters, digits and _-./=:,@+% only (the #SBATCH lines "
-                      "cannot quote others), got '" + dir + "'");
+                      "cannot quote others), got '" +
+                      dir + "'");
   if (!options.submit)
     return;
   if (shell_output("command -v sbatch").first != 0)
@@ -126,8 +127,9 @@ void check_slurm_time(const std::string& time)
                                 "'");
 }
 
-SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, const std::vector<std::vector<std::string>>& runs,
-                       const std::vector<std::string>& collector, const SlurmOptions& options)
+SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name,
+                       const std::vector<std::vector<std::string>>& runs, const std::vector<std::string>& collector,
+                       const SlurmOptions& options)
 {
   const std::string llsim = std::filesystem::read_symlink("/proc/self/exe").string();
   const std::string dir   = slurm_dir(out_dir);
@@ -138,19 +140,19 @@ SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, cons
   write_file_atomically(dir + "/tasks.txt", tasks);
 
   SlurmJobs jobs{"", "", dir + "/array.sh", dir + "/collect.sh"};
-  write_file_atomically(jobs.array_script,
-                        "#!/bin/bash\n# llsim sweep '" + name + "': task k runs line k + 1 of tasks.txt (llsim sweep --slurm).\n" +
-                            "#SBATCH --array=0-" + std::to_string(runs.size() - 1) + "\n" +
-                            preamble("llsim-" + name, dir + "/task_%a.log", options) +
-                            "command=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " + shell_quote(dir + "/tasks.txt") +
-                            ")\neval \"$command\"\n");
+  write_file_atomically(jobs.array_script, "#!/bin/bash\n# llsim sweep '" + name +
+                                               "': task k runs line k + 1 of tasks.txt (llsim sweep --slurm).\n" +
+                                               "#SBATCH --array=0-" + std::to_string(runs.size() - 1) + "\n" +
+                                               preamble("llsim-" + name, dir + "/task_%a.log", options) +
+                                               "command=$(sed -n \"$((SLURM_ARRAY_TASK_ID + 1))p\" " +
+                                               shell_quote(dir + "/tasks.txt") + ")\neval \"$command\"\n");
   write_file_atomically(jobs.collector_script,
                         "#!/bin/bash\n# llsim sweep '" + name + "': writes results.csv once the array has ended.\n" +
-                            preamble("llsim-" + name + "-collect", dir + "/collect.log", options) +
-                            "exec " + command_line(llsim, collector) + "\n");
+                            preamble("llsim-" + name + "-collect", dir + "/collect.log", options) + "exec " +
+                            command_line(llsim, collector) + "\n");
   if (!options.submit)
     return jobs;
-  jobs.array_job     = sbatch({}, jobs.array_script);
+  jobs.array_job = sbatch({}, jobs.array_script);
   try {
     jobs.collector_job = sbatch({"--dependency=afterany:" + jobs.array_job}, jobs.collector_script);
   } catch (const SimulationError& e) {
@@ -177,8 +179,8 @@ void submit_planned_sweep(const SweepRequest& request, const SweepPlan& plan)
     throw;
   }
   if (submitted.array_job.empty())
-    std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and " << submitted.collector_script
-              << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script
+    std::cout << "wrote " << submitted.array_script << " (" << tasks.size() << " tasks) and "
+              << submitted.collector_script << "; submit with: jobid=$(sbatch --parsable " << submitted.array_script
               << ") && sbatch --dependency=afterany:$jobid " << submitted.collector_script << "\n";
   else
     std::cout << "submitted job array " << submitted.array_job << " (" << tasks.size() << " tasks) and collector job "

@@ -35,8 +35,9 @@ void check_slurm_submission(const std::string& out_dir, const SlurmOptions& opti
 // Writes DIR/slurm/{tasks.txt,array.sh,collect.sh} and, with options.submit, submits them
 // with sbatch. `runs`: each task's `llsim run` arguments; `collector`: the arguments of the
 // `llsim sweep` that collects. Throws SimulationError when sbatch fails or is missing.
-SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name, const std::vector<std::vector<std::string>>& runs,
-                       const std::vector<std::string>& collector, const SlurmOptions& options);
+SlurmJobs submit_sweep(const std::string& out_dir, const std::string& name,
+                       const std::vector<std::vector<std::string>>& runs, const std::vector<std::string>& collector,
+                       const SlurmOptions& options);
 
 // The submitter of `llsim sweep --slurm`: submits the plan's missing runs (or with --no-submit
 // writes their scripts) and says so on standard output. When the submission fails, the

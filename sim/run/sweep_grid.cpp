@@ -22,8 +22,8 @@ SweepAxis parse_sweep_axis(const std::string& text)
   SweepAxis axis;
   axis.path = eq == std::string::npos ? "" : trimmed(text.substr(0, eq));
   if (axis.path.empty())
-    throw std::invalid_argument("--grid expects PATH=v1,v2,... (e.g. platform.groups.gpu.count=4,8,16), got '" +
-                                text + "'");
+    throw std::invalid_argument("--grid expects PATH=v1,v2,... (e.g. platform.groups.gpu.count=4,8,16), got '" + text +
+                                "'");
   int depth = 0;
   std::string value;
   for (const char c : text.substr(eq + 1)) {

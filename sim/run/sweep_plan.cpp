@@ -32,7 +32,8 @@ void load_points(const SweepRequest& r, SweepPlan& plan)
 // that made them: the scenario file and its text, the grid and the --set overrides.
 std::string sweep_identity(const SweepRequest& r, const std::string& scenario_hash)
 {
-  nlohmann::ordered_json j = {{"scenario", r.scenario}, {"scenario_fnv1a", scenario_hash}, {"grid", r.grid}, {"set", r.sets}};
+  nlohmann::ordered_json j = {
+      {"scenario", r.scenario}, {"scenario_fnv1a", scenario_hash}, {"grid", r.grid}, {"set", r.sets}};
   return j.dump(1) + "\n";
 }
 
@@ -81,7 +82,10 @@ std::string read_text(const std::string& path)
   return s.str();
 }
 
-bool has_result(const SweepJob& job) { return std::filesystem::exists(job.dir + "/summary.json"); }
+bool has_result(const SweepJob& job)
+{
+  return std::filesystem::exists(job.dir + "/summary.json");
+}
 
 SweepPlan plan_sweep(const SweepRequest& r)
 {
@@ -94,14 +98,15 @@ SweepPlan plan_sweep(const SweepRequest& r)
     check_slurm_submission(plan.out, r.slurm_options);
   // Every run records the hash of the scenario text it read, so a run made from an edited file
   // is found, not mixed in.
-  plan.scenario_hash          = scenario_text_hash(r.scenario);
-  const std::string identity  = sweep_identity(r, plan.scenario_hash);
-  const std::string id_path   = plan.out + "/sweep.json";
+  plan.scenario_hash         = scenario_text_hash(r.scenario);
+  const std::string identity = sweep_identity(r, plan.scenario_hash);
+  const std::string id_path  = plan.out + "/sweep.json";
   if (std::filesystem::exists(id_path) && read_text(id_path) != identity)
     throw ConfigError(plan.out + " holds the runs of another sweep (" + id_path +
                       " names another scenario text, --grid or --set); choose another --out, or delete " + plan.out);
   if (r.collect && !std::filesystem::exists(id_path))
-    throw ConfigError(plan.out + " holds no sweep to collect (no " + id_path + "); run the sweep first, or give its --out");
+    throw ConfigError(plan.out + " holds no sweep to collect (no " + id_path +
+                      "); run the sweep first, or give its --out");
   plan.created = outermost_missing(plan.out);
   plan.jobs    = sweep_jobs(plan, r.seeds);
   for (size_t j = 0; j < plan.jobs.size(); ++j)

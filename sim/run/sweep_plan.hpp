@@ -39,9 +39,9 @@ struct SweepPlan {
   std::string name;  // the scenario's
   uint64_t first_seed = 1;
   std::string out;
-  std::string scenario_hash;  // of the scenario text; every run records the one it read
-  std::string created;        // the outermost directory of `out` this sweep creates ("" = none)
-  std::vector<SweepJob> jobs;  // point then seed order
+  std::string scenario_hash;    // of the scenario text; every run records the one it read
+  std::string created;          // the outermost directory of `out` this sweep creates ("" = none)
+  std::vector<SweepJob> jobs;   // point then seed order
   std::vector<size_t> missing;  // the jobs with no results yet
 };
 

@@ -73,9 +73,9 @@ double t975(int64_t dof)
 }
 
 SweepTable::SweepTable(std::vector<SweepAxis> axes, std::vector<SweepPoint> points)
-    : axes_(std::move(axes)), points_(std::move(points))
-{
-}
+    : axes_(std::move(axes))
+    , points_(std::move(points))
+{}
 
 void SweepTable::add(SweepRun run)
 {

@@ -30,7 +30,7 @@ RunSummary read_run_summary(const std::string& summary_json);
 double t975(int64_t dof);
 
 struct SweepRun {
-  size_t point = 0;
+  size_t point  = 0;
   uint64_t seed = 0;
   std::vector<std::pair<std::string, double>> metrics;
 };
@@ -38,7 +38,7 @@ struct SweepRun {
 // One metric at one point: its seeds' count, mean and 95% confidence interval (NaN for one seed).
 struct MetricSummary {
   std::string metric;
-  size_t n = 0;
+  size_t n    = 0;
   double mean = 0, ci95_low = 0, ci95_high = 0;
 };
 

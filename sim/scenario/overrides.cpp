@@ -68,7 +68,8 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
   const auto refuse_if_shared = [&](const YAML::Node& n, const std::string& path) {
     if (is_shared(n, path))
       throw ConfigError(where + ": '" + (path.empty() ? std::string("(top level)") : path) + "' (" + source.file + ":" +
-                        std::to_string(n.Mark().line + 1) + ") is used through YAML aliases; --set would change every "
+                        std::to_string(n.Mark().line + 1) +
+                        ") is used through YAML aliases; --set would change every "
                         "use: write it out where you change it");
   };
 
@@ -90,8 +91,7 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
       if (last) {
         refuse_if_shared(std::as_const(node)[static_cast<size_t>(index)], canonical);  // assigning rebinds it
         node[static_cast<size_t>(index)] = value;
-      }
-      else
+      } else
         node.reset(node[static_cast<size_t>(index)]);
       continue;
     }

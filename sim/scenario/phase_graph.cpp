@@ -16,7 +16,10 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
 struct CycleFinder : boost::default_dfs_visitor {
   std::optional<std::pair<size_t, size_t>>* found;
   std::vector<size_t>* parent;
-  void tree_edge(Graph::edge_descriptor e, const Graph& g) const { (*parent)[boost::target(e, g)] = boost::source(e, g); }
+  void tree_edge(Graph::edge_descriptor e, const Graph& g) const
+  {
+    (*parent)[boost::target(e, g)] = boost::source(e, g);
+  }
   void back_edge(Graph::edge_descriptor e, const Graph& g) const
   {
     if (!*found)
@@ -36,8 +39,8 @@ void check_acyclic(const std::vector<PhaseEntry>& phases, const std::vector<Yaml
   std::optional<std::pair<size_t, size_t>> back;
   std::vector<size_t> parent(phases.size());
   CycleFinder finder;
-  finder.found     = &back;
-  finder.parent    = &parent;
+  finder.found  = &back;
+  finder.parent = &parent;
   boost::depth_first_search(g, boost::visitor(finder));
   if (!back)
     return;
@@ -91,8 +94,8 @@ void check_group_claims(const std::vector<PhaseEntry>& phases)
           mine.where.fail("group '" + mine.group + "' is also where phase '" + phases[j].name + "' computes (" +
                           theirs.where.location() + "), and neither phase waits for the other, so both would " +
                           "use all of its hosts at once; give each its own group, or add '" + phases[j].name +
-                          "' to the 'after' of '" + phases[i].name + "' (a 'start' time does not order them: " +
-                          "when a phase ends is not known before the run)");
+                          "' to the 'after' of '" + phases[i].name +
+                          "' (a 'start' time does not order them: " + "when a phase ends is not known before the run)");
         }
 }
 

@@ -28,10 +28,8 @@ const ParamTable& scenario_params()
       ParamSpec::text("name", "scenario name (default: the file name); names the output directory").may_be_absent(),
       ParamSpec::integer("seed", "seed of every random draw").defaults("1").at_least(0),
       ParamSpec::section("platform", "host groups and the network joining them"),
-      ParamSpec::list("faults", "host fault models, one entry per group: {group, impl, ...}")
-          .defaults("[]"),
-      ParamSpec::mapping("services", "shared services by name: {kind, servers, ...}")
-          .defaults("{}"),
+      ParamSpec::list("faults", "host fault models, one entry per group: {group, impl, ...}").defaults("[]"),
+      ParamSpec::mapping("services", "shared services by name: {kind, servers, ...}").defaults("{}"),
       ParamSpec::list("phases", "the phases to simulate"),
   };
   return t;
@@ -81,7 +79,7 @@ void load_phases(const YamlRef& phases, Scenario& s)
   std::vector<std::vector<std::string>> after_names;
   std::vector<YamlRef> after_refs;
   for (size_t i = 0; i < phases.node().size(); ++i) {
-    const YamlRef item = phases.item(i);
+    const YamlRef item                  = phases.item(i);
     const Registry<Phase>::Entry& entry = Registry<Phase>::lookup(item);
     const ParamTable table              = Registry<Phase>::table_for(entry, phase_common_params());
     const Params p(item, table);
@@ -93,8 +91,8 @@ void load_phases(const YamlRef& phases, Scenario& s)
     if (index_of.count(phase.name) || disabled.count(phase.name))
       p.fail("name", "two phases are named '" + phase.name + "'");
     std::vector<std::string> after = p.text_list("after");
-    phase.start_s = p.quantity("start");
-    phase.model   = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims});
+    phase.start_s                  = p.quantity("start");
+    phase.model = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims});
     if (!p.flag("enabled")) {
       disabled.insert(phase.name);
       continue;
@@ -140,7 +138,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
   for (const auto& argument : options.overrides)
     apply_override(s.tree, argument, *source);
   if (options.seed) {
-    s.tree["seed"]             = *options.seed;
+    s.tree["seed"]            = *options.seed;
     source->overrides["seed"] = "--seed " + std::to_string(*options.seed);
   }
 

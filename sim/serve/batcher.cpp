@@ -10,7 +10,9 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_batcher, llsim_serve, "admission and
 namespace llsim {
 
 Batcher::Batcher(const BatcherConfig& config, InstanceRole role)
-    : config_(config), role_(role), free_blocks_(config.kv_blocks)
+    : config_(config)
+    , role_(role)
+    , free_blocks_(config.kv_blocks)
 {
   if (config_.prefix_caching)
     cache_ = std::make_unique<LruBlockCache>(0);
@@ -119,8 +121,7 @@ void Batcher::forget_cache()
 void Batcher::trim_cache()
 {
   if (cache_)
-    cache_->set_capacity(static_cast<size_t>(free_blocks_ * config_.block_size /
-                                             config_.hash_block_tokens));
+    cache_->set_capacity(static_cast<size_t>(free_blocks_ * config_.block_size / config_.hash_block_tokens));
 }
 
 int64_t Batcher::steady_decode_steps(int64_t at_most) const
@@ -329,7 +330,7 @@ void Batcher::complete(BatchListener& listener)
     if (s.a.generated == 1 && s.hit_blocks > 0)
       listener.prefix_hit(id, s.hit_blocks);
     listener.token(id, s.a.generated == 1);
-    const bool done    = s.a.generated >= s.a.output_tokens;
+    const bool done     = s.a.generated >= s.a.output_tokens;
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;
     if (!done && !hand_off)
       continue;

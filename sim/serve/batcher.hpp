@@ -35,32 +35,32 @@
 namespace llsim {
 
 struct BatcherConfig {
-  int64_t kv_blocks        = 0;
-  int64_t block_size       = 16;
-  int64_t max_batch_tokens = 8192;
-  int64_t max_batch_size   = 256;
-  int64_t prefill_chunk    = 512;  // 0: no chunking, whole prompts in iterations of their own
-  bool prefix_caching      = false;
+  int64_t kv_blocks         = 0;
+  int64_t block_size        = 16;
+  int64_t max_batch_tokens  = 8192;
+  int64_t max_batch_size    = 256;
+  int64_t prefill_chunk     = 512;  // 0: no chunking, whole prompts in iterations of their own
+  bool prefix_caching       = false;
   int64_t hash_block_tokens = 512;  // tokens per prefix hash id (the Mooncake trace's block)
 };
 
 enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
 
 struct SeqArrival {
-  int64_t id            = 0;
-  int64_t input_tokens  = 0;
-  int64_t output_tokens = 1;
-  int64_t cached_tokens = 0;  // prompt tokens whose KV is already there (loaded or received)
-  int64_t generated     = 0;  // tokens already out (1 for a sequence handed to a decode instance)
+  int64_t id                            = 0;
+  int64_t input_tokens                  = 0;
+  int64_t output_tokens                 = 1;
+  int64_t cached_tokens                 = 0;        // prompt tokens whose KV is already there (loaded or received)
+  int64_t generated                     = 0;        // tokens already out (1 for a sequence handed to a decode instance)
   const std::vector<uint64_t>* hash_ids = nullptr;  // prefix blocks, for prefix caching
 };
 
 class BatchListener {
  public:
-  virtual ~BatchListener() = default;
-  virtual void token(int64_t id, bool first)         = 0;
-  virtual void finished(int64_t id)                  = 0;  // its last token is out
-  virtual void handed_off(int64_t id)                = 0;  // PrefillOnly: prompt done
+  virtual ~BatchListener()                            = default;
+  virtual void token(int64_t id, bool first)          = 0;
+  virtual void finished(int64_t id)                   = 0;  // its last token is out
+  virtual void handed_off(int64_t id)                 = 0;  // PrefillOnly: prompt done
   virtual void prefix_hit(int64_t id, int64_t blocks) = 0;  // prefix blocks found cached
 };
 
@@ -116,10 +116,10 @@ class Batcher {
  private:
   struct Seq {
     SeqArrival a;
-    int64_t prompt   = 0;  // tokens to prefill (input, plus output so far after a recompute)
-    int64_t computed = 0;  // tokens whose KV is held
-    int64_t blocks   = 0;
-    int64_t step     = 0;  // tokens this iteration computes
+    int64_t prompt     = 0;  // tokens to prefill (input, plus output so far after a recompute)
+    int64_t computed   = 0;  // tokens whose KV is held
+    int64_t blocks     = 0;
+    int64_t step       = 0;  // tokens this iteration computes
     int64_t hit_blocks = 0;  // prefix blocks found in the cache when admitted
   };
   bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
@@ -142,7 +142,7 @@ class Batcher {
   std::unordered_map<int64_t, Seq> seqs_;
   std::vector<int64_t> running_;  // arrival (id) order
   std::deque<int64_t> waiting_;
-  std::vector<int64_t> batch_;    // this iteration's sequences
+  std::vector<int64_t> batch_;  // this iteration's sequences
   std::unique_ptr<LruBlockCache> cache_;
   double prefix_hit_tokens_ = 0, preemptions_ = 0;
   bool preempted_now_ = false;  // this iteration's decodes preempted a sequence

@@ -4,8 +4,8 @@
 
 namespace llsim {
 
-ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const BatcherConfig& config,
-                                  InstanceRole role, const std::function<void(ServeInstance&)>& setup)
+ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
+                                  const std::function<void(ServeInstance&)>& setup)
 {
   auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
   inst->set_on_finished([&env](int64_t) { env.progress(); });

@@ -25,8 +25,8 @@ struct BatchWork {
   {
     prefills += 1;
     prefill_tokens += n;
-    prefill_pairs += static_cast<double>(n) * static_cast<double>(context) +
-                     static_cast<double>(n) * static_cast<double>(n + 1) / 2;
+    prefill_pairs +=
+        static_cast<double>(n) * static_cast<double>(context) + static_cast<double>(n) * static_cast<double>(n + 1) / 2;
     prefill_kv_tokens += static_cast<double>(context + n);
   }
   void add_decode(int64_t context)
@@ -48,7 +48,7 @@ class IterationModel {
   static constexpr const char* kHeader        = "sim/serve/iteration_model.hpp";
   static constexpr const char* kSelector      = "impl";
 
-  virtual ~IterationModel() = default;
+  virtual ~IterationModel()                           = default;
   virtual double seconds(const BatchWork& work) const = 0;
 };
 

@@ -12,7 +12,8 @@
 #include <limits>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_kv_block_store, llsim_serve, "KV blocks written to and deleted from the tiers");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_kv_block_store, llsim_serve,
+                                "KV blocks written to and deleted from the tiers");
 
 namespace llsim {
 
@@ -34,12 +35,11 @@ KvBlockStore::KvBlockStore(MemoryPool& pool, StorageService* ssd, double ssd_cap
     , ssd_capacity_B_(ssd_capacity_B)
     , block_tokens_(block_tokens)
     , kv_bytes_per_token_(kv_bytes_per_token)
-{
-}
+{}
 
 double KvBlockStore::block_bytes(size_t index, int64_t input_tokens) const
 {
-  const int64_t first = static_cast<int64_t>(index) * block_tokens_;
+  const int64_t first  = static_cast<int64_t>(index) * block_tokens_;
   const int64_t tokens = std::clamp<int64_t>(input_tokens - first, 1, block_tokens_);
   return static_cast<double>(tokens) * kv_bytes_per_token_;
 }
@@ -74,10 +74,11 @@ double KvBlockStore::ssd_deadline(size_t file, double deadline) const
   return deadline;
 }
 
-int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to, int64_t input_tokens)
+int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64_t from, int64_t to,
+                            int64_t input_tokens)
 {
   for (int64_t k = from; k < to; ++k) {
-    const auto i     = static_cast<size_t>(k);
+    const auto i       = static_cast<size_t>(k);
     const double bytes = block_bytes(i, input_tokens);
     if (pool_.get(host, key_of(ids[i]), kNoDeadline) == PoolResult::Hit) {
       bytes_moved_ += over_network(host, key_of(ids[i])) ? bytes : 0;
@@ -136,8 +137,8 @@ void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
   const IoOutcome written = ssd_->write(host, file, 0, bytes, until);
   if (written.status == IoStatus::NoSpace)  // other files took the room the tier counted on
     throw SimulationError(written.message + " (the KVCache SSD tier counts on room its storage does not "
-                          "have: lower ssd.capacity, or leave it more of the disks)");
-  if (!written.ok()) {  // a host failed: the block is not there
+                                            "have: lower ssd.capacity, or leave it more of the disks)");
+  if (!written.ok()) {                    // a host failed: the block is not there
     const auto it = ssd_files_.find(id);  // (unless evicted meanwhile)
     if (it != ssd_files_.end() && it->second.file == file) {
       ssd_->remove(file);

@@ -51,7 +51,9 @@ const ParamTable& llm_model_params()
           .at_least(1)
           .at_most(1e4),
       ParamSpec::integer("head_dim", "dimension of one head").may_be_absent().at_least(1).at_most(1e5),
-      ParamSpec::quantity("dtype_bytes", Dimension::Number, "bytes per weight and per KV element").defaults("2").positive(),
+      ParamSpec::quantity("dtype_bytes", Dimension::Number, "bytes per weight and per KV element")
+          .defaults("2")
+          .positive(),
       ParamSpec::quantity("kv_bytes_per_token", Dimension::Size,
                           "KV bytes one token of context holds (instead of layers, kv_heads and head_dim)")
           .may_be_absent()
@@ -81,18 +83,18 @@ LlmModel parse_llm_model(const Params& p)
   if (!p.has("params"))
     p.fail("params", "required: the model's parameter count (e.g. 70G), or give a 'preset'");
   LlmModel m;
-  m.name        = "custom";
-  m.params      = p.quantity("params");
-  m.dtype_bytes = p.quantity("dtype_bytes");
+  m.name           = "custom";
+  m.params         = p.quantity("params");
+  m.dtype_bytes    = p.quantity("dtype_bytes");
   const bool shape = p.has("layers") || p.has("d_model") || p.has("kv_heads") || p.has("head_dim");
   if (shape) {
     for (const char* key : {"layers", "d_model", "kv_heads", "head_dim"})
       if (!p.has(key))
         p.fail(key, "required with the other shape keys (layers, d_model, kv_heads, head_dim)");
-    m.layers   = p.integer("layers");
-    m.d_model  = p.integer("d_model");
-    m.kv_heads = p.integer("kv_heads");
-    m.head_dim = p.integer("head_dim");
+    m.layers             = p.integer("layers");
+    m.d_model            = p.integer("d_model");
+    m.kv_heads           = p.integer("kv_heads");
+    m.head_dim           = p.integer("head_dim");
     m.kv_bytes_per_token = kv_bytes_per_token(m);
     if (p.has("kv_bytes_per_token"))
       p.fail("kv_bytes_per_token", "derived from layers, kv_heads, head_dim and dtype_bytes; give one or the other");

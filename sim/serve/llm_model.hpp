@@ -19,12 +19,12 @@ namespace llsim {
 
 struct LlmModel {
   std::string name;
-  double params       = 0;  // parameters
-  int64_t layers      = 0;  // 0 when only kv_bytes_per_token was given
-  int64_t d_model     = 0;
-  int64_t kv_heads    = 0;
-  int64_t head_dim    = 0;
-  double dtype_bytes  = 2;
+  double params             = 0;  // parameters
+  int64_t layers            = 0;  // 0 when only kv_bytes_per_token was given
+  int64_t d_model           = 0;
+  int64_t kv_heads          = 0;
+  int64_t head_dim          = 0;
+  double dtype_bytes        = 2;
   double kv_bytes_per_token = 0;
 
   double weight_bytes() const { return params * dtype_bytes; }

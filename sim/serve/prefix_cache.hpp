@@ -22,7 +22,9 @@ inline constexpr size_t kUnboundedBlocks = std::numeric_limits<size_t>::max();
 
 class LruBlockCache {
  public:
-  explicit LruBlockCache(size_t capacity) : capacity_(capacity) {}
+  explicit LruBlockCache(size_t capacity)
+      : capacity_(capacity)
+  {}
   // Blocks of `ids`, from the first, that the cache holds before any is touched.
   size_t cached_prefix(const std::vector<uint64_t>& ids);
   // Touches or inserts each block in order, evicting beyond the capacity.

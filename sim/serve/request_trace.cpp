@@ -23,8 +23,8 @@ struct BadLine : std::runtime_error {
 
 // Token counts and times are bounded so that sums of them stay exact in 64-bit integers and
 // doubles: at most a trillion tokens per request, a billion seconds (31 years) after the first.
-constexpr int64_t kMaxTokens  = 1000000000000;
-constexpr double kMaxSeconds  = 1e9;
+constexpr int64_t kMaxTokens = 1000000000000;
+constexpr double kMaxSeconds = 1e9;
 
 int64_t token_count(const nlohmann::json& v, const char* key)
 {
@@ -62,22 +62,23 @@ double azure_time(const std::string& text)
 {
   std::tm tm{};
   int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, used = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2d %2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &used) != 6 ||
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2d %2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second, &used) !=
+          6 ||
       month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
     throw BadLine("TIMESTAMP must look like 2023-11-16 18:15:46.6805900, got '" + text + "'");
-  double fraction = 0;
+  double fraction        = 0;
   const std::string rest = text.substr(static_cast<size_t>(used));
   if (!rest.empty()) {
     if (rest[0] != '.' || rest.size() == 1 || rest.find_first_not_of("0123456789", 1) != std::string::npos)
       throw BadLine("TIMESTAMP must look like 2023-11-16 18:15:46.6805900, got '" + text + "'");
     fraction = std::stod("0" + rest);
   }
-  tm.tm_year = year - 1900;
-  tm.tm_mon  = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min  = minute;
-  tm.tm_sec  = second;
+  tm.tm_year     = year - 1900;
+  tm.tm_mon      = month - 1;
+  tm.tm_mday     = day;
+  tm.tm_hour     = hour;
+  tm.tm_min      = minute;
+  tm.tm_sec      = second;
   const time_t t = timegm(&tm);  // normalises 2023-02-30 to March 2: such a date is refused
   if (tm.tm_mday != day || tm.tm_mon != month - 1 || tm.tm_year != year - 1900)
     throw BadLine("TIMESTAMP '" + text + "' is not a date");
@@ -119,8 +120,9 @@ RequestTrace read_mooncake(const std::string& file, bool skip_bad_lines)
       trace.requests.push_back(mooncake_line(line));
     } catch (const BadLine& e) {
       if (!skip_bad_lines)
-        throw ConfigError(file + ":" + std::to_string(number) + ": " + e.what() +
-                          " (expected {\"timestamp\": ms, \"input_length\": n, \"output_length\": n, \"hash_ids\": [...]})");
+        throw ConfigError(
+            file + ":" + std::to_string(number) + ": " + e.what() +
+            " (expected {\"timestamp\": ms, \"input_length\": n, \"output_length\": n, \"hash_ids\": [...]})");
       trace.skipped_lines += 1;
     }
   }
@@ -134,7 +136,7 @@ RequestTrace read_csv_trace(const std::string& file, TraceFormat format, bool sk
   const CsvTable t = read_csv_file(file, &ragged);
   const bool azure = format == TraceFormat::Azure;
   // The first bad line in the file is the one reported.
-  size_t next_ragged = 0;
+  size_t next_ragged       = 0;
   const auto ragged_before = [&](size_t line) {
     for (; next_ragged < ragged.size() && ragged[next_ragged] < line; ++next_ragged) {
       if (!skip_bad_lines)
@@ -146,7 +148,7 @@ RequestTrace read_csv_trace(const std::string& file, TraceFormat format, bool sk
   const size_t time   = t.column(azure ? "TIMESTAMP" : "Timestamp");
   const size_t input  = t.column(azure ? "ContextTokens" : "Request tokens");
   const size_t output = t.column(azure ? "GeneratedTokens" : "Response tokens");
-  double first = NAN;
+  double first        = NAN;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     ragged_before(t.line_of_row[r]);
     check_count(file, t.line_of_row[r], trace.requests.size());
@@ -202,8 +204,9 @@ RequestTrace read_request_trace(const std::string& file, TraceFormat format, boo
   RequestTrace trace = format == TraceFormat::Mooncake ? read_mooncake(file, skip_bad_lines)
                                                        : read_csv_trace(file, format, skip_bad_lines);
   if (trace.requests.empty())
-    throw ConfigError(file + ": no requests in the trace" +
-                      (trace.skipped_lines > 0 ? " (" + std::to_string(trace.skipped_lines) + " bad lines skipped)" : ""));
+    throw ConfigError(
+        file + ": no requests in the trace" +
+        (trace.skipped_lines > 0 ? " (" + std::to_string(trace.skipped_lines) + " bad lines skipped)" : ""));
   return trace;
 }
 

@@ -24,9 +24,11 @@ constexpr int64_t kMaxSteadySteps = 4096;
 }  // namespace
 
 ServeInstance::ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally)
-    : index_(index), host_(host), batcher_(config, role), tally_(tally)
-{
-}
+    : index_(index)
+    , host_(host)
+    , batcher_(config, role)
+    , tally_(tally)
+{}
 
 ServeInstance::~ServeInstance() = default;
 
@@ -196,8 +198,8 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
   const bool submitted = submitted_ != seen;
   int64_t done         = submitted ? std::lower_bound(ends.begin(), ends.end(), now() - 1e-12) - ends.begin() + 1
                                    : std::upper_bound(ends.begin(), ends.end(), now()) - ends.begin();
-  done       = std::min(done, steps);
-  bool fails = !submitted && done < steps;
+  done                 = std::min(done, steps);
+  bool fails           = !submitted && done < steps;
   for (; done > 0 && ends[static_cast<size_t>(done - 1)] > fail_at; --done)
     fails = true;
   double begin = start;

@@ -101,7 +101,7 @@ class ServeInstance : public BatchListener {
   std::vector<HostId> fault_hosts_;  // those of them that may fail
   double checked_s_ = 0;             // no failure before this time went unnoticed
   std::unique_ptr<WaitPoint> wake_;
-  bool closed_ = false;
+  bool closed_      = false;
   int64_t incoming_ = 0;
   Actor actor_;
 };

@@ -26,7 +26,7 @@ std::string weights_error(const LlmModel& model, const GroupSpec& group, double 
 int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, double block_B)
 {
   constexpr double kMaxKvBlocks = 1e15;
-  const double blocks = std::floor(room_B / block_B);
+  const double blocks           = std::floor(room_B / block_B);
   if (!(blocks <= kMaxKvBlocks))
     p.fail(key, "room for " + format_number(blocks) + " KV blocks of " + format_number(block_B) +
                     " B, more than llsim's limit of 1e15 (is a memory size in the wrong unit?)");

@@ -36,8 +36,8 @@ struct ServeEnv {
   HostFaults& faults;
   ServeTally& tally;
   const std::vector<TraceRequest>& requests;
-  std::string label;                // "phase 'name'"
-  std::function<void()> progress;   // call after a request finished or was rejected
+  std::string label;               // "phase 'name'"
+  std::function<void()> progress;  // call after a request finished or was rejected
 };
 
 struct ServeTotals {
@@ -59,12 +59,12 @@ class ServeSystem {
   static constexpr const char* kHeader        = "sim/serve/serve_system.hpp";
   static constexpr const char* kSelector      = "impl";
 
-  virtual ~ServeSystem() = default;
-  virtual size_t instances() const              = 0;
-  virtual void start(ServeEnv& env)             = 0;
-  virtual void arrive(int64_t id)               = 0;
-  virtual void close()                          = 0;
-  virtual ServeTotals totals() const            = 0;
+  virtual ~ServeSystem()             = default;
+  virtual size_t instances() const   = 0;
+  virtual void start(ServeEnv& env)  = 0;
+  virtual void arrive(int64_t id)    = 0;
+  virtual void close()               = 0;
+  virtual ServeTotals totals() const = 0;
 };
 
 // A located error (at `key` of `p`) when `group` has no GPUs.

@@ -91,8 +91,8 @@ CsvWriter ServeTally::instances_table() const
   CsvWriter t;
   t.header = {"time_s", "instance", "batch", "kv_used_share", "busy_share"};
   for (const InstanceSample& s : sorted)
-    t.add_numbers({s.time_s, static_cast<double>(s.instance), static_cast<double>(s.batch), s.kv_used_share,
-                   s.busy_share});
+    t.add_numbers(
+        {s.time_s, static_cast<double>(s.instance), static_cast<double>(s.batch), s.kv_used_share, s.busy_share});
   return t;
 }
 
@@ -119,8 +119,7 @@ const MetricTable& ServeTally::metric_table()
   static const MetricTable t = {
       {"requests", MetricUnit::Count, "requests of the workload (a trace's: within its window and max_requests)"},
       {"completed", MetricUnit::Count, "requests that finished"},
-      {"rejected", MetricUnit::Count,
-       "requests turned away (no instance up that could take them, or early rejection)"},
+      {"rejected", MetricUnit::Count, "requests turned away (no instance up that could take them, or early rejection)"},
       {"failed", MetricUnit::Count, "requests lost when an instance's host failed, before their last token"},
       {"slo_attainment", MetricUnit::Ratio, "requests that completed within the SLO / requests"},
       {"goodput_rps", MetricUnit::PerSecond, "requests meeting the SLO per second of the phase"},
@@ -144,8 +143,7 @@ const MetricTable& ServeTally::metric_table()
       {"gpu_utilization", MetricUnit::Ratio, "iteration time / (instances x phase time)"},
       {"mean_concurrency", MetricUnit::Number,
        "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
-      {"preemptions", MetricUnit::Count,
-       "sequences preempted to free KV blocks (their KV dropped, recomputed later)"},
+      {"preemptions", MetricUnit::Count, "sequences preempted to free KV blocks (their KV dropped, recomputed later)"},
       {"bad_lines", MetricUnit::Count, "malformed trace lines skipped (skip_bad_lines; 0 otherwise)"},
   };
   return t;
@@ -205,8 +203,8 @@ Metrics ServeTally::metrics(size_t bad_lines) const
 CsvWriter ServeTally::requests_table() const
 {
   CsvWriter t;
-  t.header = {"request", "arrival_s", "first_token_s", "finish_s", "ttft_s", "tbt_s", "output_tokens", "hit_blocks",
-              "blocks", "instance", "met_slo", "rejected", "failed"};
+  t.header = {"request",    "arrival_s", "first_token_s", "finish_s", "ttft_s",   "tbt_s", "output_tokens",
+              "hit_blocks", "blocks",    "instance",      "met_slo",  "rejected", "failed"};
   for (size_t i = 0; i < records_.size(); ++i) {
     const Record& r = records_[i];
     const bool done = r.finish_s >= 0;

@@ -56,7 +56,7 @@ class ServeTally {
   SloSpec slo_;
   double period_s_;
   std::vector<Record> records_;
-  size_t done_ = 0;
+  size_t done_    = 0;
   double start_s_ = 0, end_s_ = 0;
   struct InstanceSample {
     double time_s;
@@ -66,7 +66,7 @@ class ServeTally {
   };
   std::vector<double> busy_s_, next_sample_;
   std::vector<double> row_s_, busy_at_row_;  // each instance's last row: when, and busy_s_ then
-  double batch_seconds_ = 0;  // sequences in a batch x seconds of its iteration
+  double batch_seconds_ = 0;                 // sequences in a batch x seconds of its iteration
   double kv_bytes_ = 0, pool_peak_ = 0, evicted_ = 0, preemptions_ = 0;
   std::vector<InstanceSample> samples_;
 };

@@ -19,9 +19,13 @@ const ParamTable& serve_workload_params()
       ParamSpec::text("format", "trace format: mooncake, azure or burstgpt (absent: mooncake for a .jsonl file)")
           .may_be_absent(),
       ParamSpec::flag("skip_bad_lines", "skip and count malformed trace lines instead of failing").defaults("false"),
-      ParamSpec::integer("requests", "synthetic: number of requests").may_be_absent().at_least(1).at_most(
-          static_cast<double>(kMaxTraceRequests)),
-      ParamSpec::distribution("arrival", Dimension::Duration, "synthetic: time between arrivals").may_be_absent().at_least(0),
+      ParamSpec::integer("requests", "synthetic: number of requests")
+          .may_be_absent()
+          .at_least(1)
+          .at_most(static_cast<double>(kMaxTraceRequests)),
+      ParamSpec::distribution("arrival", Dimension::Duration, "synthetic: time between arrivals")
+          .may_be_absent()
+          .at_least(0),
       ParamSpec::distribution("input_tokens", Dimension::Number, "synthetic: prompt tokens (rounded, at least 1)")
           .may_be_absent()
           .at_least(0),
@@ -32,7 +36,9 @@ const ParamTable& serve_workload_params()
           .may_be_absent()
           .at_least(1)
           .at_most(1e6),
-      ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster").defaults("1").positive(),
+      ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster")
+          .defaults("1")
+          .positive(),
       ParamSpec::quantity("start", Dimension::Duration,
                           "requests arriving before this, in the trace's own time (before rate_scale), are left out")
           .defaults("0s")
@@ -41,7 +47,9 @@ const ParamTable& serve_workload_params()
                           "keep the requests arriving in [start, start + duration) of the trace's own time")
           .may_be_absent()
           .positive(),
-      ParamSpec::integer("max_requests", "keep at most this many requests (the first ones)").may_be_absent().at_least(1),
+      ParamSpec::integer("max_requests", "keep at most this many requests (the first ones)")
+          .may_be_absent()
+          .at_least(1),
       ParamSpec::integer("max_input_tokens", "longer prompts are truncated to this").may_be_absent().at_least(1),
       ParamSpec::integer("max_output_tokens", "longer outputs are truncated to this").may_be_absent().at_least(1),
   };
@@ -116,11 +124,11 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   const auto by_arrival = [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; };
   if (!std::is_sorted(w.requests.begin(), w.requests.end(), by_arrival))
     std::stable_sort(w.requests.begin(), w.requests.end(), by_arrival);
-  const double t0 = w.requests.empty() ? 0 : w.requests.front().arrival_s;
-  const double start = p.quantity("start");
-  const double end   = p.has("duration") ? start + p.quantity("duration") : std::numeric_limits<double>::infinity();
-  const size_t keep  = p.has("max_requests") ? static_cast<size_t>(p.integer("max_requests")) : w.requests.size();
-  const double scale = p.quantity("rate_scale");
+  const double t0       = w.requests.empty() ? 0 : w.requests.front().arrival_s;
+  const double start    = p.quantity("start");
+  const double end      = p.has("duration") ? start + p.quantity("duration") : std::numeric_limits<double>::infinity();
+  const size_t keep     = p.has("max_requests") ? static_cast<size_t>(p.integer("max_requests")) : w.requests.size();
+  const double scale    = p.quantity("rate_scale");
   const int64_t max_in  = p.has("max_input_tokens") ? p.integer("max_input_tokens") : INT64_MAX;
   const int64_t max_out = p.has("max_output_tokens") ? p.integer("max_output_tokens") : INT64_MAX;
   // Kept requests move forward in place: a million-request trace is not copied.
@@ -130,9 +138,9 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     const double t  = r.arrival_s - t0;
     if (t < start || t >= end)
       continue;
-    r.arrival_s     = (t - start) / scale;
-    r.output_tokens = std::max<int64_t>(1, std::min(r.output_tokens, max_out));
-    r.input_tokens  = std::max<int64_t>(1, std::min(r.input_tokens, max_in));
+    r.arrival_s        = (t - start) / scale;
+    r.output_tokens    = std::max<int64_t>(1, std::min(r.output_tokens, max_out));
+    r.input_tokens     = std::max<int64_t>(1, std::min(r.input_tokens, max_in));
     const auto covered = static_cast<size_t>((r.input_tokens + w.block_tokens - 1) / w.block_tokens);
     if (r.hash_ids.size() > covered)
       r.hash_ids.resize(covered);
@@ -143,12 +151,12 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   // A workload has requests and the first arrives at 0 s, so only a window that starts later
   // can be empty: located at the key that emptied it, which may be a --set.
   if (kept == 0) {
-    const std::string span = "its requests arrive from 0 s to " +
-                             format_number(w.requests.back().arrival_s - t0) + " s";
+    const std::string span =
+        "its requests arrive from 0 s to " + format_number(w.requests.back().arrival_s - t0) + " s";
     if (start > w.requests.back().arrival_s - t0)
       p.fail("start", "no request arrives after the window's start: " + span);
-    p.fail("duration", "no request arrives in the window [" + format_number(start) + " s, " + format_number(end) +
-                           " s): " + span);
+    p.fail("duration",
+           "no request arrives in the window [" + format_number(start) + " s, " + format_number(end) + " s): " + span);
   }
   w.requests.erase(w.requests.begin() + static_cast<std::ptrdiff_t>(kept), w.requests.end());
   w.requests.shrink_to_fit();

@@ -23,7 +23,7 @@ namespace llsim {
 
 struct ServeWorkload {
   std::vector<TraceRequest> requests;  // arrival order
-  size_t bad_lines = 0;
+  size_t bad_lines     = 0;
   int64_t block_tokens = 512;  // tokens per prefix block id
 };
 

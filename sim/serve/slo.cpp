@@ -11,7 +11,8 @@ const ParamTable& slo_params()
   static const ParamTable t = {
       ParamSpec::quantity("ttft", Dimension::Duration, "time to first token limit").positive(),
       ParamSpec::quantity("tbt", Dimension::Duration, "limit on the TBT statistic").positive(),
-      ParamSpec::text("tbt_statistic", "tail_mean (mean of the longest tbt_tail gaps), mean or max").defaults("tail_mean"),
+      ParamSpec::text("tbt_statistic", "tail_mean (mean of the longest tbt_tail gaps), mean or max")
+          .defaults("tail_mean"),
       ParamSpec::quantity("tbt_tail", Dimension::Number, "tail_mean: share of a request's gaps averaged (absent: 0.1)")
           .may_be_absent()
           .positive()
@@ -23,8 +24,8 @@ const ParamTable& slo_params()
 SloSpec parse_slo(const Params& p)
 {
   SloSpec s;
-  s.ttft_s = p.quantity("ttft");
-  s.tbt_s  = p.quantity("tbt");
+  s.ttft_s               = p.quantity("ttft");
+  s.tbt_s                = p.quantity("tbt");
   const std::string name = p.text("tbt_statistic");
   if (name == "tail_mean")
     s.statistic = TbtStatistic::TailMean;
@@ -42,7 +43,8 @@ SloSpec parse_slo(const Params& p)
   return s;
 }
 
-GapTracker::GapTracker(const SloSpec& slo, int64_t expected_gaps) : statistic_(slo.statistic)
+GapTracker::GapTracker(const SloSpec& slo, int64_t expected_gaps)
+    : statistic_(slo.statistic)
 {
   if (statistic_ == TbtStatistic::TailMean)
     keep_ = static_cast<size_t>(std::max<double>(1, std::ceil(slo.tail * static_cast<double>(expected_gaps) - 1e-9)));
@@ -69,12 +71,12 @@ double GapTracker::statistic() const
   if (count_ == 0)
     return 0;
   switch (statistic_) {
-    case TbtStatistic::Mean:
-      return sum_ / static_cast<double>(count_);
-    case TbtStatistic::Max:
-      return longest_.front();
-    case TbtStatistic::TailMean:
-      break;
+  case TbtStatistic::Mean:
+    return sum_ / static_cast<double>(count_);
+  case TbtStatistic::Max:
+    return longest_.front();
+  case TbtStatistic::TailMean:
+    break;
   }
   double s = 0;
   for (double g : longest_)

@@ -19,10 +19,10 @@ namespace llsim {
 enum class TbtStatistic { TailMean, Mean, Max };
 
 struct SloSpec {
-  double ttft_s = 0;
-  double tbt_s  = 0;
+  double ttft_s          = 0;
+  double tbt_s           = 0;
   TbtStatistic statistic = TbtStatistic::TailMean;
-  double tail   = 0.1;
+  double tail            = 0.1;
 };
 
 const ParamTable& slo_params();
@@ -40,9 +40,9 @@ class GapTracker {
 
  private:
   TbtStatistic statistic_ = TbtStatistic::Mean;
-  size_t keep_  = 1;
-  int64_t count_ = 0;
-  double sum_    = 0;
+  size_t keep_            = 1;
+  int64_t count_          = 0;
+  double sum_             = 0;
   std::vector<double> longest_;  // min-heap of the longest gaps
 };
 

@@ -76,7 +76,8 @@ bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, doub
   std::vector<sg4::CommPtr> comms;
   for (const Flow& f : flows)
     if (f.from != f.to && f.bytes >= 1)
-      comms.push_back(sg4::Comm::sendto_async(platform.host(f.from), platform.host(f.to), static_cast<uint64_t>(f.bytes)));
+      comms.push_back(
+          sg4::Comm::sendto_async(platform.host(f.from), platform.host(f.to), static_cast<uint64_t>(f.bytes)));
   for (size_t i = 0; i < comms.size(); ++i)
     if (!wait_or_cancel(comms[i], deadline)) {
       for (size_t j = i + 1; j < comms.size(); ++j)

@@ -16,8 +16,7 @@ enum class IoOp { Read, Write };
 
 // Moves `bytes` from one host to another over the network (nothing when both are the same host
 // or bytes < 1). It lasts at least `min_duration` (a sender that cannot go faster).
-bool transfer(const Platform& platform, HostId from, HostId to, double bytes, double deadline,
-              double min_duration = 0);
+bool transfer(const Platform& platform, HostId from, HostId to, double bytes, double deadline, double min_duration = 0);
 
 // Moves several flows at once (they share the links they cross) and returns when all are done;
 // false, with the rest cancelled, if the deadline comes first.

@@ -18,7 +18,9 @@ class Actor {
  public:
   struct Impl;  // the SimGrid actor (actors.cpp)
   Actor() = default;
-  explicit Actor(std::shared_ptr<Impl> impl) : impl_(std::move(impl)) {}
+  explicit Actor(std::shared_ptr<Impl> impl)
+      : impl_(std::move(impl))
+  {}
   void join();
 
  private:

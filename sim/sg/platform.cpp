@@ -22,7 +22,8 @@ struct BuiltGroup {
 
 }  // namespace
 
-Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
+Platform::Platform(const PlatformSpec& spec, uint64_t seed)
+    : spec_(spec)
 {
   hosts_.reserve(spec.host_count());
   sg4::NetZone* root = spec.topology ? sg4::create_full_zone("platform") : sg4::create_star_zone("platform");
@@ -33,9 +34,11 @@ Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
     zone->set_parent(root);
     for (int64_t i = 0; i < group.count; ++i) {
       const std::string name = group.name + "-" + std::to_string(i);
-      sg4::Host* host = zone->create_host(name, group.speed->sample(rng))->set_core_count(static_cast<int>(group.cores));
-      sg4::LinkInRoute nic(zone->create_split_duplex_link(name + "-nic", group.nic_Bps)->set_latency(group.nic_latency_s)->seal(),
-                           sg4::LinkInRoute::Direction::UP);
+      sg4::Host* host =
+          zone->create_host(name, group.speed->sample(rng))->set_core_count(static_cast<int>(group.cores));
+      sg4::LinkInRoute nic(
+          zone->create_split_duplex_link(name + "-nic", group.nic_Bps)->set_latency(group.nic_latency_s)->seal(),
+          sg4::LinkInRoute::Direction::UP);
       zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr, {nic}, true);
       host->seal();
       hosts_.push_back(host);
@@ -46,7 +49,8 @@ Platform::Platform(const PlatformSpec& spec, uint64_t seed) : spec_(spec)
   }
 
   if (!spec.topology) {
-    sg4::Link* backbone = root->create_link("backbone", spec.backbone_Bps)->set_latency(spec.backbone_latency_s)->seal();
+    sg4::Link* backbone =
+        root->create_link("backbone", spec.backbone_Bps)->set_latency(spec.backbone_latency_s)->seal();
     for (const auto& [name, g] : built)
       root->add_route(g.zone->get_netpoint(), nullptr, g.gateway, nullptr, {sg4::LinkInRoute(backbone)}, true);
   } else {

@@ -27,10 +27,12 @@ struct Timer::Impl {
   // earlier callback releases it. One simcall per wake, and none for the callbacks that the
   // daemon's own callbacks schedule, which are most of them.
   simgrid::s4u::SemaphorePtr wake = simgrid::s4u::Semaphore::create(0);
-  bool running       = false;  // the daemon is running callbacks
-  double planned_s   = 0;      // when it wakes next, unless released before
+  bool running                    = false;  // the daemon is running callbacks
+  double planned_s                = 0;      // when it wakes next, unless released before
 
-  explicit Impl(const Platform& p) : platform(p) {}
+  explicit Impl(const Platform& p)
+      : platform(p)
+  {}
 
   void loop()
   {
@@ -53,7 +55,8 @@ struct Timer::Impl {
 
 // The daemon starts here, outside any actor: starting it from the first caller would be a
 // simcall, and another actor could call `at` while the first one waits for it.
-Timer::Timer(const Platform& platform) : impl_(std::make_unique<Impl>(platform))
+Timer::Timer(const Platform& platform)
+    : impl_(std::make_unique<Impl>(platform))
 {
   start_daemon(platform, 0, "timer", "timer", [impl = impl_.get()] { impl->loop(); });
 }

@@ -14,11 +14,13 @@ namespace sg4 = simgrid::s4u;
 namespace llsim {
 
 struct WaitPoint::Impl {
-  sg4::MutexPtr mutex             = sg4::Mutex::create();
-  sg4::ConditionVariablePtr cv    = sg4::ConditionVariable::create();
+  sg4::MutexPtr mutex          = sg4::Mutex::create();
+  sg4::ConditionVariablePtr cv = sg4::ConditionVariable::create();
 };
 
-WaitPoint::WaitPoint() : impl_(std::make_unique<Impl>()) {}
+WaitPoint::WaitPoint()
+    : impl_(std::make_unique<Impl>())
+{}
 WaitPoint::~WaitPoint() = default;
 
 void WaitPoint::notify_all()

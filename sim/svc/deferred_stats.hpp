@@ -12,7 +12,9 @@ namespace llsim {
 
 class DeferredStats {
  public:
-  explicit DeferredStats(ServerStats& stats) : stats_(stats) {}
+  explicit DeferredStats(ServerStats& stats)
+      : stats_(stats)
+  {}
   // At `t`: the queue and the busy units change by these deltas, and bytes and operations are
   // done.
   void change(double t, int queue_delta, int busy_delta, double bytes = 0, double operations = 0)

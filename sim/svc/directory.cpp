@@ -11,7 +11,10 @@ constexpr size_t kMaxServices = 1000;  // each writes its own CSV and summary bl
 
 }  // namespace
 
-ServiceDirectory::ServiceDirectory(const PlatformSpec& platform, uint64_t seed) : platform_(platform), seed_(seed) {}
+ServiceDirectory::ServiceDirectory(const PlatformSpec& platform, uint64_t seed)
+    : platform_(platform)
+    , seed_(seed)
+{}
 
 ServiceDirectory::~ServiceDirectory() = default;
 
@@ -51,7 +54,7 @@ Service& ServiceDirectory::build(const std::string& name)
   const YamlRef ref = declarations_->child(name);
   if (!building_.insert(name).second)
     ref.fail("services refer to each other in a cycle through '" + name + "'");
-  const auto& entry = Registry<Service>::lookup(ref);
+  const auto& entry      = Registry<Service>::lookup(ref);
   const ParamTable table = Registry<Service>::table_for(entry, Service::common_params());
   const Params p(ref, table);  // keeps a pointer to the table
   auto service = entry.make(p, Service::Context{platform_, name, seed_, *this});

@@ -20,8 +20,7 @@ DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host
     , latency_s_(disk.latency_s)
     , label_(std::move(label))
     , stats_(stats)
-{
-}
+{}
 
 DiskWorker::~DiskWorker() = default;
 
@@ -52,7 +51,7 @@ void DiskWorker::loop()
     if (job.started)
       job.started();
     const double busy_s = latency_s_ + job.bytes / (job.op == IoOp::Write ? write_Bps_ : read_Bps_);
-    const bool ok = !faults_.is_down(host_, now()) && pause(busy_s, faults_.next_failure(host_, now()));
+    const bool ok       = !faults_.is_down(host_, now()) && pause(busy_s, faults_.next_failure(host_, now()));
     stats_.busy_changed(now(), -1);
     job.over(ok);
   }

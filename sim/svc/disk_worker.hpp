@@ -35,9 +35,8 @@ class DiskWorker {
   DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk, std::string label,
              ServerStats& stats);
   ~DiskWorker();
-  void start();            // before the simulation runs
-  void submit(Job job);     // the first one starts the worker's actor
-
+  void start();          // before the simulation runs
+  void submit(Job job);  // the first one starts the worker's actor
 
  private:
   void loop();
@@ -60,7 +59,10 @@ class DiskWorker {
 // when give() frees it). Writes waiting for room count in the server's queue (`stats`, if any).
 class TargetCredit {
  public:
-  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr) : capacity_B_(capacity_B), stats_(stats) {}
+  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr)
+      : capacity_B_(capacity_B)
+      , stats_(stats)
+  {}
   void take(double bytes, std::function<void()> admitted);
   void give(double bytes);
 

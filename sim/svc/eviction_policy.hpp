@@ -19,8 +19,8 @@ class EvictionPolicy {
   // `depth`: the block's position in its prefix (0: the first block of a prompt), for policies
   // that prefer to keep the blocks many prompts share.
   virtual void inserted(const std::string& key, int64_t depth) = 0;
-  virtual void used(const std::string& key)     = 0;  // read (a hit) or put again
-  virtual void removed(const std::string& key)  = 0;
+  virtual void used(const std::string& key)                    = 0;  // read (a hit) or put again
+  virtual void removed(const std::string& key)                 = 0;
   // The block to evict next among those `evictable` accepts; "" when there is none.
   virtual std::string victim(const std::function<bool(const std::string&)>& evictable) const = 0;
 };

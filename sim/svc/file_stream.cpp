@@ -10,9 +10,10 @@ std::shared_ptr<FileStream> FileStream::create(StorageService& storage, Setup se
 }
 
 FileStream::FileStream(StorageService& storage, Setup setup)
-    : storage_(storage), s_(std::move(setup)), chunks_(static_cast<size_t>(std::ceil(s_.bytes / s_.chunk_B)))
-{
-}
+    : storage_(storage)
+    , s_(std::move(setup))
+    , chunks_(static_cast<size_t>(std::ceil(s_.bytes / s_.chunk_B)))
+{}
 
 void FileStream::start()
 {
@@ -40,11 +41,11 @@ void FileStream::issue()
 void FileStream::send(size_t part)
 {
   TargetIo io;
-  io.op     = s_.op;
-  io.client = s_.client;
-  io.target = parts_[part].target;
-  io.bytes  = parts_[part].bytes;
-  io.file   = s_.file;
+  io.op                 = s_.op;
+  io.client             = s_.client;
+  io.target             = parts_[part].target;
+  io.bytes              = parts_[part].bytes;
+  io.file               = s_.file;
   io.interruptions_left = s_.give_up_after;
   parts_outstanding_ += 1;
   auto self = shared_from_this();

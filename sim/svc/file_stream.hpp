@@ -20,13 +20,13 @@ namespace llsim {
 class FileStream : public std::enable_shared_from_this<FileStream> {
  public:
   struct Setup {
-    IoOp op       = IoOp::Write;
-    HostId client = 0;
-    FileId file   = 0;
-    double bytes  = 0;
-    double chunk_B   = 64e6;
-    size_t in_flight = 1;
-    int64_t give_up_after = -1;  // server failures one request survives (-1: any number)
+    IoOp op               = IoOp::Write;
+    HostId client         = 0;
+    FileId file           = 0;
+    double bytes          = 0;
+    double chunk_B        = 64e6;
+    size_t in_flight      = 1;
+    int64_t give_up_after = -1;                  // server failures one request survives (-1: any number)
     std::function<void(double bytes)> moved;     // bytes of a completed part
     std::function<void(const IoOutcome&)> over;  // the stream finished, or stopped on a failure
   };
@@ -43,7 +43,7 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
     bool sent = false, done = false;
   };
   FileStream(StorageService& storage, Setup setup);
-  void issue();                // while below in_flight and chunks remain
+  void issue();  // while below in_flight and chunks remain
   void send(size_t part);
   void completed(size_t part, const IoOutcome& o);
 
@@ -51,11 +51,11 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   Setup s_;
   size_t chunks_;
   size_t next_chunk_ = 0;
-  std::vector<Part> parts_;               // of the chunks issued so far
-  std::vector<size_t> chunk_unsent_;      // parts not sent yet, per issued chunk
+  std::vector<Part> parts_;           // of the chunks issued so far
+  std::vector<size_t> chunk_unsent_;  // parts not sent yet, per issued chunk
   size_t chunks_in_flight_ = 0, parts_outstanding_ = 0, done_parts_ = 0;
   void sent(size_t part);
-  IoOutcome failure_;                     // the first failure since the last resume
+  IoOutcome failure_;  // the first failure since the last resume
 };
 
 }  // namespace llsim

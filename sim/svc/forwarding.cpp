@@ -26,13 +26,17 @@ const ParamTable& ForwardingService::params()
       ParamSpec::text("mapping", "static (client i of its group to forwarding node i / ratio) or balanced "
                                  "(a job's I/O clients dealt evenly over all forwarding nodes)")
           .defaults("static"),
-      ParamSpec::integer("ratio", "compute nodes per forwarding node under the static mapping").defaults("512").at_least(1),
+      ParamSpec::integer("ratio", "compute nodes per forwarding node under the static mapping")
+          .defaults("512")
+          .at_least(1),
   };
   return t;
 }
 
 ForwardingService::ForwardingService(const Params& p, const Context& c)
-    : Service(p, c), backend_(c.directory.get<StorageService>(p, "backend")), ratio_(p.integer("ratio"))
+    : Service(p, c)
+    , backend_(c.directory.get<StorageService>(p, "backend"))
+    , ratio_(p.integer("ratio"))
 {
   const std::string mapping = p.text("mapping");
   if (mapping != "static" && mapping != "balanced")
@@ -123,11 +127,11 @@ TargetIo to_backend(const ForwardedIo& io)
 
 void ForwardingService::serve_write(const ForwardedIo& io, const IoCallback& done)
 {
-  ServerPool& pool      = *pools_[io.forwarder];
-  const HostId fwd      = host(io.forwarder);
-  const HostId server   = backend_.host_of_target(io.target);
-  const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
-                                    faults_->next_failure(server, now())});
+  ServerPool& pool    = *pools_[io.forwarder];
+  const HostId fwd    = host(io.forwarder);
+  const HostId server = backend_.host_of_target(io.target);
+  const double deadline =
+      std::min({pool.deadline(), faults_->next_failure(io.client, now()), faults_->next_failure(server, now())});
   XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(io.client).c_str(), platform_->name(fwd).c_str(),
             platform_->name(server).c_str(), io.bytes);
   const auto sent = io.sent ? io.sent : [] {};
@@ -172,10 +176,10 @@ void ForwardingService::serve_read(const ForwardedIo& io, const IoCallback& done
 
 void ForwardingService::relay_back(const ForwardedIo& io, const IoCallback& done)
 {
-  ServerPool& pool      = *pools_[io.forwarder];
-  const HostId server   = backend_.host_of_target(io.target);
-  const double deadline = std::min({pool.deadline(), faults_->next_failure(io.client, now()),
-                                    faults_->next_failure(server, now())});
+  ServerPool& pool    = *pools_[io.forwarder];
+  const HostId server = backend_.host_of_target(io.target);
+  const double deadline =
+      std::min({pool.deadline(), faults_->next_failure(io.client, now()), faults_->next_failure(server, now())});
   XBT_DEBUG("%s -> %s -> %s: %g B", platform_->name(server).c_str(), platform_->name(host(io.forwarder)).c_str(),
             platform_->name(io.client).c_str(), io.bytes);
   if (!relay(*platform_, server, host(io.forwarder), io.client, io.bytes, io.min_first_hop, deadline, [] {})) {

@@ -30,13 +30,13 @@
 namespace llsim {
 
 struct ForwardedIo {
-  IoOp op           = IoOp::Write;
-  HostId client     = 0;
-  size_t forwarder  = 0;
-  size_t target     = 0;  // of the backend
-  double bytes      = 0;
-  FileId file       = 0;
-  double min_first_hop = 0;    // the client cannot send or receive the bytes faster
+  IoOp op              = IoOp::Write;
+  HostId client        = 0;
+  size_t forwarder     = 0;
+  size_t target        = 0;  // of the backend
+  double bytes         = 0;
+  FileId file          = 0;
+  double min_first_hop = 0;  // the client cannot send or receive the bytes faster
   // The request has left the client: a write's bytes are sent, a read is taken into service
   // (optional; must not block). A client issues its next request then.
   std::function<void()> sent;

@@ -18,9 +18,11 @@ using Later           = std::greater<std::pair<double, HostId>>;
 }  // namespace
 
 HostFaults::HostFaults(const PlatformSpec& platform, uint64_t seed)
-    : platform_(platform), seed_(seed), model_of_(platform.host_count(), -1), outages_(platform.host_count())
-{
-}
+    : platform_(platform)
+    , seed_(seed)
+    , model_of_(platform.host_count(), -1)
+    , outages_(platform.host_count())
+{}
 
 const ParamTable& HostFaults::entry_params()
 {
@@ -37,8 +39,8 @@ void HostFaults::load(const YamlRef& faults)
   if (!faults.node().IsSequence())
     faults.fail("expected a list of {group: ..., impl: " + join(Registry<FaultModel>::names(), " | ") + ", ...}");
   for (size_t i = 0; i < faults.node().size(); ++i) {
-    const YamlRef item = faults.item(i);
-    const auto& entry  = Registry<FaultModel>::lookup(item);
+    const YamlRef item     = faults.item(i);
+    const auto& entry      = Registry<FaultModel>::lookup(item);
     const ParamTable table = Registry<FaultModel>::table_for(entry, entry_params());
     const Params p(item, table);  // keeps a pointer to the table
     const GroupSpec& group = platform_.group_param(p, "group");
@@ -98,7 +100,8 @@ double HostFaults::mtbf_s(HostId h) const
   return m.model->mtbf_s(h - m.group->first_host);
 }
 
-GroupFailures::GroupFailures(HostFaults& faults, HostId first, size_t count) : faults_(faults)
+GroupFailures::GroupFailures(HostFaults& faults, HostId first, size_t count)
+    : faults_(faults)
 {
   double rate = 0;
   for (HostId h = first; h < first + count; ++h) {

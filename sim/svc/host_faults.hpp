@@ -45,8 +45,8 @@ class HostFaults {
   const PlatformSpec& platform_;
   uint64_t seed_;
   std::vector<Model> models_;
-  std::vector<int> model_of_;                  // per host: index into models_, -1 none
-  std::vector<std::vector<Outage>> outages_;   // per host: drawn so far
+  std::vector<int> model_of_;                 // per host: index into models_, -1 none
+  std::vector<std::vector<Outage>> outages_;  // per host: drawn so far
 };
 
 // The failures of a set of hosts taken together, e.g. a job that fails when one of its nodes

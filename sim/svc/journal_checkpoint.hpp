@@ -15,7 +15,9 @@ class JournalCheckpoint {
   static constexpr const char* kSelector      = "impl";
 
   static const ParamTable& params();  // `every`: the keys of every model
-  explicit JournalCheckpoint(const Params& p) : every_B_(p.quantity("every")) {}
+  explicit JournalCheckpoint(const Params& p)
+      : every_B_(p.quantity("every"))
+  {}
   virtual ~JournalCheckpoint() = default;
   double every_B() const { return every_B_; }
   // Home blocks written to apply `records` records that changed `distinct_blocks` blocks.

@@ -33,7 +33,9 @@ const ParamTable& MemoryPool::params()
   return t;
 }
 
-MemoryPool::MemoryPool(const Params& p, const Context& c) : Service(p, c), capacity_B_(p.quantity("capacity"))
+MemoryPool::MemoryPool(const Params& p, const Context& c)
+    : Service(p, c)
+    , capacity_B_(p.quantity("capacity"))
 {
   // The pools on the same hosts share their memory.
   double promised = capacity_B_;
@@ -61,9 +63,9 @@ void MemoryPool::start(const ServiceRuntime& runtime)
   platform_ = &runtime.platform;
   faults_   = &runtime.faults;
   for (size_t s = 0; s < servers_.size(); ++s) {
-    servers_[s].pool = std::make_unique<ServerPool>(runtime.platform, runtime.faults,
-                                                    servers().host(static_cast<int64_t>(s)), threads(),
-                                                    "service '" + name() + "'", stats(s));
+    servers_[s].pool =
+        std::make_unique<ServerPool>(runtime.platform, runtime.faults, servers().host(static_cast<int64_t>(s)),
+                                     threads(), "service '" + name() + "'", stats(s));
     servers_[s].pool->set_on_failure([this, s] { lose_all(servers_[s]); });
     servers_[s].pool->start();
   }
@@ -97,7 +99,7 @@ LLSIM_DECLARE_METRICS(Service, MemoryPool::kKind, kMemoryPoolMetrics);
 
 Metrics MemoryPool::totals() const
 {
-  Metrics m = Service::totals();
+  Metrics m           = Service::totals();
   const double stored = stored_bytes();
   m.push_back({"hits", hits_});
   m.push_back({"misses", misses_});

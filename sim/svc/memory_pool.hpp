@@ -68,7 +68,7 @@ class MemoryPool : public Service {
   bool make_room(Server& s, double bytes);
   void drop(Server& s, const std::string& key);
   void add_stored(Server& s, double bytes);  // and report the server's level
-  void lose_all(Server& s);  // its host failed
+  void lose_all(Server& s);                  // its host failed
 
   double capacity_B_;
   const Platform* platform_ = nullptr;

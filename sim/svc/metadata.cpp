@@ -37,15 +37,21 @@ const ParamTable& ops_params()
       ParamSpec::quantity("create", Dimension::Rate, "file creations per second per server (assumption)")
           .defaults("50k/s")
           .positive(),
-      ParamSpec::quantity("open", Dimension::Rate, "opens per second per server (assumption)").defaults("100k/s").positive(),
+      ParamSpec::quantity("open", Dimension::Rate, "opens per second per server (assumption)")
+          .defaults("100k/s")
+          .positive(),
       ParamSpec::quantity("stat", Dimension::Rate, "stats and path lookups per second per server (assumption)")
           .defaults("200k/s")
           .positive(),
       ParamSpec::quantity("readdir", Dimension::Rate, "directory reads per second per server (assumption)")
           .defaults("20k/s")
           .positive(),
-      ParamSpec::quantity("unlink", Dimension::Rate, "removals per second per server (assumption)").defaults("50k/s").positive(),
-      ParamSpec::quantity("close", Dimension::Rate, "closes per second per server (assumption)").defaults("200k/s").positive(),
+      ParamSpec::quantity("unlink", Dimension::Rate, "removals per second per server (assumption)")
+          .defaults("50k/s")
+          .positive(),
+      ParamSpec::quantity("close", Dimension::Rate, "closes per second per server (assumption)")
+          .defaults("200k/s")
+          .positive(),
   };
   return t;
 }
@@ -54,9 +60,11 @@ const ParamTable& device_params()
 {
   static const ParamTable t = {
       ParamSpec::quantity("write", Dimension::Bandwidth, "write bandwidth of the log device").positive(),
-      ParamSpec::quantity("read", Dimension::Bandwidth, "read bandwidth of the log device (checkpoint scans)").positive(),
-      ParamSpec::quantity("latency", Dimension::Duration, "time of one log write before its bytes move "
-                                                          "(HDD ~4ms, SATA SSD ~50us, NVM ~1us)")
+      ParamSpec::quantity("read", Dimension::Bandwidth, "read bandwidth of the log device (checkpoint scans)")
+          .positive(),
+      ParamSpec::quantity("latency", Dimension::Duration,
+                          "time of one log write before its bytes move "
+                          "(HDD ~4ms, SATA SSD ~50us, NVM ~1us)")
           .at_least(0),
   };
   return t;
@@ -66,8 +74,12 @@ const ParamTable& journal_params()
 {
   static const ParamTable t = {
       ParamSpec::section("device", "the log device of each server {write, read, latency}").with_fields(device_params()),
-      ParamSpec::quantity("record", Dimension::Size, "journal bytes per mutating operation").defaults("512B").positive(),
-      ParamSpec::quantity("block", Dimension::Size, "home block a checkpoint writes in one I/O").defaults("4KiB").positive(),
+      ParamSpec::quantity("record", Dimension::Size, "journal bytes per mutating operation")
+          .defaults("512B")
+          .positive(),
+      ParamSpec::quantity("block", Dimension::Size, "home block a checkpoint writes in one I/O")
+          .defaults("4KiB")
+          .positive(),
       ParamSpec::choice<JournalCheckpoint>("checkpoint", "writing the journal home {impl, every}")
           .defaults("{impl: forward}"),
   };
@@ -79,8 +91,9 @@ const ParamTable& journal_params()
 const ParamTable& MetadataService::params()
 {
   static const ParamTable t = {
-      ParamSpec::section("ops", "operations per second one server sustains, by operation").defaults("{}").with_fields(
-          ops_params()),
+      ParamSpec::section("ops", "operations per second one server sustains, by operation")
+          .defaults("{}")
+          .with_fields(ops_params()),
       ParamSpec::text("service_time", "exponential (M/M/c) or constant (M/D/c): how one operation's service time "
                                       "varies around its mean threads / rate")
           .defaults("exponential"),
@@ -89,8 +102,9 @@ const ParamTable& MetadataService::params()
           .positive(),
       ParamSpec::choice<MetadataModel>("model", "where the namespace lives and what an operation costs in RPCs {impl}")
           .defaults("{impl: hashed}"),
-      ParamSpec::quantity("inode_bytes", Dimension::Size, "metadata bytes per file or directory, entries included "
-                                                          "(7 TB for 10 B files)")
+      ParamSpec::quantity("inode_bytes", Dimension::Size,
+                          "metadata bytes per file or directory, entries included "
+                          "(7 TB for 10 B files)")
           .defaults("700B")
           .positive(),
       ParamSpec::section("journal", "persistence of mutating operations on a log device, checkpointed to the "
@@ -102,7 +116,8 @@ const ParamTable& MetadataService::params()
 }
 
 MetadataService::MetadataService(const Params& p, const Context& c)
-    : Service(p, c), seed_key_(Rng::stream_key(c.seed, "service." + c.name))
+    : Service(p, c)
+    , seed_key_(Rng::stream_key(c.seed, "service." + c.name))
 {
   const Params ops = p.section("ops", ops_params());
   for (size_t i = 0; i < kMetaOps; ++i)
@@ -110,17 +125,17 @@ MetadataService::MetadataService(const Params& p, const Context& c)
   const std::string service_time = p.text("service_time");
   if (service_time != "exponential" && service_time != "constant")
     p.fail("service_time", "expected exponential or constant, got '" + service_time + "'");
-  exponential_ = service_time == "exponential";
-  rpc_B_       = p.quantity("rpc_size");
-  inode_B_     = p.quantity("inode_bytes");
-  model_       = Registry<MetadataModel>::create(p.raw("model"), {static_cast<size_t>(servers().count)});
+  exponential_      = service_time == "exponential";
+  rpc_B_            = p.quantity("rpc_size");
+  inode_B_          = p.quantity("inode_bytes");
+  model_            = Registry<MetadataModel>::create(p.raw("model"), {static_cast<size_t>(servers().count)});
   const auto& disks = servers().disks;
-  room_B_ = disks ? static_cast<double>(disks->count) * disks->capacity_B : servers().memory_B;
+  room_B_           = disks ? static_cast<double>(disks->count) * disks->capacity_B : servers().memory_B;
   if (p.has("journal")) {
     const Params j = p.section("journal", journal_params());
     if (!disks)
-      p.fail("journal", "a journal is checkpointed to the servers' disks, and group '" + servers().name +
-                            "' has no 'disks'");
+      p.fail("journal",
+             "a journal is checkpointed to the servers' disks, and group '" + servers().name + "' has no 'disks'");
     const Params d = j.section("device", device_params());
     JournalSpec spec;
     spec.log        = {d.quantity("read"), d.quantity("write"), d.quantity("latency")};
@@ -188,12 +203,11 @@ bool MetadataService::take_room(size_t server, const MetaRpc& rpc, int64_t scale
   const double added = static_cast<double>(rpc.inodes * scale);
   if (room_B_ > 0 && added > 0 && (inodes_[server] + added) * inode_B_ > room_B_) {
     if (capacity_error_.empty())
-      capacity_error_ = "metadata service '" + name() + "': server " +
-                        platform_->name(servers().host(static_cast<int64_t>(server))) + " would hold " +
-                        format_number((inodes_[server] + added) * inode_B_) + " B of metadata (" +
-                        format_number(inodes_[server] + added) + " inodes of " + format_number(inode_B_) +
-                        " B) but has room for " + format_number(room_B_) + " B (its " +
-                        (servers().disks ? "disks" : "memory") + ")";
+      capacity_error_ =
+          "metadata service '" + name() + "': server " + platform_->name(servers().host(static_cast<int64_t>(server))) +
+          " would hold " + format_number((inodes_[server] + added) * inode_B_) + " B of metadata (" +
+          format_number(inodes_[server] + added) + " inodes of " + format_number(inode_B_) + " B) but has room for " +
+          format_number(room_B_) + " B (its " + (servers().disks ? "disks" : "memory") + ")";
     return false;
   }
   inodes_[server] = std::max(0.0, inodes_[server] + added);
@@ -203,10 +217,10 @@ bool MetadataService::take_room(size_t server, const MetaRpc& rpc, int64_t scale
 void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, bool wait_if_down,
                              std::function<void(bool ok)> done)
 {
-  const size_t server = rpc.server;
-  const HostId host   = servers().host(static_cast<int64_t>(server));
-  const double leg    = leg_s(client, host) * static_cast<double>(scale);
-  const double sent   = now();
+  const size_t server  = rpc.server;
+  const HostId host    = servers().host(static_cast<int64_t>(server));
+  const double leg     = leg_s(client, host) * static_cast<double>(scale);
+  const double sent    = now();
   DeferredStats& stats = deferred_[server];
   stats.apply_until(sent);
   if (!take_room(server, rpc, scale)) {
@@ -268,8 +282,9 @@ double MetadataService::leg_s(HostId from, HostId to)
 {
   // Routes between groups are the same for every pair of their hosts: one computation per pair
   // of groups.
-  const auto key = std::make_pair(platform_->spec().group_of(from).first_host, platform_->spec().group_of(to).first_host);
-  const auto it  = leg_s_.find(key);
+  const auto key =
+      std::make_pair(platform_->spec().group_of(from).first_host, platform_->spec().group_of(to).first_host);
+  const auto it = leg_s_.find(key);
   if (it != leg_s_.end())
     return it->second;
   return leg_s_[key] = message_time(platform_->spec(), from, to, rpc_B_);
@@ -315,16 +330,16 @@ double MetadataService::home_write_bytes() const
 
 namespace {
 
-const MetricTable kMetadataMetrics = joined(
-    Service::common_metrics(),
-    {
-        {"metadata_bytes", MetricUnit::Bytes,
-         "bytes of inodes the servers hold at the end of the run (inode_bytes each)"},
-        {"max_server_metadata_bytes", MetricUnit::Bytes, "the most bytes of inodes one server holds at the end"},
-        {"journal_bytes", MetricUnit::Bytes, "bytes of records the servers journalled (0 without `journal`)"},
-        {"home_write_bytes", MetricUnit::Bytes,
-         "bytes the journal checkpoints wrote to the servers' disks (0 without `journal`)"},
-    });
+const MetricTable kMetadataMetrics =
+    joined(Service::common_metrics(),
+           {
+               {"metadata_bytes", MetricUnit::Bytes,
+                "bytes of inodes the servers hold at the end of the run (inode_bytes each)"},
+               {"max_server_metadata_bytes", MetricUnit::Bytes, "the most bytes of inodes one server holds at the end"},
+               {"journal_bytes", MetricUnit::Bytes, "bytes of records the servers journalled (0 without `journal`)"},
+               {"home_write_bytes", MetricUnit::Bytes,
+                "bytes the journal checkpoints wrote to the servers' disks (0 without `journal`)"},
+           });
 
 }  // namespace
 

@@ -47,7 +47,9 @@ struct JournalSpec {
 
 class MetadataJournal {
  public:
-  explicit MetadataJournal(const JournalSpec& spec) : spec_(spec) {}
+  explicit MetadataJournal(const JournalSpec& spec)
+      : spec_(spec)
+  {}
   // A record of an operation whose service ended at `ready`, that changed directory `dir_key`,
   // standing for `scale` identical records: when it is durable on the log device.
   double append(double ready, uint64_t dir_key, double scale);

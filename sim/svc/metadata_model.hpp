@@ -22,10 +22,10 @@
 namespace llsim {
 
 struct MetaRpc {
-  size_t server = 0;
-  MetaOp op     = MetaOp::Stat;
-  int inodes    = 0;      // +1: an inode is created on the server; -1: one is removed
-  uint64_t dir_key = 0;   // the directory whose entries or attributes it changes (journal blocks)
+  size_t server    = 0;
+  MetaOp op        = MetaOp::Stat;
+  int inodes       = 0;  // +1: an inode is created on the server; -1: one is removed
+  uint64_t dir_key = 0;  // the directory whose entries or attributes it changes (journal blocks)
 };
 
 class MetadataModel {
@@ -37,8 +37,8 @@ class MetadataModel {
   static constexpr const char* kHeader        = "sim/svc/metadata_model.hpp";
   static constexpr const char* kSelector      = "impl";
 
-  virtual ~MetadataModel() = default;
-  virtual size_t server_of(std::string_view path) const = 0;
+  virtual ~MetadataModel()                                 = default;
+  virtual size_t server_of(std::string_view path) const    = 0;
   virtual size_t lookup_server(std::string_view dir) const = 0;
   virtual bool parallel_lookups() const { return false; }
   virtual void rpcs(MetaOp op, std::string_view path, std::vector<MetaRpc>* out) = 0;

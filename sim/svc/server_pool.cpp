@@ -24,8 +24,7 @@ ServerPool::ServerPool(const Platform& platform, HostFaults& faults, HostId host
     , label_(std::move(label))
     , stats_(stats)
     , threads_are_units_(threads_are_units)
-{
-}
+{}
 
 ServerPool::~ServerPool() = default;
 

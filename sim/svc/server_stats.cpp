@@ -5,7 +5,10 @@
 
 namespace llsim {
 
-ServerStats::ServerStats(double period_s, size_t units) : period_s_(period_s), units_(static_cast<double>(units)) {}
+ServerStats::ServerStats(double period_s, size_t units)
+    : period_s_(period_s)
+    , units_(static_cast<double>(units))
+{}
 
 bool ServerStats::bucket_active() const
 {
@@ -18,7 +21,7 @@ void ServerStats::close_bucket()
     rows_.push_back({static_cast<double>(bucket_ + 1) * period_s_, bytes_, operations_, queue_s_ / period_s_,
                      busy_s_ / (period_s_ * units_), level_});
   bytes_ = operations_ = queue_s_ = busy_s_ = 0;
-  level_moved_ = false;
+  level_moved_                              = false;
 }
 
 void ServerStats::advance(double now)
@@ -82,7 +85,7 @@ void ServerStats::finish(double now)
     if (bucket_active())
       rows_.push_back({now, bytes_, operations_, queue_s_ / length, busy_s_ / (length * units_), level_});
     bytes_ = operations_ = queue_s_ = busy_s_ = 0;
-    level_moved_ = false;
+    level_moved_                              = false;
   }
 }
 

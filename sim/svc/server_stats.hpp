@@ -21,10 +21,10 @@ class ServerStats {
 
   ServerStats(double period_s, size_t units);
   void add(double now, double bytes, double operations);
-  void queue_changed(double now, long delta);  // requests waiting
-  void busy_changed(double now, long delta);   // units at work
+  void queue_changed(double now, long delta);    // requests waiting
+  void busy_changed(double now, long delta);     // units at work
   void level_changed(double now, double level);  // bytes stored
-  void finish(double now);  // closes the last bucket
+  void finish(double now);                       // closes the last bucket
 
   const std::vector<Row>& rows() const { return rows_; }
   double bytes() const { return total_bytes_; }
@@ -44,7 +44,7 @@ class ServerStats {
   double last_s_ = 0;  // integrated up to here
   size_t queue_ = 0, busy_ = 0;
   double bytes_ = 0, operations_ = 0, queue_s_ = 0, busy_s_ = 0;  // open bucket
-  bool level_moved_ = false;                                       // in the open bucket
+  bool level_moved_ = false;                                      // in the open bucket
   double level_     = 0;
   std::vector<Row> rows_;
   double total_bytes_ = 0, total_operations_ = 0, total_busy_s_ = 0;

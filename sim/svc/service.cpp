@@ -67,7 +67,7 @@ const MetricTable& Service::common_metrics()
 Metrics Service::totals() const
 {
   double bytes = 0, operations = 0, busy_s = 0, capacity_s = 0;
-  size_t peak  = 0;
+  size_t peak = 0;
   for (const auto& s : stats_) {
     bytes += s.bytes();
     operations += s.operations();
@@ -91,12 +91,10 @@ CsvWriter Service::table(const PlatformSpec& platform) const
   std::vector<std::pair<double, std::vector<std::string>>> rows;
   for (size_t s = 0; s < stats_.size(); ++s)
     for (const auto& r : stats_[s].rows()) {
-      std::vector<std::string> row = {format_number(r.time_s),
-                                      platform.host_name(servers_.host(static_cast<int64_t>(s))),
-                                      format_number(r.bytes),
-                                      format_number(r.operations),
-                                      format_number(r.queue),
-                                      format_number(r.utilisation)};
+      std::vector<std::string> row = {
+          format_number(r.time_s), platform.host_name(servers_.host(static_cast<int64_t>(s))),
+          format_number(r.bytes),  format_number(r.operations),
+          format_number(r.queue),  format_number(r.utilisation)};
       if (reports_stored_bytes_)
         row.push_back(format_number(r.level));
       rows.push_back({r.time_s, std::move(row)});

@@ -80,8 +80,8 @@ class Service {
 
  protected:
   ServerStats& stats(size_t server) { return stats_[server]; }
-  virtual void before_finish(double) {}  // statistics still held back are handed over here
-  void utilisation_of(size_t units_per_server);  // units other than the threads (constructor only)
+  virtual void before_finish(double) {}                          // statistics still held back are handed over here
+  void utilisation_of(size_t units_per_server);                  // units other than the threads (constructor only)
   void reports_stored_bytes() { reports_stored_bytes_ = true; }  // its servers report a level
   double end_s_ = 0;
 

@@ -43,18 +43,19 @@ const ParamTable& StorageService::params()
   return t;
 }
 
-StorageService::StorageService(const Params& p, const Context& c) : Service(p, c)
+StorageService::StorageService(const Params& p, const Context& c)
+    : Service(p, c)
 {
   if (!servers().disks)
     p.fail("servers", "group '" + servers().name + "' has no 'disks' (a storage service's targets are its disks)");
   server_count_     = static_cast<size_t>(servers().count);
   disks_per_server_ = static_cast<size_t>(servers().disks->count);
   utilisation_of(disks_per_server_);
-  targets_          = server_count_ * disks_per_server_;
-  capacity_B_       = servers().disks->capacity_B;
-  stripe_count_     = p.integer("stripe_count");
-  stripe_B_         = p.quantity("stripe_size");
-  write_cache_B_    = p.quantity("write_cache");
+  targets_       = server_count_ * disks_per_server_;
+  capacity_B_    = servers().disks->capacity_B;
+  stripe_count_  = p.integer("stripe_count");
+  stripe_B_      = p.quantity("stripe_size");
+  write_cache_B_ = p.quantity("write_cache");
   if (p.has("metadata"))
     metadata_ = &c.directory.get<MetadataService>(p, "metadata");
   used_.assign(targets_, 0);
@@ -64,21 +65,21 @@ StorageService::~StorageService() = default;
 
 void StorageService::start(const ServiceRuntime& runtime)
 {
-  platform_ = &runtime.platform;
-  faults_   = &runtime.faults;
+  platform_               = &runtime.platform;
+  faults_                 = &runtime.faults;
   const std::string label = "service '" + name() + "'";
   servers_.resize(server_count_);
   for (size_t s = 0; s < server_count_; ++s) {
     const HostId host = servers().host(static_cast<int64_t>(s));
-    servers_[s].pool  = std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s),
-                                                    false);
+    servers_[s].pool =
+        std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s), false);
     servers_[s].pool->start();
   }
   for (size_t t = 0; t < targets_; ++t) {
     ServerStats& server_stats = stats(server_of_target(t));
     credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_), &server_stats);
-    disks_.push_back(std::make_unique<DiskWorker>(runtime.platform, runtime.faults, host_of_target(t),
-                                                  *servers().disks, label, server_stats));
+    disks_.push_back(std::make_unique<DiskWorker>(runtime.platform, runtime.faults, host_of_target(t), *servers().disks,
+                                                  label, server_stats));
     disks_.back()->start();
   }
 }
@@ -100,7 +101,7 @@ LLSIM_DECLARE_METRICS(Service, StorageService::kKind, kStorageMetrics);
 
 Metrics StorageService::totals() const
 {
-  Metrics m = Service::totals();
+  Metrics m     = Service::totals();
   double stored = 0;
   for (double u : used_)
     stored += u;
@@ -177,10 +178,10 @@ IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
     return {IoStatus::Removed, "the file was removed"};  // its writer gave up on it
   if (used_[target] + bytes > capacity_B_) {
     const HostId host = host_of_target(target);
-    return {IoStatus::NoSpace,
-            "storage '" + name() + "': disk " + std::to_string(disk_of_target(target)) + " of server " +
-                (platform_ ? platform_->name(host) : std::to_string(host)) + " is full: " + format_number(bytes) +
-                " B do not fit (" + format_number(used_[target]) + " B used of " + format_number(capacity_B_) + " B)"};
+    return {IoStatus::NoSpace, "storage '" + name() + "': disk " + std::to_string(disk_of_target(target)) +
+                                   " of server " + (platform_ ? platform_->name(host) : std::to_string(host)) +
+                                   " is full: " + format_number(bytes) + " B do not fit (" +
+                                   format_number(used_[target]) + " B used of " + format_number(capacity_B_) + " B)"};
   }
   used_[target] += bytes;
   file->second.on(target) += bytes;
@@ -355,7 +356,7 @@ IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offse
     IoOutcome outcome;
     WaitPoint over;
   };
-  auto pending = std::make_shared<Pending>();
+  auto pending     = std::make_shared<Pending>();
   const auto parts = stripe_parts(layout(f), offset, bytes);
   pending->left    = parts.size();
   for (const auto& [target, part_B] : parts) {
@@ -406,7 +407,8 @@ bool StorageService::create(HostId client, const std::string& path, int64_t stri
   return true;
 }
 
-LLSIM_REGISTER(Service, "storage", StorageService, "a parallel file system or node-local disks: targets, striping, threads, capacity",
+LLSIM_REGISTER(Service, "storage", StorageService,
+               "a parallel file system or node-local disks: targets, striping, threads, capacity",
                StorageService::params());
 
 }  // namespace llsim

@@ -60,18 +60,18 @@ using IoCallback = std::function<void(const IoOutcome&)>;
 
 // One target's part of a read or write.
 struct TargetIo {
-  IoOp op       = IoOp::Write;
-  HostId client = 0;  // where the bytes come from (write) or go to (read)
-  size_t target = 0;
-  double bytes  = 0;
-  FileId file   = 0;
-  double min_duration   = 0;     // the client cannot move the bytes faster than this
-  bool wait_for_server  = true;  // a server that is down is waited for (else the request fails)
+  IoOp op              = IoOp::Write;
+  HostId client        = 0;  // where the bytes come from (write) or go to (read)
+  size_t target        = 0;
+  double bytes         = 0;
+  FileId file          = 0;
+  double min_duration  = 0;     // the client cannot move the bytes faster than this
+  bool wait_for_server = true;  // a server that is down is waited for (else the request fails)
   // With wait_for_server: server failures the request survives before it fails (TimedOut);
   // -1: any number.
   int64_t interruptions_left = -1;
-  bool forwarded        = false; // a forwarder moves the bytes; the server only does the disk
-  bool credited = false;  // writes: room in the target's cache is taken already
+  bool forwarded             = false;  // a forwarder moves the bytes; the server only does the disk
+  bool credited              = false;  // writes: room in the target's cache is taken already
   // The request has left the client: a write's bytes have arrived, a read is taken into service
   // (optional; must not block). A client issues its next request then.
   std::function<void()> sent;
@@ -132,7 +132,6 @@ class StorageService : public Service {
   // waited for when it is down).
   void create_async(HostId client, const std::string& path, int64_t stripe_count, std::function<void(FileId)> done);
 
-
  private:
   struct File {
     StripeLayout layout;
@@ -147,7 +146,7 @@ class StorageService : public Service {
   void receive_write(const TargetIo& io, const IoCallback& done);  // in a server thread
   void write_to_disk(const TargetIo& io, const IoCallback& done);
   void read_from_disk(const TargetIo& io, const IoCallback& done);
-  void send_read(const TargetIo& io, const IoCallback& done);      // in a server thread
+  void send_read(const TargetIo& io, const IoCallback& done);  // in a server thread
   // A request that met a host going down: started over when the server is back (if it waits
   // for it), or failed.
   void interrupted(const TargetIo& io, const IoCallback& done);
@@ -166,12 +165,12 @@ class StorageService : public Service {
   const Platform* platform_  = nullptr;
   HostFaults* faults_        = nullptr;
   std::vector<Server> servers_;
-  std::vector<double> used_;  // per target
+  std::vector<double> used_;                        // per target
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
   std::unordered_map<FileId, File> files_;
-  FileId next_file_   = 0;
-  size_t next_target_ = 0;  // round-robin allocator
+  FileId next_file_     = 0;
+  size_t next_target_   = 0;  // round-robin allocator
   double bytes_written_ = 0, bytes_read_ = 0;
 };
 

@@ -9,10 +9,10 @@
 namespace llsim {
 
 struct StripeLayout {
-  size_t first  = 0;  // first target (index over all targets of the service)
-  size_t count  = 1;  // targets the file is striped over
-  size_t stride = 1;  // distance between two of its targets
-  size_t total  = 1;  // targets of the service
+  size_t first    = 0;  // first target (index over all targets of the service)
+  size_t count    = 1;  // targets the file is striped over
+  size_t stride   = 1;  // distance between two of its targets
+  size_t total    = 1;  // targets of the service
   double stripe_B = 1048576;
 
   size_t target(size_t k) const { return (first + k * stride) % total; }  // k < count

@@ -30,9 +30,11 @@ std::shared_ptr<CheckpointIo> CheckpointIo::start(const IoRoute& route, const Io
 }
 
 CheckpointIo::CheckpointIo(const IoRoute& route, IoKind kind, FileId object)
-    : route_(route), kind_(kind), object_(object), over_(std::make_unique<WaitPoint>())
-{
-}
+    : route_(route)
+    , kind_(kind)
+    , object_(object)
+    , over_(std::make_unique<WaitPoint>())
+{}
 
 CheckpointIo::~CheckpointIo() = default;
 
@@ -55,7 +57,11 @@ void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t
         if (p.bytes * scale < 0.5)
           continue;
         mine.push_back(pieces_.size());
-        pieces_.push_back({{p.target}, p.bytes * scale, 0, false, w,
+        pieces_.push_back({{p.target},
+                           p.bytes * scale,
+                           0,
+                           false,
+                           w,
                            "/" + route_.name + "/checkpoint" + std::to_string(checkpoint) + "/" + std::to_string(w) +
                                "." + std::to_string(k),
                            p.files});
@@ -66,9 +72,8 @@ void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t
     }
     // Node-local levels: the writer's own node, or its partner's for a copy; no files to create.
     StorageService& local = *route_.local;
-    const HostId holder =
-        kind_ == IoKind::PartnerCopy ? route_.nodes.host(plan.writers[(w + 1) % writers].node) : node;
-    const double bytes = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
+    const HostId holder = kind_ == IoKind::PartnerCopy ? route_.nodes.host(plan.writers[(w + 1) % writers].node) : node;
+    const double bytes  = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
     if (bytes < 0.5)
       continue;
     mine.push_back(pieces_.size());
@@ -84,9 +89,9 @@ void CheckpointIo::add_writer(HostId client, size_t forwarder, int64_t processes
   // A piece stands for files of several processes when the layout merged them: its processes
   // are one stream then, at their combined bandwidth. With more pieces than processes, each
   // process is a stream taking pieces i, i + processes, ... in turn.
-  const auto procs    = static_cast<size_t>(std::max<int64_t>(1, processes));
-  const size_t count  = std::min(procs, pieces.size());
-  const double rate   = route_.process_Bps * static_cast<double>(procs) / static_cast<double>(count);
+  const auto procs   = static_cast<size_t>(std::max<int64_t>(1, processes));
+  const size_t count = std::min(procs, pieces.size());
+  const double rate  = route_.process_Bps * static_cast<double>(procs) / static_cast<double>(count);
   streams_of_writer_[pieces_[pieces.front()].writer] = {streams_.size(), streams_.size() + count};
   for (size_t i = 0; i < count; ++i) {
     Stream stream{client, forwarder, rate, {}};
@@ -120,7 +125,7 @@ void CheckpointIo::open_files()
 
 void CheckpointIo::opened(size_t piece)
 {
-  pieces_[piece].open = true;
+  pieces_[piece].open      = true;
   const auto [first, last] = streams_of_writer_[pieces_[piece].writer];
   for (size_t s = first; s < last; ++s)
     issue(s);
@@ -128,7 +133,7 @@ void CheckpointIo::opened(size_t piece)
 
 void CheckpointIo::issue(size_t s)
 {
-  Stream& stream = streams_[s];
+  Stream& stream   = streams_[s];
   const bool write = is_write(kind_);
   // One request leaving the node at a time: a write's next leaves when its bytes are sent
   // (write-behind), a read's next when it is taken into service, up to `read_ahead` in flight.

@@ -30,14 +30,14 @@ class WaitPoint;
 
 struct IoRoute {
   const Platform& platform;
-  const GroupSpec& nodes;           // the job's compute nodes
-  ForwardingService* forwarding;    // null: the nodes reach the storage service directly
+  const GroupSpec& nodes;         // the job's compute nodes
+  ForwardingService* forwarding;  // null: the nodes reach the storage service directly
   StorageService& pfs;
-  StorageService* local;            // node-local levels (multilevel modes)
+  StorageService* local;  // node-local levels (multilevel modes)
   double request_B;
-  double process_Bps;               // what one I/O process moves at most
+  double process_Bps;  // what one I/O process moves at most
   size_t read_ahead;
-  std::string name;                 // of the phase: actor labels and file paths
+  std::string name;  // of the phase: actor labels and file paths
 };
 
 class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
@@ -61,8 +61,8 @@ class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
   struct Piece {
     std::vector<size_t> targets;  // requests go to them in turn
     double left_B;                // not yet issued
-    size_t next   = 0;            // next of `targets`
-    bool open     = false;        // its files exist (created or opened)
+    size_t next = 0;              // next of `targets`
+    bool open   = false;          // its files exist (created or opened)
     size_t writer;                // its streams are the writer's
     std::string path;
     int64_t files;
@@ -91,8 +91,8 @@ class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
   std::vector<Piece> pieces_;
   std::vector<Stream> streams_;
   std::vector<std::pair<size_t, size_t>> streams_of_writer_;  // [first, last) of streams_
-  size_t outstanding_ = 0;  // requests issued, not completed
-  size_t unissued_    = 0;  // pieces with bytes not issued yet
+  size_t outstanding_ = 0;                                    // requests issued, not completed
+  size_t unissued_    = 0;                                    // pieces with bytes not issued yet
   bool finished_      = false;
   bool cancelled_     = false;
   double end_s_       = 0;

@@ -13,7 +13,7 @@ class CheckpointLayout {
   static constexpr const char* kInterfaceName = "checkpoint_layout";
   static constexpr const char* kHeader        = "sim/train/checkpoint_layout.hpp";
   static constexpr const char* kSelector      = "impl";
-  virtual ~CheckpointLayout() = default;
+  virtual ~CheckpointLayout()                 = default;
   virtual IoPlan plan(const ModelState& model, const Parallelism& parallelism, const IoSystem& io) const = 0;
 };
 

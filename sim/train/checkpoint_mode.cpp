@@ -5,16 +5,16 @@ namespace llsim {
 const char* io_kind_name(IoKind kind)
 {
   switch (kind) {
-    case IoKind::PfsWrite:
-      return "pfs_write";
-    case IoKind::PfsRead:
-      return "pfs_read";
-    case IoKind::LocalWrite:
-      return "local_write";
-    case IoKind::LocalRead:
-      return "local_read";
-    case IoKind::PartnerCopy:
-      return "partner_copy";
+  case IoKind::PfsWrite:
+    return "pfs_write";
+  case IoKind::PfsRead:
+    return "pfs_read";
+  case IoKind::LocalWrite:
+    return "local_write";
+  case IoKind::LocalRead:
+    return "local_read";
+  case IoKind::PartnerCopy:
+    return "partner_copy";
   }
   return "?";
 }

@@ -12,9 +12,9 @@ namespace llsim {
 // The checkpoint I/O operations, each run through the services or charged its measured cost
 // (sim/train/training_environment.hpp).
 enum class IoKind {
-  PfsWrite,     // the whole checkpoint through the forwarding and storage services
-  PfsRead,      // reading it back
-  LocalWrite,   // every writer to its own node's disks (node-local storage service)
+  PfsWrite,    // the whole checkpoint through the forwarding and storage services
+  PfsRead,     // reading it back
+  LocalWrite,  // every writer to its own node's disks (node-local storage service)
   LocalRead,
   PartnerCopy,  // every writer to its partner node's disks (a share of its bytes)
 };
@@ -51,7 +51,7 @@ class CheckpointMode {
   static constexpr const char* kInterfaceName = "checkpoint_mode";
   static constexpr const char* kHeader        = "sim/train/checkpoint_mode.hpp";
   static constexpr const char* kSelector      = "impl";
-  virtual ~CheckpointMode() = default;
+  virtual ~CheckpointMode()                   = default;
 
   virtual bool needs_local_level() const { return false; }
   // What checkpoint number `index` (1-based) does while training waits, in order (after waiting

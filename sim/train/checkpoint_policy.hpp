@@ -13,7 +13,7 @@ class CheckpointPolicy {
   static constexpr const char* kInterfaceName = "checkpoint_policy";
   static constexpr const char* kHeader        = "sim/train/checkpoint_policy.hpp";
   static constexpr const char* kSelector      = "impl";
-  virtual ~CheckpointPolicy() = default;
+  virtual ~CheckpointPolicy()                 = default;
   virtual double interval_s(double cost_s, double job_mtbf_s, double iteration_s) const = 0;
 };
 

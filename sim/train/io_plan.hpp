@@ -10,15 +10,15 @@
 namespace llsim {
 
 struct IoPiece {
-  size_t target;   // of the storage service
+  size_t target;  // of the storage service
   double bytes;
-  int64_t files;   // files created (opened, on read) before this piece's bytes move
+  int64_t files;  // files created (opened, on read) before this piece's bytes move
 };
 
 struct IoWriter {
-  int64_t node;          // index of the compute node in its group
+  int64_t node;  // index of the compute node in its group
   double bytes;
-  int64_t processes;     // its I/O processes, each moving at most the system's process_Bps
+  int64_t processes;  // its I/O processes, each moving at most the system's process_Bps
   std::vector<IoPiece> pieces;
 };
 

@@ -18,9 +18,9 @@ struct Parallelism {
 };
 
 struct ModelState {
-  double params             = 0;
-  double bytes_per_param    = 0;
-  double embedding_stage    = 1;  // share of stage 0 relative to the other stages
+  double params          = 0;
+  double bytes_per_param = 0;
+  double embedding_stage = 1;  // share of stage 0 relative to the other stages
   double total_B() const { return params * bytes_per_param; }
 };
 

@@ -26,7 +26,7 @@ struct SimTrainingEnvironment::Operation {
   bool replayed, others_at_start;
   FileId object = 0;
   std::shared_ptr<CheckpointIo> io;  // replayed
-  double end = 0;                    // charged
+  double end   = 0;                  // charged
   bool settled = false;
 };
 
@@ -42,8 +42,8 @@ SimTrainingEnvironment::SimTrainingEnvironment(const IoRoute& route, const IoPla
 {
   for (size_t w = 0; w < plan.writers.size(); ++w)
     writer_of_node_[static_cast<size_t>(plan.writers[w].node)] = static_cast<int64_t>(w);
-  const auto next  = failures_.next(llsim::now());
-  next_failure_s_  = next.first;
+  const auto next   = failures_.next(llsim::now());
+  next_failure_s_   = next.first;
   next_failed_host_ = next.second;
 }
 
@@ -60,8 +60,8 @@ void SimTrainingEnvironment::failed()
   failure_log_.emplace_back(next_failure_s_, node);
   failed_writer_ = writer_of_node_[static_cast<size_t>(node)];
   XBT_DEBUG("node %ld fails at %g s", static_cast<long>(node), next_failure_s_);
-  const auto next  = failures_.next(std::nextafter(next_failure_s_, kInf));
-  next_failure_s_  = next.first;
+  const auto next   = failures_.next(std::nextafter(next_failure_s_, kInf));
+  next_failure_s_   = next.first;
   next_failed_host_ = next.second;
 }
 
@@ -87,12 +87,12 @@ bool SimTrainingEnvironment::replay(IoKind kind, double share) const
     return m.first.first == static_cast<int>(kind) && m.first.second == share;
   });
   switch (replay_) {
-    case IoReplay::Always:
-      return true;
-    case IoReplay::Once:
-      return !measured;
-    case IoReplay::Auto:
-      return !measured || others_running_();
+  case IoReplay::Always:
+    return true;
+  case IoReplay::Once:
+    return !measured;
+  case IoReplay::Auto:
+    return !measured || others_running_();
   }
   return true;
 }

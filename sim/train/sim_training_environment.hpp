@@ -80,7 +80,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   int64_t failed_writer_   = -1;
   std::vector<int64_t> writer_of_node_;
   std::vector<std::pair<double, int64_t>> failure_log_;
-  int64_t replays_ = 0;
+  int64_t replays_    = 0;
   int64_t checkpoint_ = 0;
   std::vector<std::pair<std::pair<int, double>, double>> measured_;  // (kind, share) -> cost for scale 1
   std::map<std::pair<int, double>, std::vector<std::pair<size_t, double>>> bytes_per_target_;

@@ -26,8 +26,8 @@ class TrainingEnvironment {
   virtual void start_background(double scale) = 0;
   // When the background write ends (+inf while that is not known yet).
   virtual double background_end() = 0;
-  virtual bool wait_background() = 0;  // false when the job fails first
-  virtual void drop_background() = 0;  // the job failed: the write dies with it
+  virtual bool wait_background()  = 0;  // false when the job fails first
+  virtual void drop_background()  = 0;  // the job failed: the write dies with it
 
   // The writer (index into the plan's writers) whose node the last failure took down; -1 when
   // that node writes no node-local copy.

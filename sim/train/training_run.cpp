@@ -4,8 +4,8 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <set>
 
@@ -22,7 +22,11 @@ struct RestartPoint {
 
 class Run {
  public:
-  Run(const TrainingSetup& s, TrainingEnvironment& env, Rng& rng) : s_(s), env_(env), rng_(rng) {}
+  Run(const TrainingSetup& s, TrainingEnvironment& env, Rng& rng)
+      : s_(s)
+      , env_(env)
+      , rng_(rng)
+  {}
 
   TrainingResult run()
   {
@@ -81,8 +85,8 @@ class Run {
   void settle_background()
   {
     if (persisting_ && env_.background_end() <= env_.now()) {
-      pfs_        = persist_point_;
-      persisting_ = false;
+      pfs_                                    = persist_point_;
+      persisting_                             = false;
       out_.records[persist_record_].durable_s = env_.background_end();
     }
   }
@@ -126,7 +130,7 @@ class Run {
     since_checkpoint_s_ = 0;
     checkpointed_at_    = done_;
     if (s_.mode->needs_local_level()) {
-      local_ = line_;
+      local_        = line_;
       local_.exists = true;
       lost_.clear();
     }
@@ -160,8 +164,8 @@ class Run {
     std::snprintf(why, sizeof why, "job MTBF %.5g s, restart delay %.5g s, checkpoint read %.5g s", s_.job_mtbf_s,
                   s_.restart_delay_s, read_s);
     throw SimulationError("training cannot progress: " + std::to_string(out_.failures) + " failures, the last " +
-                          std::to_string(s_.give_up_after) +
-                          " in a row without a checkpoint or the end of training (" + why +
+                          std::to_string(s_.give_up_after) + " in a row without a checkpoint or the end of training (" +
+                          why +
                           "): raise the nodes' MTBF, shorten the restart, or checkpoint more often "
                           "(restart.give_up_after sets how many failures in a row end the run)");
   }

@@ -32,9 +32,9 @@ namespace llsim {
 struct TrainingSetup {
   double iterations = 0;  // useful iterations to complete
   std::shared_ptr<const Distribution> iteration;
-  const CheckpointPolicy* policy   = nullptr;
-  const CheckpointMode* mode       = nullptr;
-  double checkpoint_B              = 0;  // bytes of one checkpoint on the parallel file system
+  const CheckpointPolicy* policy    = nullptr;
+  const CheckpointMode* mode        = nullptr;
+  double checkpoint_B               = 0;  // bytes of one checkpoint on the parallel file system
   const FileStatePolicy* file_state = nullptr;
   FileWorkload files;
   double restart_delay_s = 0;
@@ -49,9 +49,9 @@ struct CheckpointRecord {
   double start_s, end_s;  // training stops, resumes
   double iteration;       // progress it holds
   double blocking_s;
-  double bytes;           // all levels
-  double durable_s;       // on the parallel file system from then; -1 never (or not known)
-  bool replayed;          // its I/O went through the services
+  double bytes;      // all levels
+  double durable_s;  // on the parallel file system from then; -1 never (or not known)
+  bool replayed;     // its I/O went through the services
 };
 
 struct TrainingResult {

@@ -22,9 +22,9 @@ struct Fixture {
   {
     source->file = llsim::fuzz::scratch_file("scenario.yaml");
     platform     = llsim::parse_platform(llsim::Params(
-        llsim::YamlRef(YAML::Load("{groups: {n: {count: 4, nic: {bandwidth: 1GBps}}}, backbone: {bandwidth: 1GBps}}"),
-                       "platform", source),
-        llsim::platform_params()));
+            llsim::YamlRef(YAML::Load("{groups: {n: {count: 4, nic: {bandwidth: 1GBps}}}, backbone: {bandwidth: 1GBps}}"),
+                           "platform", source),
+            llsim::platform_params()));
   }
 };
 

@@ -17,7 +17,7 @@ constexpr int64_t kRanks = 2;
 
 struct Fixture {
   std::shared_ptr<llsim::SourceInfo> source = std::make_shared<llsim::SourceInfo>();
-  YAML::Node workload = YAML::Load("{impl: trace, file: ingest.csv}");
+  YAML::Node workload                       = YAML::Load("{impl: trace, file: ingest.csv}");
 
   Fixture() { source->file = llsim::fuzz::scratch_file("scenario.yaml"); }
 };

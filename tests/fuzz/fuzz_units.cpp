@@ -11,8 +11,9 @@
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  for (auto d : {llsim::Dimension::Size, llsim::Dimension::Bandwidth, llsim::Dimension::Duration,
-                 llsim::Dimension::Rate, llsim::Dimension::Compute, llsim::Dimension::Count, llsim::Dimension::Number}) {
+  for (auto d :
+       {llsim::Dimension::Size, llsim::Dimension::Bandwidth, llsim::Dimension::Duration, llsim::Dimension::Rate,
+        llsim::Dimension::Compute, llsim::Dimension::Count, llsim::Dimension::Number}) {
     try {
       if (std::isnan(llsim::parse_quantity(text, d)))
         __builtin_trap();

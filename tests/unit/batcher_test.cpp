@@ -110,7 +110,8 @@ TEST_CASE("batcher: max_batch_size bounds the sequences admitted", "[batcher]")
   CHECK(b.waiting() == 2);
 }
 
-TEST_CASE("batcher: when decodes run out of blocks the latest admitted sequence is preempted and recomputed", "[batcher]")
+TEST_CASE("batcher: when decodes run out of blocks the latest admitted sequence is preempted and recomputed",
+          "[batcher]")
 {
   Batcher b(config(4), InstanceRole::Colocated);  // 64 tokens of KV
   Log log;
@@ -211,7 +212,7 @@ TEST_CASE("batcher: steady decode steps stop at the first sequence to end and at
   b.add({2, 16, 8, 16, 1});
   CHECK(b.steady_decode_steps(100) == 0);  // both wait to be admitted
   b.plan();
-  b.complete(log);  // generated: 2 each
+  b.complete(log);                         // generated: 2 each
   CHECK(b.steady_decode_steps(100) == 6);  // request 2 has 6 tokens left
   CHECK(b.steady_decode_steps(4) == 4);
   const BatchWork w = b.decode_work(3);
@@ -253,11 +254,10 @@ TEST_CASE("batcher: a preempted sequence is not readmitted at once to be preempt
   CHECK(b.preemptions() <= 4);  // each sequence at most once; readmitting a victim at once thrashes
 }
 
-TEST_CASE("batcher: a failure drops every sequence, planned or waiting, their blocks and the prefix cache",
-          "[batcher]")
+TEST_CASE("batcher: a failure drops every sequence, planned or waiting, their blocks and the prefix cache", "[batcher]")
 {
-  BatcherConfig c  = caching_config();
-  c.max_batch_size = 2;
+  BatcherConfig c                 = caching_config();
+  c.max_batch_size                = 2;
   const std::vector<uint64_t> ids = {1, 2, 3};
   Batcher b(c, InstanceRole::Colocated);
   Log log;

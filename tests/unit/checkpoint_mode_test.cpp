@@ -99,9 +99,9 @@ TEST_CASE("checkpoint mode async: the snapshot must fit in memory x memory_share
 {
   // 64 GB x 0.5 = 32 GB of room: 32 GB fit, 33 GB do not; memory_share 0.6 (38.4 GB) lets them.
   CHECK_NOTHROW(make("{impl: async}", "four", 32e9));
-  CHECK_THROWS_WITH(make("{impl: async}", "four", 33e9),
-                    Catch::Contains("mode.memory_share") && Catch::Contains("needs 33000000000 B of host memory") &&
-                        Catch::Contains("group 'four' allows 32000000000 B"));
+  CHECK_THROWS_WITH(make("{impl: async}", "four", 33e9), Catch::Contains("mode.memory_share") &&
+                                                             Catch::Contains("needs 33000000000 B of host memory") &&
+                                                             Catch::Contains("group 'four' allows 32000000000 B"));
   CHECK_NOTHROW(make("{impl: async, memory_share: 0.6}", "four", 38.4e9));
   CHECK_THROWS_AS(make("{impl: async, memory_share: 0.6}", "four", 38.5e9), ConfigError);
   CHECK_THROWS_AS(make("{impl: async, memory_share: 1.5}"), ConfigError);
@@ -111,7 +111,7 @@ TEST_CASE("checkpoint mode async: the snapshot must fit in memory x memory_share
 TEST_CASE("checkpoint mode multilevel: the local levels block, every flush_every-th goes to the PFS",
           "[checkpoint_mode]")
 {
-  const auto single = make("{impl: multilevel, level: single, flush_every: 3}");
+  const auto single  = make("{impl: multilevel, level: single, flush_every: 3}");
   const auto partner = make("{impl: multilevel, level: partner, flush_every: 3}");
   const auto parity  = make("{impl: multilevel, level: xor, xor_set: 5, flush_every: 3}");
   for (const auto* m : {single.get(), partner.get(), parity.get()}) {
@@ -147,8 +147,7 @@ TEST_CASE("checkpoint mode multilevel: the local levels block, every flush_every
   CHECK(defaults->local_bytes(1e9, 1) == Approx(2e9));
 }
 
-TEST_CASE("checkpoint mode multilevel: which lost writers leave the node-local checkpoint usable",
-          "[checkpoint_mode]")
+TEST_CASE("checkpoint mode multilevel: which lost writers leave the node-local checkpoint usable", "[checkpoint_mode]")
 {
   // single: any lost node loses it.
   const auto single = make("{impl: multilevel, level: single}");

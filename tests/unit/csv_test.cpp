@@ -8,7 +8,7 @@ using namespace llsim;
 
 TEST_CASE("csv: reads header and rows, skipping blank lines", "[csv]")
 {
-  const auto file = test::write_temp_file("ok.csv", "a,b\n1,2\n\n3, 4\n");
+  const auto file  = test::write_temp_file("ok.csv", "a,b\n1,2\n\n3, 4\n");
   const CsvTable t = read_csv_file(file);
   REQUIRE(t.rows.size() == 2);
   CHECK(t.number(1, t.column("b")) == 4);

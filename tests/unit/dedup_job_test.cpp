@@ -9,20 +9,20 @@ namespace {
 DedupSpec spec(bool fused)
 {
   DedupSpec s;
-  s.documents = 1000;
-  s.bytes     = 8e6;
-  s.files     = 10;
-  s.bands     = 14;
-  s.rows      = 8;
-  s.key_B     = 8;
-  s.id_B      = 8;
-  s.reducers  = 4;
-  s.removed_fraction = 0.1;
-  s.read    = {1e-8, 0, 1000, 1};
-  s.minhash = {5e-8, 0, 100, 1};
-  s.shuffle = {0, 2e-7, 32, 1};
-  s.cluster = {0, 1e-6, 32, 1};
-  s.filter  = {2e-9, 0, 1000, 1};
+  s.documents                = 1000;
+  s.bytes                    = 8e6;
+  s.files                    = 10;
+  s.bands                    = 14;
+  s.rows                     = 8;
+  s.key_B                    = 8;
+  s.id_B                     = 8;
+  s.reducers                 = 4;
+  s.removed_fraction         = 0.1;
+  s.read                     = {1e-8, 0, 1000, 1};
+  s.minhash                  = {5e-8, 0, 100, 1};
+  s.shuffle                  = {0, 2e-7, 32, 1};
+  s.cluster                  = {0, 1e-6, 32, 1};
+  s.filter                   = {2e-9, 0, 1000, 1};
   s.engine.fuse_read_minhash = fused;
   return s;
 }
@@ -55,11 +55,11 @@ TEST_CASE("dedup job: stages, tasks and bytes", "[dedup_job]")
   CHECK(fused[0].each.core_s == Approx(8e5 * 1e-8 + 8e5 * 5e-8));
   CHECK(fused[0].each.output_B == Approx(100 * 14 * 16));
   // An engine's factors: operators times the factor, serialisation on bytes in and out.
-  DedupSpec slow      = spec(false);
+  DedupSpec slow                = spec(false);
   slow.engine.operator_factor   = 3;
   slow.engine.serialize_s_per_B = 1e-9;
   slow.engine.memory_factor     = 2;
-  const auto s = DedupJob(slow).stages();
+  const auto s                  = DedupJob(slow).stages();
   CHECK(s[0].each.core_s == Approx(3 * 8e5 * 1e-8 + (8e5 + 8e5) * 1e-9));
   CHECK(s[0].each.memory_B == Approx(2 * 100 * 1000));
   // A prefix of the pipeline.

@@ -52,7 +52,7 @@ TEST_CASE("distributions: plain value is a constant in the parameter's unit", "[
 
 TEST_CASE("distributions: sample means match their definitions", "[random]")
 {
-  constexpr int n = 200000;
+  constexpr int n        = 200000;
   const auto exponential = make("{dist: exponential, mean: 2s}", Dimension::Duration);
   CHECK(sample_mean(*exponential, 1, n) == Approx(2).epsilon(0.01));
   const auto uniform = make("{dist: uniform, min: 1GB, max: 3GB}", Dimension::Size);
@@ -85,7 +85,8 @@ TEST_CASE("distributions: errors", "[random]")
 {
   CHECK_THROWS_WITH(make("{dist: expnential, mean: 2s}", Dimension::Duration),
                     Catch::Contains("did you mean 'exponential'"));
-  CHECK_THROWS_WITH(make("{dist: uniform, min: 3GB, max: 1GB}", Dimension::Size), Catch::Contains("max must not be below min"));
+  CHECK_THROWS_WITH(make("{dist: uniform, min: 3GB, max: 1GB}", Dimension::Size),
+                    Catch::Contains("max must not be below min"));
   CHECK_THROWS_WITH(make("{dist: exponential, mean: 2GB}", Dimension::Duration), Catch::Contains("unknown unit 'GB'"));
   CHECK_THROWS_WITH(make("{dist: exponential}", Dimension::Duration), Catch::Contains("missing required key 'mean'"));
   CHECK_THROWS_WITH(make("{mean: 2s}", Dimension::Duration), Catch::Contains("distribution such as"));

@@ -11,8 +11,9 @@ using namespace llsim;
 
 namespace {
 
-const char* const kPlatform = "groups: {c: {count: 4, nic: {bandwidth: 1GBps}}, s: {count: 2, nic: {bandwidth: 1GBps}}}\n"
-                              "backbone: {bandwidth: 1GBps}";
+const char* const kPlatform =
+    "groups: {c: {count: 4, nic: {bandwidth: 1GBps}}, s: {count: 2, nic: {bandwidth: 1GBps}}}\n"
+    "backbone: {bandwidth: 1GBps}";
 
 }  // namespace
 
@@ -20,16 +21,16 @@ TEST_CASE("host faults: a trace, host by host", "[host_faults]")
 {
   const auto file = test::write_temp_file("faults.csv", "host,down_at,up_at\nc-1,50,60\nc-1,10,20\nc-3,5,5\n");
   test::World w(kPlatform, "{}", "[{group: c, impl: trace, file: " + file + "}]");
-  HostFaults& f     = *w.faults;
-  const HostId c1   = w.platform->find("c")->host(1);
+  HostFaults& f   = *w.faults;
+  const HostId c1 = w.platform->find("c")->host(1);
   CHECK(f.may_fail(c1));
   CHECK_FALSE(f.may_fail(w.platform->find("s")->host(0)));
   CHECK(f.outage_at(c1, 0).down_s == 10);  // sorted
   CHECK(f.is_down(c1, 15));
-  CHECK_FALSE(f.is_down(c1, 20));           // [down, up)
+  CHECK_FALSE(f.is_down(c1, 20));  // [down, up)
   CHECK(f.up_at(c1, 15) == 20);
   CHECK(f.up_at(c1, 25) == 25);
-  CHECK(f.next_failure(c1, 15) == 50);      // starts at or after
+  CHECK(f.next_failure(c1, 15) == 50);  // starts at or after
   CHECK(f.next_failure(c1, 50) == 50);
   CHECK(std::isinf(f.next_failure(c1, 51)));
   // MTBF: the trace's last failure (50 s) over the host's outages.
@@ -52,7 +53,8 @@ TEST_CASE("host faults: trace errors name the file and line", "[host_faults]")
                     Catch::Contains("overlap.csv:3") && Catch::Contains("overlaps"));
   CHECK_THROWS_WITH(test::World(kPlatform, "{}", "[{group: c, impl: none}, {group: c, impl: none}]"),
                     Catch::Contains("already has a fault model"));
-  CHECK_THROWS_WITH(test::World(kPlatform, "{}", "[{group: x, impl: none}]"), Catch::Contains("no platform group named 'x'"));
+  CHECK_THROWS_WITH(test::World(kPlatform, "{}", "[{group: x, impl: none}]"),
+                    Catch::Contains("no platform group named 'x'"));
 }
 
 TEST_CASE("host faults: exponential up times, each host its own stream", "[host_faults]")
@@ -68,7 +70,7 @@ TEST_CASE("host faults: exponential up times, each host its own stream", "[host_
   CHECK(a.faults->next_failure(c0, 5e5) == b.faults->next_failure(c0, 5e5));
   // Up times average the MTBF; each downtime is 10 min.
   double t = 0, up = 0;
-  int n    = 0;
+  int n = 0;
   for (; n < 2000; ++n) {
     const Outage o = a.faults->outage_at(c0, t);
     CHECK(o.up_s - o.down_s == Approx(600));

@@ -37,7 +37,8 @@ TEST_CASE("file-state policies: bytes saved per checkpoint", "[file_state]")
   CHECK(make("none")->inconsistent_on_rollback());
   CHECK(make("full_copy")->saved_bytes(f, written_B) == 100e9);
   // Appended bytes as they are, overwritten bytes as whole blocks.
-  CHECK(make("block_log")->saved_bytes(f, written_B) == Approx(0.8 * written_B + std::ceil(0.2 * written_B / 4096) * 4096));
+  CHECK(make("block_log")->saved_bytes(f, written_B) ==
+        Approx(0.8 * written_B + std::ceil(0.2 * written_B / 4096) * 4096));
   // Capped by the files that are ever written.
   CHECK(make("block_log")->saved_bytes(f, 1e12) == 50e9);
   // 50 written files x 8 B of offsets + the overwritten bytes' blocks.

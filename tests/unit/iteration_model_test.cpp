@@ -147,8 +147,8 @@ TEST_CASE("iteration model table: its points, linear between them, extrapolated 
   const auto t     = make("{impl: table, file: serve_iteration_table.csv}", m);
   CHECK(t->seconds(prefill(0, 1000)) == Approx(0.1));
   CHECK(t->seconds(prefill(0, 8000)) == Approx(0.9));
-  CHECK(t->seconds(prefill(0, 500)) == Approx(0.055));               // 10 + 90 x 500/1000 ms
-  CHECK(t->seconds(prefill(0, 4500)) == Approx(0.5));                // 100 + 800 x 3500/7000 ms
+  CHECK(t->seconds(prefill(0, 500)) == Approx(0.055));                      // 10 + 90 x 500/1000 ms
+  CHECK(t->seconds(prefill(0, 4500)) == Approx(0.5));                       // 100 + 800 x 3500/7000 ms
   CHECK(t->seconds(prefill(0, 10000)) == Approx(0.9 + 0.8 * 2000 / 7000));  // beyond: the last two points
   // Only the new tokens count, not the context before them.
   CHECK(t->seconds(prefill(5000, 500)) == Approx(0.055));

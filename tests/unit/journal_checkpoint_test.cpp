@@ -80,7 +80,7 @@ TEST_CASE("metadata journal: commits wait when a checkpoint falls behind", "[met
   double last = 0;
   for (int i = 0; i < 17; ++i)
     last = j.append(i * 1e-5, 1, 1);
-  CHECK(last > 4e-3);  // the 17th record waited for the first checkpoint to end,
+  CHECK(last > 4e-3);           // the 17th record waited for the first checkpoint to end,
   CHECK(j.checkpoints() == 2);  // then the second interval's checkpoint started
   // Scale: a record standing for 10 is 10 records' bytes.
   MetadataJournal scaled(spec("forward", 1e12, 0));

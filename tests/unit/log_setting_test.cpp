@@ -14,5 +14,6 @@ TEST_CASE("log settings: llsim's dotted categories become XBT's", "[log_setting]
   CHECK_THROWS_WITH(xbt_log_setting("llsim.svc:loud"), Catch::Contains("unknown level 'loud'"));
   CHECK_THROWS_WITH(xbt_log_setting("llsim"), Catch::Contains("expected CATEGORY:LEVEL"));
   CHECK(xbt_log_setting("s4u.host:debug") == "s4u_host.thresh:debug");  // SimGrid's categories too
-  CHECK_THROWS_WITH(xbt_log_setting("s4u.hots:debug"), Catch::Contains("no log category 's4u.hots': did you mean 's4u.host'?"));
+  CHECK_THROWS_WITH(xbt_log_setting("s4u.hots:debug"),
+                    Catch::Contains("no log category 's4u.hots': did you mean 's4u.host'?"));
 }

@@ -89,13 +89,14 @@ TEST_CASE("metadata models: subtree rebalancing moves a hot subtree, never a lon
 {
   test::World w("groups: {a: {count: 1, nic: {bandwidth: 1GBps}}}\nbackbone: {bandwidth: 1GBps}");
   // Find two top-level directories that share a server out of 4.
-  auto probe = Registry<MetadataModel>::create(w.yaml("{impl: subtree, depth: 1}"), {4});
+  auto probe    = Registry<MetadataModel>::create(w.yaml("{impl: subtree, depth: 1}"), {4});
   std::string a = "/d0", b;
   for (int i = 1; b.empty(); ++i)
     if (probe->lookup_server("/d" + std::to_string(i)) == probe->lookup_server(a))
       b = "/d" + std::to_string(i);
-  auto moving = Registry<MetadataModel>::create(w.yaml("{impl: subtree, depth: 1, rebalance: {threshold: 1.5, window: 100}}"), {4});
-  auto fixed  = Registry<MetadataModel>::create(w.yaml("{impl: subtree, depth: 1}"), {4});
+  auto moving = Registry<MetadataModel>::create(
+      w.yaml("{impl: subtree, depth: 1, rebalance: {threshold: 1.5, window: 100}}"), {4});
+  auto fixed = Registry<MetadataModel>::create(w.yaml("{impl: subtree, depth: 1}"), {4});
   std::vector<MetaRpc> out;
   for (int i = 0; i < 100; ++i) {
     moving->rpcs(MetaOp::Create, (i % 2 ? a : b) + "/f" + std::to_string(i), &out);
@@ -104,7 +105,8 @@ TEST_CASE("metadata models: subtree rebalancing moves a hot subtree, never a lon
   CHECK(moving->lookup_server(a) != moving->lookup_server(b));
   CHECK(fixed->lookup_server(a) == fixed->lookup_server(b));
   // One directory alone: moving it would only move the hotspot.
-  auto lone = Registry<MetadataModel>::create(w.yaml("{impl: subtree, depth: 1, rebalance: {threshold: 1.5, window: 100}}"), {4});
+  auto lone = Registry<MetadataModel>::create(
+      w.yaml("{impl: subtree, depth: 1, rebalance: {threshold: 1.5, window: 100}}"), {4});
   const size_t before = lone->lookup_server(a);
   for (int i = 0; i < 1000; ++i)
     lone->rpcs(MetaOp::Create, a + "/f" + std::to_string(i), &out);

@@ -163,18 +163,18 @@ TEST_CASE("values are written by their declared unit")
 TEST_CASE("llsim models lists a kind's metrics as text and as Markdown")
 {
   CHECK(metrics_listing("gadget", "gear", false) == "    metrics (declared in tests/unit/metrics_test.cpp):\n"
-                                                     "      teeth  (count)\n"
-                                                     "          teeth of the gear\n"
-                                                     "      spin_s  (s)\n"
-                                                     "          time to turn once\n"
-                                                     "      load_bytes  (B)\n"
-                                                     "          what it carries | in bytes\n");
+                                                    "      teeth  (count)\n"
+                                                    "          teeth of the gear\n"
+                                                    "      spin_s  (s)\n"
+                                                    "          time to turn once\n"
+                                                    "      load_bytes  (B)\n"
+                                                    "          what it carries | in bytes\n");
   CHECK(metrics_listing("gadget", "gear", true) == "Metrics (declared in `tests/unit/metrics_test.cpp`):\n\n"
-                                                    "| metric | unit | description |\n"
-                                                    "|---|---|---|\n"
-                                                    "| `teeth` | count | teeth of the gear |\n"
-                                                    "| `spin_s` | s | time to turn once |\n"
-                                                    "| `load_bytes` | B | what it carries \\| in bytes |\n\n");
+                                                   "| metric | unit | description |\n"
+                                                   "|---|---|---|\n"
+                                                   "| `teeth` | count | teeth of the gear |\n"
+                                                   "| `spin_s` | s | time to turn once |\n"
+                                                   "| `load_bytes` | B | what it carries \\| in bytes |\n\n");
   CHECK(metrics_listing("gadget", "wheel", false).empty());
   CHECK(std::string(metric_unit_name(MetricUnit::PerSecond)) == "1/s");
   CHECK(std::string(metric_unit_name(MetricUnit::Flop)) == "FLOP");

@@ -37,9 +37,9 @@ TEST_CASE("minhash-lsh: the candidate rate at similarity s is 1 - (1 - s^r)^b", 
   for (const auto& [bands, rows] : std::vector<std::pair<int, int>>{{10, 5}, {14, 8}}) {
     MinHashLsh lsh({5, bands, rows, 3});
     for (double target : {0.3, 0.5, 0.7, 0.85}) {
-      const size_t n = 200;
-      const auto m   = static_cast<size_t>(std::lround(2.0 * n * target / (1.0 + target)));
-      const double s = static_cast<double>(m) / static_cast<double>(2 * n - m);
+      const size_t n  = 200;
+      const auto m    = static_cast<size_t>(std::lround(2.0 * n * target / (1.0 + target)));
+      const double s  = static_cast<double>(m) / static_cast<double>(2 * n - m);
       const int pairs = 400;
       int candidates  = 0;
       double agreeing = 0;

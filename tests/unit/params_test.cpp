@@ -40,8 +40,8 @@ TEST_CASE("params: values, defaults written back", "[params]")
 TEST_CASE("params: unknown key names the nearest valid key and the line", "[params]")
 {
   const YamlRef ref = parse("bytes: 2GB\nstreems: 3\n");
-  CHECK_THROWS_WITH(Params(ref, kTable), Catch::StartsWith("test.yaml:2:1: job.streems:") &&
-                                             Catch::Contains("did you mean 'streams'"));
+  CHECK_THROWS_WITH(Params(ref, kTable),
+                    Catch::StartsWith("test.yaml:2:1: job.streems:") && Catch::Contains("did you mean 'streams'"));
 }
 
 TEST_CASE("params: missing required key", "[params]")
@@ -71,11 +71,11 @@ TEST_CASE("params: not a mapping", "[params]")
 
 TEST_CASE("params: an overridden value is located at its --set argument", "[params]")
 {
-  auto source                   = std::make_shared<SourceInfo>();
-  source->file                  = "test.yaml";
+  auto source                    = std::make_shared<SourceInfo>();
+  source->file                   = "test.yaml";
   source->overrides["job.bytes"] = "--set job.bytes=oops";
-  YAML::Node node               = YAML::Load("bytes: 1GB\n");
-  node["bytes"]                 = YAML::Load("oops");
+  YAML::Node node                = YAML::Load("bytes: 1GB\n");
+  node["bytes"]                  = YAML::Load("oops");
   const Params p(YamlRef(node, "job", source), kTable);
   CHECK_THROWS_WITH(p.size("bytes"), Catch::StartsWith("--set job.bytes=oops: job.bytes:"));
 }

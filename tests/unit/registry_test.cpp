@@ -22,7 +22,9 @@ const ParamTable kHelloParams = {ParamSpec::text("who", "whom to greet").default
 const ParamTable kNoParams    = {};
 
 struct Hello : Greeter {
-  Hello(const Params& p, const Context& c) : text_("hello " + p.text("who") + c.suffix) {}
+  Hello(const Params& p, const Context& c)
+      : text_("hello " + p.text("who") + c.suffix)
+  {}
   std::string greet() const override { return text_; }
   std::string text_;
 };

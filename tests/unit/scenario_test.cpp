@@ -28,7 +28,7 @@ std::string scenario_file(const std::string& name, const std::string& phases)
 
 TEST_CASE("scenario: phases, defaults and dependencies", "[scenario]")
 {
-  const auto file = scenario_file("ok.yaml", R"(
+  const auto file  = scenario_file("ok.yaml", R"(
   - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}
   - {name: b, kind: transfer, from: src, to: fs, bytes: 1GB, after: [a], start: 5s}
 )");
@@ -68,19 +68,20 @@ TEST_CASE("scenario: a cycle in after is named", "[scenario]")
 
 TEST_CASE("scenario: bad phase references", "[scenario]")
 {
-  CHECK_THROWS_WITH(load_scenario(scenario_file("unknown_after.yaml",
-                                                "  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB, after: [x]}\n"),
-                                  {}),
-                    Catch::Contains("phases[0].after: no phase named 'x'"));
+  CHECK_THROWS_WITH(
+      load_scenario(scenario_file("unknown_after.yaml",
+                                  "  - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB, after: [x]}\n"),
+                    {}),
+      Catch::Contains("phases[0].after: no phase named 'x'"));
   CHECK_THROWS_WITH(load_scenario(scenario_file("dup.yaml", R"(
   - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}
   - {name: a, kind: transfer, from: src, to: fs, bytes: 1GB}
 )"),
                                   {}),
                     Catch::Contains("two phases are named 'a'"));
-  CHECK_THROWS_WITH(load_scenario(scenario_file("group.yaml", "  - {name: a, kind: transfer, from: scr, to: fs, bytes: 1GB}\n"),
-                                  {}),
-                    Catch::Contains("phases[0].from: no platform group named 'scr': did you mean 'src'?"));
+  CHECK_THROWS_WITH(
+      load_scenario(scenario_file("group.yaml", "  - {name: a, kind: transfer, from: scr, to: fs, bytes: 1GB}\n"), {}),
+      Catch::Contains("phases[0].from: no platform group named 'scr': did you mean 'src'?"));
 }
 
 TEST_CASE("scenario: a group two phases compute on must be ordered by after, even transitively", "[scenario]")
@@ -97,7 +98,7 @@ TEST_CASE("scenario: a group two phases compute on must be ordered by after, eve
   phases[1].claims = {claim("cpu")};  // b: another group, no order needed
   phases[2].claims = {claim("gpu")};
   phases[2].after  = {1};
-  phases[1].after  = {0};             // c after b after a
+  phases[1].after  = {0};  // c after b after a
   CHECK_NOTHROW(check_group_claims(phases));
   phases[3].claims = {claim("cpu"), claim("gpu")};
   CHECK_THROWS_WITH(check_group_claims(phases), Catch::Contains("group 'cpu' is also where phase 'b' computes"));

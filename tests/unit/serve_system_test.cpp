@@ -52,9 +52,8 @@ struct Serve {
   }
   std::unique_ptr<ServeSystem> make(const std::string& yaml)
   {
-    return Registry<ServeSystem>::create(
-        world.yaml(yaml, "system"),
-        {*world.platform, *world.services, model, batching, world.yaml(iteration, "iteration"), slo, claims});
+    return Registry<ServeSystem>::create(world.yaml(yaml, "system"), {*world.platform, *world.services, model, batching,
+                                                                      world.yaml(iteration, "iteration"), slo, claims});
   }
   // The batcher configuration an instance on `group` gets (vllm's and mooncake's sizing).
   BatcherConfig config(const std::string& group)
@@ -85,10 +84,10 @@ TEST_CASE("serve system sizing: KV blocks are the HBM x utilisation less the wei
   // a10: 24 GB x 0.9 - 13.48 GB = 8.12e9 / 8388608 = 967.98 -> 967 blocks.
   CHECK(s.config("a10").kv_blocks == 967);
   // The rest of the configuration is the phase's batching.
-  s.batching.base.max_batch_tokens = 4096;
-  s.batching.base.block_size       = 32;
+  s.batching.base.max_batch_tokens  = 4096;
+  s.batching.base.block_size        = 32;
   s.batching.gpu_memory_utilization = 0.5;
-  c = s.config("a100");
+  c                                 = s.config("a100");
   // 2 x 80 GB x 0.5 - 13.48 GB = 66.52e9 / (32 x 524288) = 3964.9 -> 3964 blocks of 32 tokens.
   CHECK(c.kv_blocks == 3964);
   CHECK(c.block_size == 32);
@@ -146,8 +145,7 @@ TEST_CASE("serve system vllm: the iteration model runs on its group's GPUs", "[s
   CHECK(s.make("{impl: vllm, instances: noflops}")->instances() == 1);
 }
 
-TEST_CASE("serve system mooncake: prefill and decode instances on two groups, each sized on its own",
-          "[serve_system]")
+TEST_CASE("serve system mooncake: prefill and decode instances on two groups, each sized on its own", "[serve_system]")
 {
   Serve s;
   const auto m = s.make("{impl: mooncake, prefill: a100, decode: h100, pool: kvpool}");

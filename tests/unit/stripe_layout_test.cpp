@@ -9,7 +9,7 @@ TEST_CASE("striping: the bytes of a range on each target", "[stripe_layout]")
   StripeLayout l{2, 3, 1, 8, 100};  // targets 2, 3, 4; 100-byte stripes
   using Parts = std::vector<std::pair<size_t, double>>;
   CHECK(stripe_parts(l, 0, 300) == Parts{{2, 100}, {3, 100}, {4, 100}});
-  CHECK(stripe_parts(l, 50, 100) == Parts{{2, 50}, {3, 50}});       // inside two stripes
+  CHECK(stripe_parts(l, 50, 100) == Parts{{2, 50}, {3, 50}});  // inside two stripes
   CHECK(stripe_parts(l, 250, 200) == Parts{{2, 100}, {3, 50}, {4, 50}});
   CHECK(stripe_parts(l, 0, 1050) == Parts{{2, 400}, {3, 350}, {4, 300}});  // many rounds
   CHECK(stripe_parts(l, 0, 0).empty());

@@ -11,8 +11,8 @@ TEST_CASE("target credit: first come, first served; a big write waits for an emp
   TargetCredit credit(100);
   std::vector<int> admitted;
   credit.take(60, [&] { admitted.push_back(1); });
-  credit.take(60, [&] { admitted.push_back(2); });   // does not fit yet
-  credit.take(10, [&] { admitted.push_back(3); });   // would fit, but waits its turn
+  credit.take(60, [&] { admitted.push_back(2); });  // does not fit yet
+  credit.take(10, [&] { admitted.push_back(3); });  // would fit, but waits its turn
   CHECK(admitted == std::vector<int>{1});
   credit.give(60);
   CHECK(admitted == std::vector<int>{1, 2, 3});

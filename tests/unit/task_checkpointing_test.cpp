@@ -50,6 +50,7 @@ TEST_CASE("task checkpointing: errors", "[task_checkpointing]")
   test::World world(kPlatform, kServices);
   CHECK_THROWS_WITH(make(world, "{impl: local, size: 1GB, storage: shared}"),
                     Catch::Contains("must be the worker group 'w', not 'srv'"));
-  CHECK_THROWS_WITH(make(world, "{impl: shared, size: 1GB, storage: sharde}"), Catch::Contains("did you mean 'shared'"));
+  CHECK_THROWS_WITH(make(world, "{impl: shared, size: 1GB, storage: sharde}"),
+                    Catch::Contains("did you mean 'shared'"));
   CHECK_THROWS_WITH(make(world, "{impl: shared, size: 1GB}"), Catch::Contains("missing required key 'storage'"));
 }

@@ -21,7 +21,7 @@ std::unique_ptr<TaskScheduler> make(const std::string& yaml)
 // ETC:      t0  t1  t2
 //      A     4   2   8
 //      B     2   1   4
-const std::vector<SchedTask> kTasks = {{4, 0, 0}, {2, 0, 0}, {8, 0, 0}};
+const std::vector<SchedTask> kTasks  = {{4, 0, 0}, {2, 0, 0}, {8, 0, 0}};
 const std::vector<SchedWorker> kFree = {{1, 1e30, 0, 0, true}, {2, 1e30, 0, 0, true}};
 
 using Pairs = std::vector<std::pair<size_t, size_t>>;
@@ -138,9 +138,9 @@ TEST_CASE("scheduler locality: a free worker takes the oldest task it holds, els
   CHECK(locality->binds_late());
   // Tasks 0..3 with inputs on hosts 7, 8, 8, 9; workers on hosts 8 (free since 1), 5 (free
   // since 0), 9 (busy).
-  const std::vector<SchedTask> tasks = {{1, 10, 0, {7}}, {1, 10, 0, {8}}, {1, 10, 0, {8}}, {1, 10, 0, {9}}};
+  const std::vector<SchedTask> tasks     = {{1, 10, 0, {7}}, {1, 10, 0, {8}}, {1, 10, 0, {8}}, {1, 10, 0, {9}}};
   const std::vector<SchedWorker> workers = {{1, 1, 0, 1, true, 8}, {1, 1, 0, 0, true, 5}, {1, 1, 5, 0, false, 9}};
-  const auto a = locality->schedule(tasks, workers, 0);
+  const auto a                           = locality->schedule(tasks, workers, 0);
   // Host 5 (free longest) holds nothing: the oldest task, 0. Host 8 holds 1 and 2: task 1.
   REQUIRE(a.size() == 2);
   CHECK((a[0].task == 0 && a[0].worker == 1));

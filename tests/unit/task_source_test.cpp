@@ -34,7 +34,7 @@ TEST_CASE("task source: trace, sorted by submit time, with ids", "[tasks]")
 {
   const std::string file = test::write_temp_file("tasks.csv", "submit_time,flops,input_bytes,output_bytes,id\n"
                                                               "5,1e12,10,1,late\n0,2e12,20,2,early\n");
-  const auto tasks = load("{trace: tasks.csv}", file);
+  const auto tasks       = load("{trace: tasks.csv}", file);
   REQUIRE(tasks.size() == 2);
   CHECK(tasks[0].id == "early");
   CHECK(tasks[1].submit_s == 5);

@@ -66,10 +66,10 @@ struct Run {
       : world("groups: {c: {count: 4, memory: 64GB, nic: {bandwidth: 1GBps}, disks: {read: 1GBps, write: 1GBps, "
               "capacity: 1TB}}}\nbackbone: {bandwidth: 1GBps}")
   {
-    policy     = Registry<CheckpointPolicy>::create(world.yaml(policy_yaml), {});
-    mode       = Registry<CheckpointMode>::create(world.yaml(mode_yaml), {*world.platform, *world.platform->find("c"),
-                                                                          node_state_B});
-    file_state = Registry<FileStatePolicy>::create(world.yaml("{impl: none}"), {});
+    policy                = Registry<CheckpointPolicy>::create(world.yaml(policy_yaml), {});
+    mode                  = Registry<CheckpointMode>::create(world.yaml(mode_yaml),
+                                                             {*world.platform, *world.platform->find("c"), node_state_B});
+    file_state            = Registry<FileStatePolicy>::create(world.yaml("{impl: none}"), {});
     setup.iterations      = iterations;
     setup.iteration       = make_distribution(world.yaml("10s"), Dimension::Duration);
     setup.policy          = policy.get();
@@ -92,8 +92,8 @@ struct Run {
 TEST_CASE("training run: blocking checkpoints and a failure, by hand", "[training_run]")
 {
   Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
-  r.env.cost     = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
-  r.env.failures = {{455, 0}};
+  r.env.cost               = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  r.env.failures           = {{455, 0}};
   const TrainingResult out = r.go();
   // 0-200 compute, 200-205 C1 (it 20), 205-405, 405-410 C2 (it 40), failure at 455 after 4 more
   // iterations and 5 s: 45 s lost; restart 455 + 30 + 7 = 492 from it 40; then 20 iterations,
@@ -144,8 +144,8 @@ TEST_CASE("training run: async persist lost to a failure falls back to the previ
 {
   // A node holds 10 GB; snapshot at 10 GB/s = 1 s blocking; persist 50 s in the background.
   Run r("{impl: async, snapshot_bandwidth: 10GBps}", "{impl: fixed, interval: 100s}", 50, 10e9);
-  r.env.cost     = {{IoKind::PfsWrite, 50}, {IoKind::PfsRead, 40}};
-  r.env.failures = {{230, 0}};
+  r.env.cost               = {{IoKind::PfsWrite, 50}, {IoKind::PfsRead, 40}};
+  r.env.failures           = {{230, 0}};
   const TrainingResult out = r.go();
   // C1 100-101 (persisted at 151), C2 201-202 (persist until 252), failure at 230: C2 is lost,
   // restart from C1 (it 10): 128 s of compute lost, resume at 230 + 30 + 40 = 300; then
@@ -162,7 +162,7 @@ TEST_CASE("training run: the next checkpoint waits for the previous persist, and
           "[training_run]")
 {
   Run r("{impl: async, snapshot_bandwidth: 10GBps}", "{impl: fixed, interval: 100s}", 30, 10e9);
-  r.env.cost = {{IoKind::PfsWrite, 150}};
+  r.env.cost               = {{IoKind::PfsWrite, 150}};
   const TrainingResult out = r.go();
   // C1 100-101, persist until 251; C2 due at 201 waits until 251, then 251-252; persist until 402.
   // The last 10 iterations end at 352 (no checkpoint after the end).
@@ -177,8 +177,11 @@ TEST_CASE("training run: multilevel restarts from the partner copy, single from 
 {
   for (const char* level : {"partner", "single"}) {
     Run r(std::string("{impl: multilevel, level: ") + level + ", flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
-    r.env.cost = {{IoKind::LocalWrite, 2}, {IoKind::PartnerCopy, 3}, {IoKind::LocalRead, 4},
-                  {IoKind::PfsWrite, 20},  {IoKind::PfsRead, 50}};
+    r.env.cost               = {{IoKind::LocalWrite, 2},
+                                {IoKind::PartnerCopy, 3},
+                                {IoKind::LocalRead, 4},
+                                {IoKind::PfsWrite, 20},
+                                {IoKind::PfsRead, 50}};
     r.env.failures           = {{505, 0}};
     const TrainingResult out = r.go();
     const bool partner       = std::string(level) == "partner";
@@ -206,8 +209,11 @@ TEST_CASE("training run: which nodes fail decides whether the partner copies sur
 {
   const auto run = [](std::vector<std::pair<double, int64_t>> failures) {
     Run r("{impl: multilevel, level: partner, flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
-    r.env.cost = {{IoKind::LocalWrite, 2}, {IoKind::PartnerCopy, 3}, {IoKind::LocalRead, 4},
-                  {IoKind::PfsWrite, 20},  {IoKind::PfsRead, 50}};
+    r.env.cost     = {{IoKind::LocalWrite, 2},
+                      {IoKind::PartnerCopy, 3},
+                      {IoKind::LocalRead, 4},
+                      {IoKind::PfsWrite, 20},
+                      {IoKind::PfsRead, 50}};
     r.env.failures = std::move(failures);
     return r.go();
   };
@@ -229,8 +235,8 @@ TEST_CASE("training run: which nodes fail decides whether the partner copies sur
 TEST_CASE("training run: Daly's interval uses the mean blocking time measured so far", "[training_run]")
 {
   Run r("{impl: blocking}", "{impl: daly}", 2000);
-  r.setup.job_mtbf_s = 1e5;
-  r.env.cost         = {{IoKind::PfsWrite, 10}};
+  r.setup.job_mtbf_s       = 1e5;
+  r.env.cost               = {{IoKind::PfsWrite, 10}};
   const TrainingResult out = r.go();
   // No cost is known before the first checkpoint (C = 0): it comes after one iteration.
   REQUIRE(out.records.size() > 2);

@@ -52,12 +52,12 @@ TEST_CASE("yaml checks: an anchored first key is not its mapping, though both st
   for (int i = 1; i < 1000; ++i)
     wide += ", *n";
   CHECK_NOTHROW(check(wide + "]\n"));  // about 2,000 nodes, not 1000 times the mapping
-  const std::string deep = "m:\n  &n k: " + std::string(50, '[') + "x" + std::string(50, ']') + "\nx: " +
-                           std::string(20, '[') + "*n" + std::string(20, ']') + "\n";
+  const std::string deep = "m:\n  &n k: " + std::string(50, '[') + "x" + std::string(50, ']') +
+                           "\nx: " + std::string(20, '[') + "*n" + std::string(20, ']') + "\n";
   CHECK_NOTHROW(check(deep));  // 51 levels deep, not 20 + 51
   // A key used through an alias shares its position with its mapping, which --set must then leave alone.
   const std::string text = "- &k name: bag\n  master: *k\n";
-  const YamlShape shape = check(text);
+  const YamlShape shape  = check(text);
   CHECK(shape.shared.count(YAML::Load(text)[0].Mark().pos) == 1);
 }
 
