@@ -57,6 +57,22 @@ double quiesce_s(const std::string& yaml, const std::string& group)
   return steps[0].pause_s;
 }
 
+// A mode whose checkpoints all reach the parallel file system while training waits, none in the
+// background and nothing on node-local storage.
+void check_foreground_pfs_only(const CheckpointMode& m, int64_t k)
+{
+  CHECK_FALSE(m.background_pfs(k));
+  CHECK(m.reaches_pfs(k));
+  CHECK(m.local_bytes(1e12, k) == 0);
+}
+
+void check_no_local_level(const CheckpointMode& m)
+{
+  CHECK_FALSE(m.needs_local_level());
+  CHECK(m.local_recovery().empty());
+  CHECK_FALSE(m.local_recoverable({}, 4));
+}
+
 }  // namespace
 
 TEST_CASE("checkpoint mode blocking: one parallel-file-system write, nothing local", "[checkpoint_mode]")
@@ -66,13 +82,9 @@ TEST_CASE("checkpoint mode blocking: one parallel-file-system write, nothing loc
     const auto steps = m->blocking(k);
     REQUIRE(steps.size() == 1);
     CHECK(writes(steps[0], IoKind::PfsWrite));
-    CHECK_FALSE(m->background_pfs(k));
-    CHECK(m->reaches_pfs(k));
-    CHECK(m->local_bytes(1e12, k) == 0);
+    check_foreground_pfs_only(*m, k);
   }
-  CHECK_FALSE(m->needs_local_level());
-  CHECK(m->local_recovery().empty());
-  CHECK_FALSE(m->local_recoverable({}, 4));
+  check_no_local_level(*m);
   CHECK_THROWS_WITH(make("{impl: blocking, interval: 1s}"), Catch::Contains("unknown key 'interval'"));
 }
 
@@ -185,13 +197,9 @@ TEST_CASE("checkpoint mode coordinated: a quiesce pause, then the parallel write
     REQUIRE(steps.size() == 2);
     CHECK_FALSE(steps[0].is_io);
     CHECK(writes(steps[1], IoKind::PfsWrite));
-    CHECK_FALSE(m->background_pfs(k));
-    CHECK(m->reaches_pfs(k));
-    CHECK(m->local_bytes(1e12, k) == 0);
+    check_foreground_pfs_only(*m, k);
   }
-  CHECK_FALSE(m->needs_local_level());
-  CHECK(m->local_recovery().empty());
-  CHECK_FALSE(m->local_recoverable({}, 4));
+  check_no_local_level(*m);
 }
 
 TEST_CASE("checkpoint mode coordinated: quiesce = neighbours x per_neighbour + ceil(log2 nodes) x barrier_step",
