@@ -170,8 +170,7 @@ const MetricTable kIngestMetrics = {
 
 }  // namespace
 
-LLSIM_REGISTER(Phase, "ingest", IngestPhase, "client ranks run a metadata workload (mdtest, tree, trace)",
-               kIngestParams);
+LLSIM_REGISTER(Phase, "ingest", IngestPhase, "client ranks run a metadata workload", kIngestParams);
 LLSIM_DECLARE_METRICS(Phase, "ingest", kIngestMetrics);
 
 }  // namespace llsim

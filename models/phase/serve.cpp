@@ -139,8 +139,7 @@ class ServePhase : public Phase {
 
 }  // namespace
 
-LLSIM_REGISTER(Phase, "serve", ServePhase,
-               "LLM inference on a serving system against an SLO (vllm, mooncake, fastdecode)", kServeParams);
+LLSIM_REGISTER(Phase, "serve", ServePhase, "LLM inference on a serving system against an SLO", kServeParams);
 LLSIM_DECLARE_METRICS(Phase, "serve", ServeTally::metric_table());
 
 }  // namespace llsim

@@ -1,4 +1,4 @@
-// Contract of an ingest workload (registry "ingest workload", chosen with `impl:` under an ingest
+// Contract of an ingest workload (registry "ingest_workload", chosen with `impl:` under an ingest
 // phase's `workload:`): what each client rank does, as a stream of metadata operations in steps.
 // Every rank finishes a step before any starts the next (mdtest's phases are separated by
 // barriers). Operations are generated on demand, so a workload of millions of files holds none

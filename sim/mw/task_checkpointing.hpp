@@ -1,4 +1,4 @@
-// Contract of a task checkpoint-sharing policy (registry "task checkpointing", chosen with
+// Contract of a task checkpoint-sharing policy (registry "task_checkpointing", chosen with
 // `impl:`): where a running task's checkpoint goes and who may resume from it. Pure decision
 // logic; the master-worker runtime writes and reads the checkpoints through the policy's storage
 // service (sim/svc/storage.hpp), paying its real disks and network and its capacity.

@@ -1,4 +1,4 @@
-// Contract of a task scheduler (registry "task scheduler", chosen with `impl:`): pure decision
+// Contract of a task scheduler (registry "task_scheduler", chosen with `impl:`): pure decision
 // logic, no SimGrid. At each scheduling event the master hands it the unassigned tasks (oldest
 // first, at most `window` of them) and the workers it believes are up; the scheduler returns
 // which task goes to which worker, in dispatch order. Tasks it leaves out stay unassigned.

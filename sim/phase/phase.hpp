@@ -1,4 +1,4 @@
-// Contract of a phase kind (registry "phase kind", selected by `kind:`).
+// Contract of a phase kind (registry "phase", selected by `kind:`).
 // - The constructor reads and checks every parameter (no SimGrid objects exist yet) and keeps no
 //   Params; it may look up platform groups and the services it uses in the context.
 // - run() executes inside a SimGrid actor when the phase starts (after its `after:` phases and

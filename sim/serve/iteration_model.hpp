@@ -1,4 +1,4 @@
-// Contract of an iteration-time model (registry "iteration model", chosen with `impl:` under a
+// Contract of an iteration-time model (registry "iteration_model", chosen with `impl:` under a
 // serve phase's `iteration:`): how long one forward pass of a serving instance takes for the
 // batch it runs. Pure logic; the constructor reads and checks every key (and may read a file).
 #pragma once

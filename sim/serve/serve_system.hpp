@@ -1,4 +1,4 @@
-// Contract of a serving system (registry "serve system", chosen with `impl:` under a serve
+// Contract of a serving system (registry "serve_system", chosen with `impl:` under a serve
 // phase's `system:`): the instances, how requests reach them, and where the KV lives.
 // - The constructor reads and checks every key and sizes its instances (no SimGrid yet).
 // - start() runs inside the phase's actor and starts the instances' actors; arrive(i) is called

@@ -1,4 +1,4 @@
-// Contract of a memory pool's eviction policy (registry "eviction policy", chosen with `impl:`
+// Contract of a memory pool's eviction policy (registry "eviction_policy", chosen with `impl:`
 // under a memory_pool service's `eviction:`): which block of a full server goes to make room.
 // One instance per server; pure logic.
 #pragma once

@@ -1,4 +1,4 @@
-// Contract of a host fault model (registry "fault model", chosen with `impl:` in an entry of the
+// Contract of a host fault model (registry "fault_model", chosen with `impl:` in an entry of the
 // scenario's top-level `faults:` list, one entry per group):
 //
 //   faults:

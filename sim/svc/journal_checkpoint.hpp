@@ -1,4 +1,4 @@
-// Contract of a journal checkpoint model (registry "journal checkpoint", chosen with `impl:` under
+// Contract of a journal checkpoint model (registry "journal_checkpoint", chosen with `impl:` under
 // a metadata service's `journal.checkpoint:`): how many home blocks a checkpoint writes for the
 // records it applies. Pure logic. Both kinds read the whole journal interval once.
 // Every model takes `every`, the journal bytes between two checkpoints.

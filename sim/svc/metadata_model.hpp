@@ -1,4 +1,4 @@
-// Contract of a metadata model (registry "metadata model", chosen with `impl:` under a metadata
+// Contract of a metadata model (registry "metadata_model", chosen with `impl:` under a metadata
 // service's `model:`): where the namespace lives on the servers and what an operation costs in
 // RPCs. Pure logic, no simulated time.
 // - server_of(path): the server holding the entry of the file `path` (one-RPC callers: the requests

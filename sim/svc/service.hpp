@@ -1,4 +1,4 @@
-// Contract of a service kind (registry "service kind", chosen with `kind:`). Services are
+// Contract of a service kind (registry "service", chosen with `kind:`). Services are
 // declared once at the top level of a scenario and named by the phases that use them, so phases
 // that run at the same time contend for the same servers:
 //

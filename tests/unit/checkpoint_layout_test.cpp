@@ -24,7 +24,7 @@ struct Case {
 
 }  // namespace
 
-TEST_CASE("layout: naive writes whole shards from replica 0, one file on one target each", "[layout_levers]")
+TEST_CASE("layout: naive writes whole shards from replica 0, one file on one target each", "[checkpoint_layout]")
 {
   Case c;
   const IoPlan naive = plan_checkpoint(LayoutLevers{}, c.model, c.par, c.io);
@@ -40,7 +40,7 @@ TEST_CASE("layout: naive writes whole shards from replica 0, one file on one tar
   }
 }
 
-TEST_CASE("layout: pieces of about total / (2 x targets), never more than the file stripes", "[layout_levers]")
+TEST_CASE("layout: pieces of about total / (2 x targets), never more than the file stripes", "[checkpoint_layout]")
 {
   Case c;
   // Even data: 8 stage-0 writers of 937.5 MB and 8 stage-1 writers of 312.5 MB; pieces of

@@ -17,7 +17,7 @@ const char* const kPlatform =
 
 }  // namespace
 
-TEST_CASE("host faults: a trace, host by host", "[host_faults]")
+TEST_CASE("host faults: a trace, host by host", "[fault_model]")
 {
   const auto file = test::write_temp_file("faults.csv", "host,down_at,up_at\nc-1,50,60\nc-1,10,20\nc-3,5,5\n");
   test::World w(kPlatform, "{}", "[{group: c, impl: trace, file: " + file + "}]");
@@ -43,7 +43,7 @@ TEST_CASE("host faults: a trace, host by host", "[host_faults]")
   CHECK(job.mtbf_s() == Approx(1 / (1.0 / 25 + 1.0 / 50)));
 }
 
-TEST_CASE("host faults: trace errors name the file and line", "[host_faults]")
+TEST_CASE("host faults: trace errors name the file and line", "[fault_model]")
 {
   const auto unknown = test::write_temp_file("unknown.csv", "host,down_at,up_at\nc-9,1,2\n");
   CHECK_THROWS_WITH(test::World(kPlatform, "{}", "[{group: c, impl: trace, file: " + unknown + "}]"),
@@ -57,7 +57,7 @@ TEST_CASE("host faults: trace errors name the file and line", "[host_faults]")
                     Catch::Contains("no platform group named 'x'"));
 }
 
-TEST_CASE("host faults: exponential up times, each host its own stream", "[host_faults]")
+TEST_CASE("host faults: exponential up times, each host its own stream", "[fault_model]")
 {
   const std::string model = "[{group: c, impl: exponential, mtbf: 1h, downtime: 10min}]";
   test::World a(kPlatform, "{}", model), b(kPlatform, "{}", model);

@@ -25,7 +25,7 @@ JournalSpec spec(const std::string& checkpoint, double every_B, double latency_s
 
 }  // namespace
 
-TEST_CASE("fifo threads: first come, first served over the earliest free thread", "[metadata_journal]")
+TEST_CASE("fifo threads: first come, first served over the earliest free thread", "[journal_checkpoint]")
 {
   FifoThreads threads(2);
   CHECK(threads.next_free() == 0);
@@ -37,7 +37,7 @@ TEST_CASE("fifo threads: first come, first served over the earliest free thread"
   CHECK(threads.next_free() == 4);
 }
 
-TEST_CASE("metadata journal: group commit shares one device latency", "[metadata_journal]")
+TEST_CASE("metadata journal: group commit shares one device latency", "[journal_checkpoint]")
 {
   MetadataJournal j(spec("forward", 1e12, 1e-3));
   // The first record finds the device idle: latency + 500 B at 1 GB/s.
@@ -54,7 +54,7 @@ TEST_CASE("metadata journal: group commit shares one device latency", "[metadata
   CHECK(j.home_bytes() == 0);  // no checkpoint below `every`
 }
 
-TEST_CASE("metadata journal: forward writes a block per record, reverse scan one per block", "[metadata_journal]")
+TEST_CASE("metadata journal: forward writes a block per record, reverse scan one per block", "[journal_checkpoint]")
 {
   // 80 records into one directory fill 10 blocks; `every` = 40,000 B is reached at the 80th.
   const std::vector<std::pair<std::string, double>> cases = {{"forward", 80}, {"reverse_scan", 10}};
@@ -72,7 +72,7 @@ TEST_CASE("metadata journal: forward writes a block per record, reverse scan one
   CHECK(spread.home_bytes() == 80 * 4000);
 }
 
-TEST_CASE("metadata journal: commits wait when a checkpoint falls behind", "[metadata_journal]")
+TEST_CASE("metadata journal: commits wait when a checkpoint falls behind", "[journal_checkpoint]")
 {
   // `every` = 4,000 B (8 records); a forward checkpoint of 8 blocks takes 8 x 1 ms / 2 disks = 4 ms
   // after its scan. Records ready every 10 us fill the next interval long before that.

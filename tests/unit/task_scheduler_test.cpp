@@ -52,14 +52,14 @@ double makespan(const std::vector<Assignment>& a, const std::vector<SchedTask>& 
 
 }  // namespace
 
-TEST_CASE("schedulers: ETC matrix", "[sched]")
+TEST_CASE("schedulers: ETC matrix", "[task_scheduler]")
 {
   const Eigen::MatrixXd etc = expected_times({{4, 10, 10}}, {{1, 10, 0, 0, true}, {2, 20, 0, 0, true}});
   CHECK(etc(0, 0) == Approx(4 + 2));
   CHECK(etc(0, 1) == Approx(2 + 1));
 }
 
-TEST_CASE("schedulers: minmin maps the batch, smallest minimum first", "[sched]")
+TEST_CASE("schedulers: minmin maps the batch, smallest minimum first", "[task_scheduler]")
 {
   const auto s = make("{impl: minmin}");
   const auto a = s->schedule(kTasks, kFree, 0);
@@ -68,7 +68,7 @@ TEST_CASE("schedulers: minmin maps the batch, smallest minimum first", "[sched]"
   CHECK(makespan(a, kTasks, kFree, 0) == Approx(7));
 }
 
-TEST_CASE("schedulers: maxmin maps the batch, largest minimum first", "[sched]")
+TEST_CASE("schedulers: maxmin maps the batch, largest minimum first", "[task_scheduler]")
 {
   const auto s = make("{impl: maxmin}");
   const auto a = s->schedule(kTasks, kFree, 0);
@@ -77,7 +77,7 @@ TEST_CASE("schedulers: maxmin maps the batch, largest minimum first", "[sched]")
   CHECK(makespan(a, kTasks, kFree, 0) == Approx(5));
 }
 
-TEST_CASE("schedulers: mct takes tasks in arrival order to the earliest completion", "[sched]")
+TEST_CASE("schedulers: mct takes tasks in arrival order to the earliest completion", "[task_scheduler]")
 {
   const auto s = make("{impl: mct}");
   const auto a = s->schedule(kTasks, kFree, 0);
@@ -86,7 +86,7 @@ TEST_CASE("schedulers: mct takes tasks in arrival order to the earliest completi
   CHECK(makespan(a, kTasks, kFree, 0) == Approx(6));
 }
 
-TEST_CASE("schedulers: fcfs gives arrival order to the longest-free workers, one each", "[sched]")
+TEST_CASE("schedulers: fcfs gives arrival order to the longest-free workers, one each", "[task_scheduler]")
 {
   const auto s = make("{impl: fcfs}");
   CHECK(s->binds_late());
@@ -98,7 +98,7 @@ TEST_CASE("schedulers: fcfs gives arrival order to the longest-free workers, one
   CHECK(pairs(s->schedule(kTasks, b_first, 5)) == Pairs{{0, 1}, {1, 0}});
 }
 
-TEST_CASE("schedulers: minmax is maxmin over unassigned tasks and free workers only", "[sched]")
+TEST_CASE("schedulers: minmax is maxmin over unassigned tasks and free workers only", "[task_scheduler]")
 {
   const auto s = make("{impl: minmax}");
   CHECK(s->binds_late());
@@ -108,7 +108,7 @@ TEST_CASE("schedulers: minmax is maxmin over unassigned tasks and free workers o
   CHECK(makespan(a, kTasks, kFree, 0) == Approx(4));
 }
 
-TEST_CASE("schedulers: ready times of busy workers count", "[sched]")
+TEST_CASE("schedulers: ready times of busy workers count", "[task_scheduler]")
 {
   // Three workers of 1 flop/s; worker 0 is busy until t=10, workers 1 and 2 until 3 and 0.
   const std::vector<SchedWorker> workers = {{1, 1e30, 10, 0, false}, {1, 1e30, 3, 0, false}, {1, 1e30, 0, 0, true}};
@@ -124,7 +124,7 @@ TEST_CASE("schedulers: ready times of busy workers count", "[sched]")
   CHECK(makespan(minmin, tasks, workers, 0) == Approx(8));
 }
 
-TEST_CASE("schedulers: window and period are checked", "[sched]")
+TEST_CASE("schedulers: window and period are checked", "[task_scheduler]")
 {
   CHECK(make("{impl: minmax, window: 7, period: 2s}")->window() == 7);
   CHECK(make("{impl: minmax, window: 7, period: 2s}")->period_s() == 2);
@@ -132,7 +132,7 @@ TEST_CASE("schedulers: window and period are checked", "[sched]")
   CHECK_THROWS_WITH(make("{impl: minmaxx}"), Catch::Contains("did you mean 'minmax'"));
 }
 
-TEST_CASE("scheduler locality: a free worker takes the oldest task it holds, else the oldest", "[scheduler]")
+TEST_CASE("scheduler locality: a free worker takes the oldest task it holds, else the oldest", "[task_scheduler]")
 {
   auto locality = make("{impl: locality}");
   CHECK(locality->binds_late());
