@@ -106,8 +106,14 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
       node[segment] = value;
     } else {
       YAML::Node next = node[segment];
-      if (!next.IsDefined() || next.IsNull())
+      if (!next.IsDefined() || next.IsNull()) {
+        // A list item can only be reached in a list the scenario has: creating a mapping here
+        // would leave the loader to blame the file for a list it never had.
+        if (is_index(segments[i + 1]))
+          throw ConfigError(where + ": the scenario has no list '" + canonical + "' to take item " + segments[i + 1] +
+                            " of; set the whole list instead, e.g. --set '" + canonical + "=[{...}]'");
         node[segment] = YAML::Node(YAML::NodeType::Map);
+      }
       node.reset(node[segment]);
     }
   }

@@ -48,6 +48,12 @@ check("--set platform.groups.cpu.count=2000000000: platform.groups.cpu.count: th
       f"--set host limit: {err}")
 _, _, err = run("run", "scenarios/demo.yaml", "--set", "phases.stag.bytes=1GB", expect=2)
 check("no item named 'stag'" in err, f"--set unknown phase: {err}")
+# A list item of a list the scenario lacks: the error names the --set, not the file.
+_, _, err = run("validate", "tests/inputs/ingest_mdtest.yaml", "--set", "faults.3.mtbf=1h", expect=2)
+check(err.startswith("llsim: error: --set faults.3.mtbf=1h: the scenario has no list 'faults'"), f"--set missing list: {err}")
+check("ingest_mdtest.yaml:" not in err, f"--set missing list blames the file: {err}")
+_, _, err = run("validate", "scenarios/demo.yaml", "--set", "phases.stage.io.0=1", expect=2)
+check("--set phases.stage.io.0=1: the scenario has no list 'phases[0].io'" in err, f"--set missing nested list: {err}")
 _, _, err = run("run", "scenarios/demo.yaml", "--set", "nonsense", expect=2)
 check("expected PATH=VALUE" in err, f"--set syntax: {err}")
 
