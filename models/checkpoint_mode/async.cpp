@@ -31,10 +31,12 @@ class AsyncMode : public CheckpointMode {
       : snapshot_s_(c.node_state_B / p.quantity("snapshot_bandwidth"))
   {
     const double room = p.quantity("memory_share") * c.nodes.memory_B;
-    if (c.node_state_B > room)
-      p.fail("memory_share", "a node's snapshot needs " + format_number(c.node_state_B) +
-                                 " B of host memory but group '" + c.nodes.name + "' allows " + format_number(room) +
-                                 " B (memory x memory_share)");
+    if (c.node_state_B > room) {
+      const int digits = digits_to_tell_apart(c.node_state_B, room, format_bytes);
+      p.fail("memory_share", "a node's snapshot needs " + format_bytes(c.node_state_B, digits) +
+                                 " of host memory but group '" + c.nodes.name + "' allows " +
+                                 format_bytes(room, digits) + " (memory x memory_share)");
+    }
   }
   std::vector<CheckpointStep> blocking(int64_t) const override { return {CheckpointStep::pause(snapshot_s_)}; }
   bool background_pfs(int64_t) const override { return true; }

@@ -373,7 +373,7 @@ class PreprocessPhase : public Phase {
     const double left = files - removed;
     if (!(left >= 1) || !(bytes > 0))
       throw SimulationError(from + " left no corpus (" + format_number(files) + " files created, " +
-                            format_number(removed) + " removed, " + format_number(bytes) + " B of data)");
+                            format_number(removed) + " removed, " + format_bytes(bytes) + " of data)");
     setup_.spec.documents         = left;
     setup_.spec.bytes             = bytes * left / files;
     const StorageService& storage = *setup_.storage;
@@ -381,9 +381,9 @@ class PreprocessPhase : public Phase {
     for (size_t t = 0; t < storage.targets(); ++t)
       held += storage.used(t);
     if (held + 1 < setup_.spec.bytes)
-      throw SimulationError(from + " wrote " + format_number(setup_.spec.bytes) + " B of files, but storage service '" +
-                            storage.name() + "' holds " + format_number(held) +
-                            " B: did the ingest phase write them to another service?");
+      throw SimulationError(from + " wrote " + format_bytes(setup_.spec.bytes, 6) + " of files, but storage service '" +
+                            storage.name() + "' holds " + format_bytes(held, 6) +
+                            ": did the ingest phase write them to another service?");
   }
 
   std::string from_phase_;

@@ -172,10 +172,9 @@ class TransferPhase : public Phase {
                                           : "a stream of " + runtime.platform.name(host) + " failed " +
                                            std::to_string(*failed_in_a_row) + " times in a row (last: " + o.message +
                                            ")";
-        over({IoStatus::TimedOut,
-              "cannot progress: " + what + " without writing a chunk of " + format_number(chunk_B_) +
-                  " B; the hosts fail faster than a chunk moves (give_up_after: " + std::to_string(give_up_after_) +
-                  ")"});
+        over({IoStatus::TimedOut, "cannot progress: " + what + " without writing a chunk of " + format_bytes(chunk_B_) +
+                                      "; the hosts fail faster than a chunk moves (give_up_after: " +
+                                      std::to_string(give_up_after_) + ")"});
         stream->reset();
         return;
       }

@@ -105,8 +105,8 @@ int run_command(const RunArguments& a)
   const double wall_s           = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   write_outputs(out_dir, scenario, result, wall_s);
   write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, {}));
-  if (!a.quiet)
-    std::cout << summary_table(scenario, result, wall_s, out_dir);
+  std::cout << (a.quiet ? run_footer(scenario, result, wall_s, out_dir)
+                        : summary_table(scenario, result, wall_s, out_dir));
   if (a.plot) {
     run_plot_script(out_dir);
     write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, plots_in(out_dir)));
@@ -146,7 +146,8 @@ struct CommandLine {
     run_command = app.add_subcommand("run", "simulate a scenario and write its results");
     add_scenario_options(*run_command, run);
     run_command->add_option("--out", run.out, "output directory (default: out/<scenario name>/)")->type_name("DIR");
-    run_command->add_flag("--quiet", run.quiet, "no progress line and no summary table");
+    run_command->add_flag("--quiet", run.quiet,
+                          "no progress line and no table of phases: only the wall time, peak memory and outputs lines");
     run_command->add_flag("--plot", run.plot, "draw the run's plots (analysis/plot.py, needs python3-matplotlib)");
     run_command
         ->add_option("--log", run.log_settings,

@@ -20,18 +20,6 @@ bool ends_with(const std::string& s, const std::string& suffix)
 
 }  // namespace
 
-std::string readable_duration(double s)
-{
-  char buffer[64];
-  if (s < 120)
-    std::snprintf(buffer, sizeof buffer, "%.4g s", s);
-  else if (s < 7200)
-    std::snprintf(buffer, sizeof buffer, "%.4g min", s / 60);
-  else
-    std::snprintf(buffer, sizeof buffer, "%.4g h", s / 3600);
-  return buffer;
-}
-
 std::string readable(MetricUnit unit, double value)
 {
   if (std::isnan(value))
@@ -117,6 +105,14 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", s.name.c_str(), s.kind.c_str(), "service", "");
     out += line + totals + "\n";
   }
+  return out + run_footer(scenario, result, wall_s, out_dir);
+}
+
+std::string run_footer(const Scenario& scenario, const SimulationResult& result, double wall_s,
+                       const std::string& out_dir)
+{
+  std::string out;
+  char line[512];
   std::snprintf(line, sizeof line,
                 "scenario '%s' seed %llu: simulated %s; wall time %.2f s; peak memory %.1f MiB\noutputs: %s/\n",
                 scenario.name.c_str(), static_cast<unsigned long long>(scenario.seed),

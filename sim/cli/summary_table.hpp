@@ -1,5 +1,5 @@
 // The short table `llsim run` prints: each phase's span and metrics in readable units, then the
-// run's wall time and peak memory (the figures benchmarks report).
+// run's wall time and peak memory (the figures benchmarks report, kept by `--quiet`).
 #pragma once
 #include "sim/core/metrics.hpp"
 #include "sim/run/simulation.hpp"
@@ -11,6 +11,10 @@ namespace llsim {
 
 std::string summary_table(const Scenario& scenario, const SimulationResult& result, double wall_s,
                           const std::string& out_dir);
+// The table's last two lines alone (what `--quiet` keeps): the simulated time, the wall time
+// and peak memory, and the output directory.
+std::string run_footer(const Scenario& scenario, const SimulationResult& result, double wall_s,
+                       const std::string& out_dir);
 
 // "12.5 GB", "3.2 min", "1.2 GB/s", "788 /s" by the unit; a count, ratio, FLOP or other number
 // in full when whole, else to 4 significant digits.
@@ -24,8 +28,6 @@ std::string readable_metric(const std::string& family, const std::string& kind, 
 // _rps, bytes), as for simulated_time_s.
 std::string readable(const std::string& metric, double value);
 
-// "12.5 s", "3.2 min", "1.2 h".
-std::string readable_duration(double seconds);
 // Peak resident memory of this process, in bytes.
 double peak_memory_bytes();
 

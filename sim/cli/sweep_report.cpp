@@ -2,6 +2,7 @@
 
 #include "sim/cli/run_report.hpp"
 #include "sim/cli/summary_table.hpp"
+#include "sim/core/text.hpp"
 
 #include <cmath>
 #include <map>

@@ -197,8 +197,19 @@ YamlRef Params::value(const ParamSpec& s) const
 void Params::check_range(const ParamSpec& s, const YamlRef& at, double v) const
 {
   const bool below = s.min_exclusive ? !(v > s.min) : v < s.min;
-  if (below || v > s.max)
-    at.fail("value " + format_number(v) + " is out of range (expected " + s.range_text() + ")");
+  if (!below && !(v > s.max))
+    return;
+  // The figures as the scenario would write them (0.5 s, not 0.5), with digits enough to tell
+  // the value from the bound it crosses.
+  const double bound = below ? s.min : s.max;
+  const auto text    = [&s](double x, int digits) { return format_quantity(x, s.dimension, digits); };
+  const int digits   = digits_to_tell_apart(v, bound, text);
+  std::string range;
+  if (std::isfinite(s.min))
+    range += (s.min_exclusive ? "> " : ">= ") + text(s.min, digits);
+  if (std::isfinite(s.max))
+    range += (range.empty() ? "" : ", ") + std::string("<= ") + text(s.max, digits);
+  at.fail("value " + text(v, digits) + " is out of range (expected " + range + ")");
 }
 
 double Params::quantity(const std::string& key) const

@@ -90,7 +90,7 @@ std::string format_number(double value)
   return std::string(buffer, result.ptr);
 }
 
-std::string with_si_prefix(double value, const char* unit)
+std::string with_si_prefix(double value, const char* unit, int digits)
 {
   static const char* const prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
   int i                               = 0;
@@ -99,7 +99,19 @@ std::string with_si_prefix(double value, const char* unit)
     ++i;
   }
   char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.3g %s%s", value, prefixes[i], unit);
+  std::snprintf(buffer, sizeof buffer, "%.*g %s%s", digits, value, prefixes[i], unit);
+  return buffer;
+}
+
+std::string readable_duration(double s, int digits)
+{
+  char buffer[64];
+  if (s < 120)
+    std::snprintf(buffer, sizeof buffer, "%.*g s", digits, s);
+  else if (s < 7200)
+    std::snprintf(buffer, sizeof buffer, "%.*g min", digits, s / 60);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.*g h", digits, s / 3600);
   return buffer;
 }
 

@@ -23,11 +23,26 @@ std::string shell_quote(const std::string& s);
 // Shortest text that reads back to exactly the same double (for JSON, CSV, YAML).
 std::string format_number(double value);
 
-// "2.5 GB", "1.1 TB", "512 B": 3 significant digits with an SI prefix (base 10), then `unit`.
-std::string with_si_prefix(double value, const char* unit);
-inline std::string format_bytes(double bytes)
+// "2.5 GB", "1.1 TB", "512 B": `digits` significant digits with an SI prefix (base 10), then
+// `unit`. The console table and every error that states a size, rate or time read this way.
+std::string with_si_prefix(double value, const char* unit, int digits = 3);
+inline std::string format_bytes(double bytes, int digits = 3)
 {
-  return with_si_prefix(bytes, "B");
+  return with_si_prefix(bytes, "B", digits);
+}
+
+// "12.5 s", "3.2 min", "1.2 h" (`digits` significant digits).
+std::string readable_duration(double seconds, int digits = 4);
+
+// Significant digits, from 3, that tell `a` from `b` once both are written with `format`, so that
+// an error comparing two figures ("needs 3.44 GB, allows 3.43 GB") never shows them equal.
+template <typename Format>
+int digits_to_tell_apart(double a, double b, Format format)
+{
+  int digits = 3;
+  while (digits < 12 && a != b && format(a, digits) == format(b, digits))
+    ++digits;
+  return digits;
 }
 
 }  // namespace llsim

@@ -2,6 +2,7 @@
 
 #include "sim/core/text.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -94,6 +95,26 @@ std::vector<std::string> unit_names(const UnitTable& t)
 }
 
 }  // namespace
+
+std::string format_quantity(double value, Dimension d, int digits)
+{
+  switch (d) {
+  case Dimension::Size:
+    return with_si_prefix(value, "B", digits);
+  case Dimension::Bandwidth:
+    return with_si_prefix(value, "B/s", digits);
+  case Dimension::Duration:
+    return readable_duration(value, std::max(digits, 4));
+  case Dimension::Rate:
+    return with_si_prefix(value, "/s", digits);
+  case Dimension::Compute:
+    return with_si_prefix(value, "Flops", digits);
+  case Dimension::Count:
+  case Dimension::Number:
+    break;
+  }
+  return format_number(value);
+}
 
 const char* dimension_name(Dimension d)
 {

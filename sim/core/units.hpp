@@ -17,6 +17,10 @@ enum class Dimension { Size, Bandwidth, Duration, Rate, Compute, Count, Number }
 const char* dimension_name(Dimension d);
 const char* dimension_example(Dimension d);  // e.g. "10GB", used in error messages
 
+// A value in SI base units as errors and the console state it: "31.1 GB", "1.2 GB/s", "3.2 min",
+// "788 /s", "100 TFlops"; counts and plain numbers in full.
+std::string format_quantity(double value, Dimension d, int digits = 3);
+
 // Parses "2.5GBps" (spaces between number and unit allowed). Throws std::invalid_argument with
 // a message that says what was expected.
 double parse_quantity(std::string_view text, Dimension d);

@@ -5,6 +5,7 @@
 #include "sim/serve/iteration_model.hpp"
 
 #include <cmath>
+#include <cstdio>
 
 namespace llsim {
 
@@ -17,19 +18,21 @@ void require_gpus(const Params& p, const std::string& key, const GroupSpec& grou
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
                           const std::string& verdict)
 {
-  return "the weights (" + format_number(model.weight_bytes() / 1e9) + " GB) " + verdict + " " +
-         std::to_string(group.gpu->count) + " x " + format_number(group.gpu->hbm_B / 1e9) +
-         " GB of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name +
-         "'";
+  return "the weights (" + format_bytes(model.weight_bytes()) + ") " + verdict + " " +
+         std::to_string(group.gpu->count) + " x " + format_bytes(group.gpu->hbm_B) +
+         " of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name + "'";
 }
 
 int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, double block_B)
 {
   constexpr double kMaxKvBlocks = 1e15;
   const double blocks           = std::floor(room_B / block_B);
-  if (!(blocks <= kMaxKvBlocks))
-    p.fail(key, "room for " + format_number(blocks) + " KV blocks of " + format_number(block_B) +
-                    " B, more than llsim's limit of 1e15 (is a memory size in the wrong unit?)");
+  if (!(blocks <= kMaxKvBlocks)) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.3g", blocks);
+    p.fail(key, std::string("room for ") + count + " KV blocks of " + format_bytes(block_B) +
+                    ", more than llsim's limit of 1e15 (is a memory size in the wrong unit?)");
+  }
   return static_cast<int64_t>(blocks);
 }
 

@@ -151,12 +151,12 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   // A workload has requests and the first arrives at 0 s, so only a window that starts later
   // can be empty: located at the key that emptied it, which may be a --set.
   if (kept == 0) {
-    const std::string span =
-        "its requests arrive from 0 s to " + format_number(w.requests.back().arrival_s - t0) + " s";
+    const std::string span = "its requests arrive from 0 s to " + readable_duration(w.requests.back().arrival_s - t0);
     if (start > w.requests.back().arrival_s - t0)
       p.fail("start", "no request arrives after the window's start: " + span);
-    p.fail("duration",
-           "no request arrives in the window [" + format_number(start) + " s, " + format_number(end) + " s): " + span);
+    const int digits = std::max(4, digits_to_tell_apart(start, end, readable_duration));
+    p.fail("duration", "no request arrives in the window [" + readable_duration(start, digits) + ", " +
+                           readable_duration(end, digits) + "): " + span);
   }
   w.requests.erase(w.requests.begin() + static_cast<std::ptrdiff_t>(kept), w.requests.end());
   w.requests.shrink_to_fit();

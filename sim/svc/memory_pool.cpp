@@ -46,10 +46,12 @@ MemoryPool::MemoryPool(const Params& p, const Context& c)
       others += " + " + format_bytes(pool->capacity()) + " of '" + pool->name() + "'";
     }
   const double memory = servers().memory_B;
-  if (memory > 0 && promised > memory)
-    p.fail("capacity", format_bytes(capacity_B_) + " per server" + others + " makes " + format_number(promised) +
-                           " B, more than the " + format_number(memory) + " B of memory of a host of group '" +
+  if (memory > 0 && promised > memory) {
+    const int digits = digits_to_tell_apart(promised, memory, format_bytes);
+    p.fail("capacity", format_bytes(capacity_B_) + " per server" + others + " makes " + format_bytes(promised, digits) +
+                           ", more than the " + format_bytes(memory, digits) + " of memory of a host of group '" +
                            servers().name + "' (its 'memory', 256GiB unless given)");
+  }
   servers_.resize(static_cast<size_t>(servers().count));
   for (auto& s : servers_)
     s.policy = Registry<EvictionPolicy>::create(p.raw("eviction"), {});

@@ -205,9 +205,9 @@ bool MetadataService::take_room(size_t server, const MetaRpc& rpc, int64_t scale
     if (capacity_error_.empty())
       capacity_error_ =
           "metadata service '" + name() + "': server " + platform_->name(servers().host(static_cast<int64_t>(server))) +
-          " would hold " + format_number((inodes_[server] + added) * inode_B_) + " B of metadata (" +
-          format_number(inodes_[server] + added) + " inodes of " + format_number(inode_B_) + " B) but has room for " +
-          format_number(room_B_) + " B (its " + (servers().disks ? "disks" : "memory") + ")";
+          " would hold " + format_bytes((inodes_[server] + added) * inode_B_) + " of metadata (" +
+          format_number(inodes_[server] + added) + " inodes of " + format_bytes(inode_B_) + ") but has room for " +
+          format_bytes(room_B_) + " (its " + (servers().disks ? "disks" : "memory") + ")";
     return false;
   }
   inodes_[server] = std::max(0.0, inodes_[server] + added);

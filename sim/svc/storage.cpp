@@ -180,8 +180,8 @@ IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
     const HostId host = host_of_target(target);
     return {IoStatus::NoSpace, "storage '" + name() + "': disk " + std::to_string(disk_of_target(target)) +
                                    " of server " + (platform_ ? platform_->name(host) : std::to_string(host)) +
-                                   " is full: " + format_number(bytes) + " B do not fit (" +
-                                   format_number(used_[target]) + " B used of " + format_number(capacity_B_) + " B)"};
+                                   " is full: " + format_bytes(bytes) + " do not fit (" + format_bytes(used_[target]) +
+                                   " used of " + format_bytes(capacity_B_) + ")"};
   }
   used_[target] += bytes;
   file->second.on(target) += bytes;

@@ -104,6 +104,15 @@ check(os.path.isfile(os.path.join(ROOT, "out", "transfer-bounds", "summary.json"
 check("copy" in out and "wall time" in out and "peak memory" in out, f"summary table: {out}")
 check(re.search(r"\nfs +storage +service +bytes=", out) is not None, f"summary table lists the service: {out}")
 shutil.rmtree(os.path.join(ROOT, "out", "transfer-bounds"), ignore_errors=True)
+# --quiet drops the table of phases but keeps its last two lines, which benchmarks read.
+quiet_dir = scratch_dir()
+_, out, _ = run("run", "tests/inputs/transfer_bounds.yaml", "--quiet", "--out", quiet_dir)
+lines = out.splitlines()
+check(len(lines) == 2, f"--quiet prints two lines: {out!r}")
+check(re.match(r"scenario 'transfer-bounds' seed \d+: simulated .+; wall time [0-9.]+ s; peak memory [0-9.]+ MiB$",
+               lines[0]) is not None, f"--quiet keeps the wall time and peak memory line: {out!r}")
+check(lines[-1] == f"outputs: {quiet_dir}/", f"--quiet keeps the outputs line: {out!r}")
+check("copy" not in out, f"--quiet drops the table of phases: {out!r}")
 
 # --log passes a category's threshold to SimGrid: storage debug lines appear on stderr.
 _, _, err = run("run", "scenarios/demo.yaml", "--quiet", "--out", scratch_dir(), "--log=llsim.svc.storage:debug")

@@ -167,7 +167,7 @@ check(fd("phases.fastdecode.system.pipelined=false")["tokens_per_s"] < f0["token
 check(fd("phases.fastdecode.system.kv_memory_share=0.001")["preemptions"] > 0, "kv_memory_share bounds the KV")
 _, _, err = run("run", FD, "--out", os.path.join(scratch_dir(), "o"),
                 "--set", "phases.fastdecode.batching.gpu_memory_utilization=0.3", expect=2)
-check("phases[1].system.gpu: the weights (13.48 GB) do not fit in 1 x 24 GB of HBM x gpu_memory_utilization 0.3 "
+check("phases[1].system.gpu: the weights (13.5 GB) do not fit in 1 x 24 GB of HBM x gpu_memory_utilization 0.3 "
       "on group 'a10_fd'" in err, f"FastDecode's weights that do not fit, with the figures: {err.strip()}")
 check(fd("platform.groups.epyc.memory_bandwidth=200GBps")["tokens_per_s"] < f0["tokens_per_s"],
       "memory_bandwidth of the CPU group")

@@ -149,7 +149,7 @@ args = ["run", SCENARIO, "--quiet", "--out", out]
 for s in THREE + ["phases.train.checkpoint.keep=3"]:
     args += ["--set", s]
 _, _, err = run(*args, expect=1)
-check("is full" in err and "oss-" in err and "B do not fit" in err, f"full OSTs: {err}")
+check("is full" in err and "oss-" in err and " do not fit (" in err and " used of " in err, f"full OSTs: {err}")
 check(not os.path.exists(out), "a failed run left outputs behind")
 check(train(*THREE, "phases.train.checkpoint.keep=1")["checkpoints"] == 3, "keep=1 does not free the older checkpoints")
 

@@ -59,7 +59,7 @@ TEST_CASE("params: unit and range errors carry line, column and path", "[params]
   CHECK_THROWS_WITH(p.bandwidth("bandwidth"),
                     Catch::StartsWith("test.yaml:3:12: job.bandwidth:") && Catch::Contains("unknown unit 'TB/s'"));
   const Params negative(parse("bytes: -1GB\n"), kTable);
-  CHECK_THROWS_WITH(negative.size("bytes"), Catch::Contains("out of range (expected > 0)"));
+  CHECK_THROWS_WITH(negative.size("bytes"), Catch::Contains("value -1 GB is out of range (expected > 0 B)"));
   const Params fraction(parse("bytes: 1GB\nstreams: 2.5\n"), kTable);
   CHECK_THROWS_WITH(fraction.integer("streams"), Catch::Contains("whole number"));
 }
@@ -125,4 +125,14 @@ TEST_CASE("params: a value filled in from its default is located at the mapping 
   CHECK(p.integer("streams") == 4);
   CHECK(top.child("job").child("streams").location() == "test.yaml:4:3");
   CHECK(streams.location() == "test.yaml:4:3");
+}
+
+TEST_CASE("params: range errors state figures in the parameter's unit, told apart from the bound", "[params]")
+{
+  const ParamTable table = {ParamSpec::quantity("gap", Dimension::Duration, "a gap").defaults("1s").at_least(60),
+                            ParamSpec::quantity("size", Dimension::Size, "a size").defaults("1GB").at_most(3.4e9)};
+  CHECK_THROWS_WITH(Params(parse("gap: 30s\n"), table).quantity("gap"),
+                    Catch::Contains("value 30 s is out of range (expected >= 60 s)"));
+  CHECK_THROWS_WITH(Params(parse("size: 3.4001GB\n"), table).quantity("size"),
+                    Catch::Contains("value 3.4001 GB is out of range (expected <= 3.4 GB)"));
 }

@@ -110,7 +110,7 @@ TEST_CASE("serve system sizing: weights that leave no room for one block", "[ser
   Serve none("{params: 9.993G, kv_bytes_per_token: 1MB}");
   none.batching.gpu_memory_utilization = 0.5;
   CHECK_THROWS_WITH(none.config("g40"), Catch::Contains("system.instances") &&
-                                            Catch::Contains("the weights (19.986 GB) leave no room for KV in 1 x 40 GB "
+                                            Catch::Contains("the weights (20 GB) leave no room for KV in 1 x 40 GB "
                                                             "of HBM x gpu_memory_utilization 0.5 on group 'g40'"));
   Serve s;
   CHECK_THROWS_WITH(s.config("cpu"), Catch::Contains("group 'cpu' has no GPUs"));
@@ -125,7 +125,7 @@ TEST_CASE("serve system vllm: one colocated instance per host of its group", "[s
   s.batching.gpu_memory_utilization = 0.5;  // a10: 12 GB, less than the 13.48 GB of weights
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: a10}"),
                     Catch::Contains("system.instances") &&
-                        Catch::Contains("the weights (13.48 GB) leave no room for KV in 1 x 24 GB of HBM x "
+                        Catch::Contains("the weights (13.5 GB) leave no room for KV in 1 x 24 GB of HBM x "
                                         "gpu_memory_utilization 0.5 on group 'a10'"));
   CHECK_NOTHROW(s.make("{impl: vllm, instances: a100}"));  // 80 GB there
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: cpu}"), Catch::Contains("group 'cpu' has no GPUs"));
@@ -208,7 +208,7 @@ TEST_CASE("serve system fastdecode: the weights need only fit in the HBM, the KV
   s.batching.gpu_memory_utilization = 0.5;
   CHECK_THROWS_WITH(s.make("{impl: fastdecode, gpu: a10, cpu: cpu}"),
                     Catch::Contains("system.gpu") &&
-                        Catch::Contains("the weights (13.48 GB) do not fit in 1 x 24 GB of HBM x "
+                        Catch::Contains("the weights (13.5 GB) do not fit in 1 x 24 GB of HBM x "
                                         "gpu_memory_utilization 0.5 on group 'a10'"));
   // Weights of exactly the HBM x 0.5 of g40 (10G x 2 B = 20 GB): fastdecode takes them, vllm,
   // which needs a KV block next to them, does not.
