@@ -68,19 +68,22 @@ def plot_serve_over_time(run, name, phase, requests):
 
 def draw_kv_use(ax, rows, times, axis):
     """Share of each instance's KV cache memory in use at the end of each window: mean and
-    maximum over instances (or each instance when few)."""
-    by_instance = {}
+    maximum over the instances of each role (or each instance when few), named by role when
+    they have one (a disaggregated system's prefill and decode instances)."""
+    by_instance, roles = {}, {}
     for r in rows:
         by_instance.setdefault(r["instance"], []).append((float(r["time_s"]), float(r["kv_used_share"])))
+        roles[r["instance"]] = "" if r.get("role", "colocated") == "colocated" else r["role"] + " "
     curves = {k: sample_at(sorted(v), times) for k, v in by_instance.items()}
     x = axis.x(times)
     if len(curves) <= MAX_LINES:
         for k in sorted(curves, key=natural_key):
-            ax.plot(x, curves[k], label=f"instance {k}")
+            ax.plot(x, curves[k], label=f"{roles[k]}instance {k}")
     else:
-        columns = list(zip(*curves.values()))
-        ax.plot(x, [sum(c) / len(c) for c in columns], label=f"mean of {len(curves)} instances")
-        ax.plot(x, [max(c) for c in columns], label="fullest instance")
+        for role in sorted(set(roles.values())):
+            columns = list(zip(*(curves[k] for k in curves if roles[k] == role)))
+            ax.plot(x, [sum(c) / len(c) for c in columns], label=f"mean of {len(columns[0])} {role}instances")
+            ax.plot(x, [max(c) for c in columns], label=f"fullest {role}instance")
     fraction_axis(ax, "KV cache in use\n(share of GPU KV)")
 
 

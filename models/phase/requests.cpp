@@ -11,7 +11,8 @@
 //     count: 20000            requests
 //     arrival: {dist: exponential, mean: 40us}   time between two arrivals (Poisson when
 //                                                exponential); absent: all at the start
-//     bytes: 1MB              storage and memory_pool: bytes of a request
+//     bytes: 1MB              storage and memory_pool: bytes of a request (a storage read:
+//                             at most this much of the key's file; 0: all of it)
 //     keys: 1000              distinct paths, files or blocks; request i uses key i mod keys
 //     sample_period: 1s       rows of <phase>.csv
 //
@@ -19,6 +20,9 @@
 // metadata request is issued from the arrival itself; a storage or memory_pool request by an
 // actor of its own on the client host, which waits for the reply). A request to a host that is
 // down, or whose client goes down, fails. Latency runs from arrival to reply, network included.
+// Keys are shared by the phases: a storage read or a memory_pool get finds the file or block
+// that a phase wrote under its key. One that no phase has written (yet), or that is gone
+// (evicted, lost with its host), is a miss: answered at once, no bytes moved, and counted.
 //
 // Metrics: the declared table kRequestsMetrics below (`llsim models` lists it). CSV: time_s,
 // completed, failed (cumulative).
@@ -42,7 +46,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
 namespace llsim {
 
@@ -59,7 +62,9 @@ const ParamTable kRequestsParams = {
     ParamSpec::distribution("arrival", Dimension::Duration, "time between two arrivals (absent: all at the start)")
         .at_least(0)
         .may_be_absent(),
-    ParamSpec::quantity("bytes", Dimension::Size, "storage and memory_pool: bytes of one request")
+    ParamSpec::quantity("bytes", Dimension::Size,
+                        "storage and memory_pool: bytes of one request (a storage read: at most this much of "
+                        "the key's file, 0: all of it)")
         .defaults("0B")
         .at_least(0),
     ParamSpec::integer("keys", "distinct paths, files or blocks (request i uses key i mod keys)")
@@ -118,17 +123,18 @@ class RequestsPhase : public Phase {
     series_ = std::make_unique<TimeSeries>(std::vector<std::string>{"completed", "failed"}, sample_period_s_);
     const double start = now();
     series_->add(0, 0, start);
-    WaitPoint all_over;
-    size_t over = 0;
+    // A member: the last answer's notification may still be under way when run() returns (a
+    // storage miss answers without simulated time).
+    all_over_ = std::make_unique<WaitPoint>();
     for (int64_t i = 0; i < count_; ++i) {
       sleep_until(start + arrivals_[static_cast<size_t>(i)]);
       const HostId client  = clients_.host(i % clients_.count);
       const double arrived = now();
-      const auto answered  = [this, arrived, &over, &all_over](bool ok) {
+      const auto answered  = [this, arrived](bool ok) {
         (ok ? latencies_ : failed_latencies_).push_back(now() - arrived);
         series_->add(ok ? 0 : 1, 1, now());
-        over += 1;
-        all_over.notify_all();
+        over_ += 1;
+        all_over_->notify_all();
       };
       if (metadata_) {
         metadata_->call_async(client, meta_op_, path(i % keys_), 1, false, answered);
@@ -137,7 +143,7 @@ class RequestsPhase : public Phase {
       start_actor(runtime.platform, client, "request", runtime.label,
                   [this, i, client, answered] { answered(issue(client, i % keys_)); });
     }
-    all_over.wait_until([&] { return over == static_cast<size_t>(count_); }, kNoDeadline);
+    all_over_->wait_until([this] { return over_ == static_cast<size_t>(count_); }, kNoDeadline);
     span_s_ = now() - start;
     series_->finish(now());
   }
@@ -170,7 +176,8 @@ class RequestsPhase : public Phase {
   }
 
  private:
-  // Keys do not depend on the phase: a phase gets the blocks another one put.
+  // Keys do not depend on the phase: a phase gets the blocks another one put, and reads the
+  // files another one wrote.
   static std::string path(int64_t key) { return "/key" + std::to_string(key); }
 
   // A storage or memory_pool request, from an actor on the client host.
@@ -183,15 +190,22 @@ class RequestsPhase : public Phase {
       misses_ += r == PoolResult::Miss ? 1 : 0;
       return r != PoolResult::Failed && r != PoolResult::Rejected;
     }
-    auto file = files_.find(key);
-    if (file == files_.end())
-      file = files_.emplace(key, storage_->new_file()).first;
-    else if (write_) {  // a write replaces the key's file (truncate and rewrite)
-      storage_->remove(file->second);
-      file->second = storage_->new_file();
+    const FileId* known = storage_->named(path(key));
+    if (!write_) {
+      const double held = known ? storage_->file_bytes(*known) : 0;
+      if (!(held > 0)) {  // no phase has written the key's file (yet)
+        misses_ += 1;
+        return true;
+      }
+      const bool ok = storage_->read(client, *known, 0, bytes_ > 0 ? std::min(bytes_, held) : held, kNoDeadline).ok();
+      hits_ += ok ? 1 : 0;
+      return ok;
     }
-    const IoOutcome o = write_ ? storage_->write(client, file->second, 0, bytes_, kNoDeadline)
-                               : storage_->read(client, file->second, 0, bytes_, kNoDeadline);
+    if (known)  // a write replaces the key's file (truncate and rewrite)
+      storage_->remove(*known);
+    const FileId file = storage_->new_file();
+    storage_->set_name(path(key), file);
+    const IoOutcome o = storage_->write(client, file, 0, bytes_, kNoDeadline);
     if (o.status == IoStatus::NoSpace)
       throw SimulationError(o.message);
     return o.ok();
@@ -209,8 +223,9 @@ class RequestsPhase : public Phase {
   MemoryPool* pool_          = nullptr;
   bool write_                = false;
   std::vector<double> arrivals_;
-  std::map<int64_t, FileId> files_;
   std::unique_ptr<TimeSeries> series_;
+  std::unique_ptr<WaitPoint> all_over_;
+  size_t over_ = 0;  // requests answered
   std::vector<double> latencies_, failed_latencies_;
   double span_s_ = 0, hits_ = 0, misses_ = 0;
 };
@@ -228,8 +243,12 @@ const MetricTable kRequestsMetrics = {
     {"p99_latency_s", MetricUnit::Seconds, "99th percentile of the same (null when none completed)"},
     {"throughput_ops", MetricUnit::PerSecond,
      "completed requests per second, from the first arrival to the last reply"},
-    {"hits", MetricUnit::Count, "memory_pool gets that found their block (0 for other services and for puts)"},
-    {"misses", MetricUnit::Count, "memory_pool gets that did not (0 for other services and for puts)"},
+    {"hits", MetricUnit::Count,
+     "memory_pool gets that found their block, storage reads that read their key's file (0 for writes, puts and "
+     "metadata)"},
+    {"misses", MetricUnit::Count,
+     "memory_pool gets and storage reads of a key no phase had written (or whose block was evicted or lost): "
+     "answered at once, no bytes moved (0 for writes, puts and metadata)"},
 };
 
 }  // namespace

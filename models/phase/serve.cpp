@@ -12,7 +12,9 @@
 //     slo: {ttft: 30s, tbt: 100ms}
 //     sample_period: 1s                       rows of <phase>_instances.csv
 //
-// The phase ends when every request has finished or been rejected. Metrics: the declared table
+// The phase ends when every request has finished, failed or been rejected. KV blocks still being
+// written then (mooncake's pool and SSD tier) are written in the background, contending with
+// later phases (kv_drain_bytes, kv_drain_end_s). Metrics: the declared table
 // ServeTally::metric_table() (`llsim models` lists it); CSVs: sim/serve/serve_tally.hpp.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/serve_single.yaml
@@ -102,23 +104,26 @@ class ServePhase : public Phase {
   {
     const auto& requests = workload_.requests;
     tally_               = std::make_unique<ServeTally>(requests, slo_, system_->instances(), sample_period_s_);
-    WaitPoint progress;
-    ServeEnv env{runtime.platform, runtime.faults, *tally_,
-                 requests,         runtime.label,  [&progress] { progress.notify_all(); }};
+    // The environment outlives run(): the system's background work (KV writes) goes on after it.
+    progress_ = std::make_unique<WaitPoint>();
+    env_      = std::make_unique<ServeEnv>(ServeEnv{runtime.platform, runtime.faults, *tally_, requests, runtime.label,
+                                               [p = progress_.get()] { p->notify_all(); }});
     const double start = now();
     tally_->start(start);
-    system_->start(env);
+    system_->start(*env_);
     for (size_t i = 0; i < requests.size(); ++i) {
       sleep_until(start + requests[i].arrival_s);
       system_->arrive(static_cast<int64_t>(i));
     }
-    progress.wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
+    progress_->wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
     system_->close();
-    const ServeTotals t = system_->totals();
-    tally_->set_system_totals(t.kv_bytes_transferred, t.pool_peak_bytes, t.evicted_blocks, t.preemptions);
   }
 
-  Metrics metrics() const override { return tally_ ? tally_->metrics(workload_.bad_lines) : Metrics{}; }
+  // After the simulation, so that the system's totals include its background work.
+  Metrics metrics() const override
+  {
+    return tally_ ? tally_->metrics(workload_.bad_lines, system_->totals()) : Metrics{};
+  }
 
   std::vector<OutputTable> tables() const override
   {
@@ -135,6 +140,8 @@ class ServePhase : public Phase {
   ServeWorkload workload_;
   std::unique_ptr<ServeSystem> system_;
   std::unique_ptr<ServeTally> tally_;
+  std::unique_ptr<WaitPoint> progress_;
+  std::unique_ptr<ServeEnv> env_;
 };
 
 }  // namespace

@@ -11,7 +11,8 @@
 // - A loader on the prefill node reads the reused blocks from the pool (or SSD) over the network
 //   before the prompt is queued. When the prompt is done (first token out), the prompt's KV
 //   goes to the least loaded decode instance over the network, and the prompt's blocks the pool
-//   lacks are written to it.
+//   lacks are written to it (and through to SSD). The phase ends with its last request: writes
+//   still under way then go on in the background (kv_drain_bytes, kv_drain_end_s).
 // - early_rejection: a request whose estimated TTFT, or whose decode instance's estimated
 //   iteration time with it, exceeds the SLO is rejected on arrival (Mooncake's prediction-based
 //   early rejection, simplified to the current load). The TTFT estimate is the one the
@@ -30,7 +31,6 @@
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
-#include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/memory_pool.hpp"
@@ -107,7 +107,6 @@ class Mooncake : public ServeSystem {
     env_ = &env;
     store_->set_faults(env.faults);
     loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
-    stored_ = std::make_unique<WaitPoint>();
     for (int64_t i = 0; i < prefill_group_.count; ++i)
       prefill_.start(env, static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
                      [this, host = prefill_group_.host(i)](ServeInstance& inst) {
@@ -116,7 +115,6 @@ class Mooncake : public ServeSystem {
                        // A request of one output token ends at prefill; its blocks still go to the pool.
                        inst.set_on_finished([this, host](int64_t id) {
                          env_->progress();
-                         stores_left_ += 1;
                          start_actor(env_->platform, host, "kv-store-" + std::to_string(id), env_->label,
                                      [this, host, id, since = now()] { store_blocks(host, id, since); });
                        });
@@ -200,9 +198,10 @@ class Mooncake : public ServeSystem {
                 });
   }
 
+  // Blocks still going to the pool or SSD tier are written in the background: the drain.
   void close() override
   {
-    stored_->wait_until([this] { return stores_left_ == 0; }, kNoDeadline);  // blocks still going to the pool
+    store_->drain_from(now());
     prefill_.close_and_join();
     decode_.close_and_join();
   }
@@ -214,6 +213,8 @@ class Mooncake : public ServeSystem {
     t.pool_peak_bytes      = store_->peak_bytes();
     t.evicted_blocks       = store_->evictions();
     t.preemptions          = prefill_.preemptions() + decode_.preemptions();
+    t.drain_bytes          = store_->drain_bytes();
+    t.drain_end_s          = store_->drain_end_s();
     return t;
   }
 
@@ -264,7 +265,6 @@ class Mooncake : public ServeSystem {
   void hand_off(HostId from, int64_t id)
   {
     ServeInstance* to = decode_.least_loaded();
-    stores_left_ += 1;
     if (to != nullptr) {
       XBT_DEBUG("request %ld: prompt KV (%g B) -> decode instance %d (least loaded; loads %s)", static_cast<long>(id),
                 static_cast<double>(request(id).input_tokens) * model_.kv_bytes_per_token, to->index(),
@@ -299,16 +299,14 @@ class Mooncake : public ServeSystem {
     env_->progress();
   }
 
-  // Writes the prompt's blocks the pool lacks from `host` (one of stores_left_, counted by the
-  // caller), whose HBM holds them since `since`: nothing when the host failed since then, and no
-  // more once it fails.
+  // Writes the prompt's blocks the pool lacks from `host`, whose HBM holds them since `since`:
+  // nothing when the host failed since then, and no more once it fails. It may go on after the
+  // phase has ended (the drain).
   void store_blocks(HostId host, int64_t id, double since)
   {
     const double fails_at = env_->faults.next_failure(host, since);
     if (fails_at > now())
       store_->store(host, request(id).hash_ids, request(id).input_tokens, fails_at);
-    stores_left_ -= 1;
-    stored_->notify_all();
   }
 
   const GroupSpec& prefill_group_;
@@ -324,8 +322,6 @@ class Mooncake : public ServeSystem {
   InstanceSet prefill_, decode_;
   double handoff_bytes_ = 0;
   std::vector<double> loading_s_;  // per prefill instance: estimated prefill of requests loading
-  int64_t stores_left_ = 0;
-  std::unique_ptr<WaitPoint> stored_;
 };
 
 }  // namespace

@@ -4,12 +4,30 @@
 
 namespace llsim {
 
+namespace {
+
+const char* role_name(InstanceRole role)
+{
+  switch (role) {
+  case InstanceRole::PrefillOnly:
+    return "prefill";
+  case InstanceRole::DecodeOnly:
+    return "decode";
+  case InstanceRole::Colocated:
+    break;
+  }
+  return "colocated";
+}
+
+}  // namespace
+
 ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
                                   const std::function<void(ServeInstance&)>& setup)
 {
   auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
   inst->set_on_finished([&env](int64_t) { env.progress(); });
   inst->set_on_lost([&env](int64_t) { env.progress(); });
+  env.tally.set_role(index, role_name(role));
   inst->set_faults(env.faults, {host});
   setup(*inst);
   inst->start(env.platform, env.label);

@@ -103,8 +103,10 @@ void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t 
   for (size_t i = 0; i < ids.size() && now() < deadline; ++i) {
     const double bytes    = block_bytes(i, input_tokens);
     const std::string key = key_of(ids[i]);
-    if (!pool_.holds(key) && pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i)) == PoolResult::Stored)
+    if (!pool_.holds(key) && pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i)) == PoolResult::Stored) {
       bytes_moved_ += over_network(host, key) ? bytes : 0;  // (not stored: the pool server is full or down)
+      stored(bytes);
+    }
     peak_B_ = std::max(peak_B_, pool_.stored_bytes());
     if (ssd_ != nullptr && !on_ssd(ids[i]))
       write_to_ssd(host, ids[i], bytes, deadline);
@@ -149,6 +151,15 @@ void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
     return;
   }
   bytes_moved_ += bytes;
+  stored(bytes);
+}
+
+void KvBlockStore::stored(double bytes)
+{
+  if (now() > drain_from_s_) {
+    drain_B_ += bytes;
+    drain_end_s_ = now();
+  }
 }
 
 }  // namespace llsim

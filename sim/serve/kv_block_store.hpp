@@ -10,6 +10,7 @@
 #include "sim/platform/platform_spec.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <list>
 #include <string>
 #include <unordered_map>
@@ -36,6 +37,11 @@ class KvBlockStore {
   void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens, double deadline);
 
   void set_faults(HostFaults& faults) { faults_ = &faults; }  // inside the simulation, before any call
+  // Writes that finish after `t` (the phase's end) are the background drain: drain_bytes() of
+  // blocks stored in either tier, the last at drain_end_s() (0 when none).
+  void drain_from(double t) { drain_from_s_ = t; }
+  double drain_bytes() const { return drain_B_; }
+  double drain_end_s() const { return drain_end_s_; }
   double block_bytes(size_t index, int64_t input_tokens) const;
   double bytes_moved() const { return bytes_moved_; }  // over the network (a pool server's own blocks excluded)
   double peak_bytes() const { return peak_B_; }
@@ -47,6 +53,7 @@ class KvBlockStore {
   double ssd_deadline(size_t file, double deadline) const;
   bool over_network(HostId host, const std::string& key) const;  // the block's pool server is elsewhere
   void write_to_ssd(HostId host, uint64_t id, double bytes, double deadline);
+  void stored(double bytes);  // a block written to a tier, now
 
   MemoryPool& pool_;
   StorageService* ssd_;
@@ -55,6 +62,7 @@ class KvBlockStore {
   int64_t block_tokens_;
   double kv_bytes_per_token_;
   double bytes_moved_ = 0, peak_B_ = 0, ssd_used_B_ = 0, ssd_evictions_ = 0;
+  double drain_from_s_ = std::numeric_limits<double>::infinity(), drain_B_ = 0, drain_end_s_ = 0;
   struct SsdBlock {
     size_t file;
     double bytes;

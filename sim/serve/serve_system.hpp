@@ -3,7 +3,10 @@
 // - The constructor reads and checks every key and sizes its instances (no SimGrid yet).
 // - start() runs inside the phase's actor and starts the instances' actors; arrive(i) is called
 //   at request i's arrival time; the system reports every request to the tally exactly once as
-//   finished, rejected or failed (lost to a host failure). close() is called when all are, and returns once its actors ended.
+//   finished, rejected or failed (lost to a host failure). close() is called when all are, and
+//   returns once its instances' actors ended: the phase ends then. Work that outlives the requests
+//   (KV blocks still being written to a pool or SSD tier) goes on in the background and contends
+//   with later phases; totals() is read after the simulation and reports it.
 #pragma once
 #include "sim/core/yaml_ref.hpp"
 #include "sim/phase/phase.hpp"
@@ -38,10 +41,6 @@ struct ServeEnv {
   const std::vector<TraceRequest>& requests;
   std::string label;               // "phase 'name'"
   std::function<void()> progress;  // call after a request finished or was rejected
-};
-
-struct ServeTotals {
-  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0;
 };
 
 class ServeSystem {

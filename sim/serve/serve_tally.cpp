@@ -15,6 +15,7 @@ ServeTally::ServeTally(const std::vector<TraceRequest>& requests, const SloSpec&
     , next_sample_(instances, 0)
     , row_s_(instances, 0)
     , busy_at_row_(instances, 0)
+    , roles_(instances, "colocated")
 {
   for (size_t i = 0; i < requests.size(); ++i) {
     Record& r       = records_[i];
@@ -89,24 +90,18 @@ CsvWriter ServeTally::instances_table() const
   std::stable_sort(sorted.begin(), sorted.end(),
                    [](const InstanceSample& a, const InstanceSample& b) { return a.time_s < b.time_s; });
   CsvWriter t;
-  t.header = {"time_s", "instance", "batch", "kv_used_share", "busy_share"};
-  for (const InstanceSample& s : sorted)
+  t.header = {"time_s", "instance", "batch", "kv_used_share", "busy_share", "role"};
+  for (const InstanceSample& s : sorted) {
     t.add_numbers(
         {s.time_s, static_cast<double>(s.instance), static_cast<double>(s.batch), s.kv_used_share, s.busy_share});
+    t.rows.back().push_back(roles_[static_cast<size_t>(s.instance)]);
+  }
   return t;
 }
 
 void ServeTally::cut_iteration(int instance, double seconds)
 {
   busy_s_[static_cast<size_t>(instance)] += seconds;
-}
-
-void ServeTally::set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions)
-{
-  kv_bytes_    = kv_bytes;
-  pool_peak_   = pool_peak_bytes;
-  evicted_     = evicted_blocks;
-  preemptions_ = preemptions;
 }
 
 bool ServeTally::meets(const Record& r) const
@@ -140,6 +135,12 @@ const MetricTable& ServeTally::metric_table()
        "attention queries and results for fastdecode; 0 for vllm"},
       {"pool_peak_bytes", MetricUnit::Bytes, "the most bytes the KV pool held (mooncake; 0 for the others)"},
       {"evicted_blocks", MetricUnit::Count, "KV blocks the pool evicted (mooncake; 0 for the others)"},
+      {"kv_drain_bytes", MetricUnit::Bytes,
+       "bytes of KV blocks written to the pool or SSD tier after the last request ended: the backlog written in the "
+       "background, which later phases contend with (mooncake; 0 for the others)"},
+      {"kv_drain_end_s", MetricUnit::Seconds,
+       "when the last of them was written, in simulated time like the phase's end_s (the phase's end when none "
+       "was left); the simulation's end includes it"},
       {"gpu_utilization", MetricUnit::Ratio, "iteration time / (instances x phase time)"},
       {"mean_concurrency", MetricUnit::Number,
        "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
@@ -149,7 +150,7 @@ const MetricTable& ServeTally::metric_table()
   return t;
 }
 
-Metrics ServeTally::metrics(size_t bad_lines) const
+Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
 {
   std::vector<double> ttft, tbt;
   double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0, tbt_sum = 0;
@@ -191,12 +192,14 @@ Metrics ServeTally::metrics(size_t bad_lines) const
           {"p99_tbt_s", percentile(tbt, 0.99)},
           {"tokens_per_s", span > 0 ? tokens / span : 0},
           {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
-          {"kv_bytes_transferred", kv_bytes_},
-          {"pool_peak_bytes", pool_peak_},
-          {"evicted_blocks", evicted_},
+          {"kv_bytes_transferred", system.kv_bytes_transferred},
+          {"pool_peak_bytes", system.pool_peak_bytes},
+          {"evicted_blocks", system.evicted_blocks},
+          {"kv_drain_bytes", system.drain_bytes},
+          {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
           {"gpu_utilization", span > 0 && !busy_s_.empty() ? busy / (span * static_cast<double>(busy_s_.size())) : 0},
           {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
-          {"preemptions", preemptions_},
+          {"preemptions", system.preemptions},
           {"bad_lines", static_cast<double>(bad_lines)}};
 }
 

@@ -3,8 +3,8 @@
 // Metrics: metric_table() (`llsim models` lists it), in the order metrics() writes them.
 // CSVs: <phase>_requests.csv one row per request; <phase>_instances.csv, in time order, a row
 // per instance at the end of its first iteration at least sample_period after its previous row:
-// that iteration's batch and KV use, and the share of the time since the previous row (or the
-// phase's start) its GPUs were busy. An idle instance writes no row.
+// the instance's role, that iteration's batch and KV use, and the share of the time since the
+// previous row (or the phase's start) its GPUs were busy. An idle instance writes no row.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
@@ -15,6 +15,14 @@
 #include <vector>
 
 namespace llsim {
+
+// What a serving system measured beyond the requests, read after the simulation: KV moved and
+// held, evictions, preemptions, and the KV writes (to a pool or SSD tier) that finished after
+// the last request ended, in the background: their bytes and when the last one finished.
+struct ServeTotals {
+  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0;
+  double drain_bytes = 0, drain_end_s = 0;
+};
 
 class ServeTally {
  public:
@@ -32,12 +40,13 @@ class ServeTally {
   void iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch, double kv_used_share);
   // An iteration cut by a failure after `seconds` of GPU work.
   void cut_iteration(int instance, double seconds);
-  void set_system_totals(double kv_bytes, double pool_peak_bytes, double evicted_blocks, double preemptions);
+  // "prefill", "decode" or "colocated": what an instance does, for its rows of the CSV.
+  void set_role(int instance, const char* role) { roles_[static_cast<size_t>(instance)] = role; }
 
   bool all_done() const { return done_ == records_.size(); }
   // The phase starts: arrival times, relative until now, become absolute.
   void start(double now);
-  Metrics metrics(size_t bad_lines) const;
+  Metrics metrics(size_t bad_lines, const ServeTotals& system) const;
   // The serve phase kind's declared metrics (sim/core/metrics.hpp).
   static const MetricTable& metric_table();
   CsvWriter requests_table() const;
@@ -67,7 +76,7 @@ class ServeTally {
   std::vector<double> busy_s_, next_sample_;
   std::vector<double> row_s_, busy_at_row_;  // each instance's last row: when, and busy_s_ then
   double batch_seconds_ = 0;                 // sequences in a batch x seconds of its iteration
-  double kv_bytes_ = 0, pool_peak_ = 0, evicted_ = 0, preemptions_ = 0;
+  std::vector<const char*> roles_;
   std::vector<InstanceSample> samples_;
 };
 

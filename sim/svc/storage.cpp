@@ -171,6 +171,20 @@ void StorageService::remove(FileId f)
   files_.erase(it);
 }
 
+const FileId* StorageService::named(const std::string& name) const
+{
+  const auto it = names_.find(name);
+  return it != names_.end() && files_.count(it->second) != 0 ? &it->second : nullptr;
+}
+
+double StorageService::file_bytes(FileId f) const
+{
+  double bytes = 0;
+  for (const auto& on : files_.at(f).bytes_on)
+    bytes += on.second;
+  return bytes;
+}
+
 IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
 {
   const auto file = files_.find(f);

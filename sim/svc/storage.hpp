@@ -105,6 +105,11 @@ class StorageService : public Service {
   // checkpoint: no striping of its own, capacity is counted per target it is written to.
   FileId new_object();
   void remove(FileId f);  // frees its bytes; writes to it still queued are dropped (Removed)
+  // Files by name, for a phase that reads what another wrote (a requests phase's keys): the file
+  // last given `name` if it still exists (else null), and the bytes a file holds.
+  void set_name(const std::string& name, FileId f) { names_[name] = f; }
+  const FileId* named(const std::string& name) const;
+  double file_bytes(FileId f) const;
   const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
   double used(size_t target) const { return used_[target]; }
   double capacity_B() const { return capacity_B_ * static_cast<double>(targets_); }  // of all its disks
@@ -169,6 +174,7 @@ class StorageService : public Service {
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
   std::unordered_map<FileId, File> files_;
+  std::unordered_map<std::string, FileId> names_;
   FileId next_file_     = 0;
   size_t next_target_   = 0;  // round-robin allocator
   double bytes_written_ = 0, bytes_read_ = 0;

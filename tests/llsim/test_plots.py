@@ -5,7 +5,8 @@ services and phases with their kinds), JSON numbers and true/false typed with th
 unchanged, everything else text; the plots read it with every scalar as text. plot.py picks days
 for a 6e6-second span and turns a service CSV's bytes per sample into GB/s (the last, shorter
 sample by its own length); the rates it draws add up to the bytes in summary.json; the serve
-plot's KV pool occupancy ends at the stored bytes summary.json gives; a missing or invalid run
+plot's KV pool occupancy ends at the stored bytes summary.json gives, and its KV legend names
+the instances by role; a missing or invalid run
 directory is an error (exit 1, 'plot.py: ...').
 Needs python3-matplotlib (run with /usr/bin/python3)."""
 import json
@@ -192,6 +193,15 @@ check(max(stored) <= capacity and capacity * 1e12 == s["services"]["kvpool"]["ca
 # Nothing is evicted in this run (1.4 TB of 4 TB), so the pool only grows.
 check(all(b >= a for a, b in zip(stored, stored[1:])) and stored[-1] > stored[0],
       "the drawn pool occupancy grows when nothing is evicted")
+plt.close(fig)
+# The KV legend of a disaggregated system names each instance by its role (<phase>_instances.csv
+# carries it).
+fig, ax = plt.subplots()
+serve.draw_kv_use(ax, serve_run.rows("chat_instances.csv"), [chat["end_s"]],
+                  common.TimeAxis(chat["start_s"], chat["end_s"]))
+labels = ax.get_legend_handles_labels()[1]
+check(labels == ["prefill instance 0", "prefill instance 1", "decode instance 2", "decode instance 3"],
+      f"the KV legend names the instances' roles: {labels}")
 plt.close(fig)
 # A server's level between samples: 0 until its first active period, flat across idle periods
 # (5 GB from 10 s until the period ending at 300 s starts), a straight line within an active one.
