@@ -247,8 +247,8 @@ class TrainPhase : public Phase {
 
   void run(PhaseRuntime& runtime) override
   {
-    route_ = std::make_unique<IoRoute>(IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, request_B_,
-                                               io_system_.process_Bps, read_ahead_, name_});
+    route_ = std::make_unique<IoRoute>(IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, runtime.faults,
+                                               request_B_, io_system_.process_Bps, read_ahead_, name_});
     env_   = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running,
                                                     keep_);
     setup_.job_mtbf_s = env_->job_mtbf_s();
@@ -271,6 +271,9 @@ class TrainPhase : public Phase {
             {"failures", static_cast<double>(result_.failures)},
             {"restarts", static_cast<double>(result_.restarts)},
             {"wasted_s", result_.wasted_s()},
+            {"checkpoints_cut_short", static_cast<double>(result_.checkpoints_cut_short)},
+            {"restarting_s", result_.restarting_s},
+            {"restarts_cut_short", static_cast<double>(result_.restarts_cut_short)},
             {"makespan_s", result_.makespan_s},
             {"goodput", result_.makespan_s > 0 ? result_.useful_s / result_.makespan_s : 0},
             {"file_state_bytes", result_.file_state_bytes},
@@ -337,7 +340,15 @@ const MetricTable kTrainMetrics = {
     {"interval_s", MetricUnit::Seconds, "the last checkpoint interval the policy gave"},
     {"failures", MetricUnit::Count, "node failures that hit the job, including during a restart"},
     {"restarts", MetricUnit::Count, "restarts that got training going again"},
-    {"wasted_s", MetricUnit::Seconds, "compute lost to failures (done again after a rollback)"},
+    {"wasted_s", MetricUnit::Seconds,
+     "time lost to failures: compute done again after a rollback, and checkpoints cut short by a failure"},
+    {"checkpoints_cut_short", MetricUnit::Count, "checkpoints a failure cut short (their time is in wasted_s)"},
+    {"restarting_s", MetricUnit::Seconds,
+     "time from each failure until training went on again (restart delays and recovery reads, restarts cut short "
+     "by another failure included, and a resumed job's first read): makespan_s = useful compute + blocking_s + "
+     "wasted_s + restarting_s"},
+    {"restarts_cut_short", MetricUnit::Count,
+     "restarts that another failure cut short before training went on (failures = restarts + restarts_cut_short)"},
     {"makespan_s", MetricUnit::Seconds, "time from the job's start until its work is done"},
     {"goodput", MetricUnit::Ratio, "useful compute / makespan"},
     {"file_state_bytes", MetricUnit::Bytes,

@@ -211,8 +211,26 @@ void ForwardingService::submit_metadata(size_t forwarder, MetaOp op, const std::
   pools_[forwarder]->submit(std::move(r));
 }
 
-// Its totals are every service's (Service::totals()).
-LLSIM_DECLARE_METRICS(Service, ForwardingService::kKind, Service::common_metrics());
+namespace {
+
+const MetricTable kForwardingMetrics = joined(
+    Service::common_metrics(),
+    {
+        {"charged_bytes", MetricUnit::Bytes,
+         "bytes charged at a cost measured earlier rather than relayed (train io_replay): in no other byte total, "
+         "utilisation or CSV"},
+    });
+
+}  // namespace
+
+LLSIM_DECLARE_METRICS(Service, ForwardingService::kKind, kForwardingMetrics);
+
+Metrics ForwardingService::totals() const
+{
+  Metrics m = Service::totals();
+  m.push_back({"charged_bytes", charged_B_});
+  return m;
+}
 
 LLSIM_REGISTER(Service, "forwarding", ForwardingService, "I/O forwarding nodes in front of a storage service",
                ForwardingService::params());

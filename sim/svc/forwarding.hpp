@@ -51,6 +51,7 @@ class ForwardingService : public Service {
   ~ForwardingService() override;
   const char* kind() const override { return kKind; }
   void start(const ServiceRuntime& runtime) override;
+  Metrics totals() const override;
 
   StorageService& backend() const { return backend_; }
   bool balanced() const { return balanced_; }
@@ -64,6 +65,9 @@ class ForwardingService : public Service {
   void submit(const ForwardedIo& io, IoCallback done);
   // `count` metadata operations on `path`, issued by a thread of `forwarder` (holding it).
   void submit_metadata(size_t forwarder, MetaOp op, const std::string& path, int64_t count, IoCallback done);
+  // Bytes a phase charged at a measured cost instead of relaying them (a train phase's
+  // io_replay): reported apart from the bytes relayed.
+  void charge(double bytes) { charged_B_ += bytes; }
 
  private:
   void serve_write(const ForwardedIo& io, const IoCallback& done);
@@ -73,6 +77,7 @@ class ForwardingService : public Service {
   HostId host(size_t forwarder) const { return servers().host(static_cast<int64_t>(forwarder)); }
 
   StorageService& backend_;
+  double charged_B_ = 0;
   bool balanced_;
   int64_t ratio_;
   const Platform* platform_ = nullptr;

@@ -93,6 +93,11 @@ const MetricTable kStorageMetrics = joined(
          "bytes written to the disks (writes through a forwarding service included)"},
         {"bytes_read", MetricUnit::Bytes, "bytes read from the disks and delivered to a client or forwarding node"},
         {"stored_bytes", MetricUnit::Bytes, "bytes the disks hold at the end of the run (removed files given back)"},
+        {"charged_bytes_written", MetricUnit::Bytes,
+         "bytes written at a cost measured earlier rather than through the servers (train io_replay): they take "
+         "capacity but are in no other byte total, utilisation or CSV"},
+        {"charged_bytes_read", MetricUnit::Bytes,
+         "bytes read at a cost measured earlier rather than through the servers (train io_replay)"},
     });
 
 }  // namespace
@@ -108,6 +113,8 @@ Metrics StorageService::totals() const
   m.push_back({"bytes_written", bytes_written_});
   m.push_back({"bytes_read", bytes_read_});
   m.push_back({"stored_bytes", stored});
+  m.push_back({"charged_bytes_written", charged_written_});
+  m.push_back({"charged_bytes_read", charged_read_});
   return m;
 }
 

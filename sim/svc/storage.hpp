@@ -116,6 +116,9 @@ class StorageService : public Service {
   // Takes capacity for bytes written without simulating the I/O (a checkpoint charged at its
   // measured cost); NoSpace when they do not fit.
   IoOutcome account(FileId f, size_t target, double bytes);
+  // Bytes a phase charged at a measured cost instead of moving them through the servers
+  // (a train phase's io_replay): reported apart from the bytes the servers moved.
+  void charge(IoOp op, double bytes) { (op == IoOp::Write ? charged_written_ : charged_read_) += bytes; }
 
   // Asynchronous request; `done` runs in a service thread when it is over.
   void submit(const TargetIo& io, IoCallback done);
@@ -178,6 +181,7 @@ class StorageService : public Service {
   FileId next_file_     = 0;
   size_t next_target_   = 0;  // round-robin allocator
   double bytes_written_ = 0, bytes_read_ = 0;
+  double charged_written_ = 0, charged_read_ = 0;
 };
 
 }  // namespace llsim

@@ -3,6 +3,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
+#include "sim/svc/host_faults.hpp"
 #include "sim/svc/metadata.hpp"
 
 #include <algorithm>
@@ -13,10 +14,11 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_train_checkpoint_io, llsim_train, "checkpo
 namespace llsim {
 
 std::shared_ptr<CheckpointIo> CheckpointIo::start(const IoRoute& route, const IoPlan& plan, IoKind kind, double share,
-                                                  double scale, FileId object, int64_t checkpoint)
+                                                  double scale, FileId object, int64_t checkpoint,
+                                                  const std::set<size_t>& lost)
 {
   std::shared_ptr<CheckpointIo> io(new CheckpointIo(route, kind, object));
-  io->build(plan, share, scale, checkpoint);
+  io->build(plan, share, scale, checkpoint, lost);
   XBT_DEBUG("%s of checkpoint %ld: %zu pieces, %zu streams", io_kind_name(kind), static_cast<long>(checkpoint),
             io->pieces_.size(), io->streams_.size());
   io->unissued_ = io->pieces_.size();
@@ -43,7 +45,8 @@ StorageService& CheckpointIo::storage() const
   return on_pfs(kind_) ? route_.pfs : *route_.local;
 }
 
-void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t checkpoint)
+void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t checkpoint,
+                         const std::set<size_t>& lost)
 {
   const size_t writers = plan.writers.size();
   streams_of_writer_.assign(writers, {0, 0});
@@ -70,11 +73,13 @@ void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t
       add_writer(node, forwarder, writer.processes, mine);
       continue;
     }
-    // Node-local levels: the writer's own node, or its partner's for a copy; no files to create.
-    StorageService& local = *route_.local;
-    const HostId holder = kind_ == IoKind::PartnerCopy ? route_.nodes.host(plan.writers[(w + 1) % writers].node) : node;
-    const double bytes  = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
-    if (bytes < 0.5)
+    // Node-local levels: the writer's own node, or its partner's for a copy and for reading back
+    // a lost part; no files to create. A holder that is down is a spare's (not simulated).
+    StorageService& local   = *route_.local;
+    const bool from_partner = kind_ == IoKind::PartnerCopy || (kind_ == IoKind::LocalRead && lost.count(w) != 0);
+    const HostId holder     = from_partner ? route_.nodes.host(plan.writers[(w + 1) % writers].node) : node;
+    const double bytes      = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
+    if (bytes < 0.5 || route_.faults.is_down(holder, now()))
       continue;
     mine.push_back(pieces_.size());
     pieces_.push_back({local.targets_of(local.server_index(holder)), bytes, 0, true, w, "", 0});

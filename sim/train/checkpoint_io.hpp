@@ -10,7 +10,12 @@
 // next write as soon as the previous one has left (write-behind); a read keeps `read_ahead`
 // requests in flight per stream.
 // Node-local levels write each writer's bytes to its own node's disks, or to its partner's (the
-// next writer's node), through the node-local storage service.
+// next writer's node), through the node-local storage service. A node-local read takes each
+// writer's part from its own node, and a lost writer's (its own copy died with its node) from
+// its partner's. A node that is down has been replaced by a spare, whose disks are not
+// simulated (the platform has no spare hosts): its part of a node-local operation is taken to
+// go as fast as the others', which run in parallel with it, rather than wait for the failed
+// node to come back. The spare takes the failed node's place in the network.
 // Driven by the services' completions: nothing here waits but the caller of wait().
 #pragma once
 #include "sim/svc/forwarding.hpp"
@@ -19,6 +24,7 @@
 #include "sim/train/io_plan.hpp"
 
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +40,7 @@ struct IoRoute {
   ForwardingService* forwarding;  // null: the nodes reach the storage service directly
   StorageService& pfs;
   StorageService* local;  // node-local levels (multilevel modes)
+  HostFaults& faults;     // which nodes are down (on a spare)
   double request_B;
   double process_Bps;  // what one I/O process moves at most
   size_t read_ahead;
@@ -43,9 +50,11 @@ struct IoRoute {
 class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
  public:
   // Starts `kind` now, with each writer's bytes times `scale` (times `share` for a PartnerCopy),
-  // written to (read from) `object` of the storage service that `kind` goes to.
+  // written to (read from) `object` of the storage service that `kind` goes to. `lost`: writers
+  // whose own node-local copy is gone (a LocalRead reads their parts from their partners).
   static std::shared_ptr<CheckpointIo> start(const IoRoute& route, const IoPlan& plan, IoKind kind, double share,
-                                             double scale, FileId object, int64_t checkpoint);
+                                             double scale, FileId object, int64_t checkpoint,
+                                             const std::set<size_t>& lost);
   ~CheckpointIo();
 
   bool finished() const { return finished_; }
@@ -77,7 +86,7 @@ class CheckpointIo : public std::enable_shared_from_this<CheckpointIo> {
     size_t sending     = 0;      // writes whose bytes have not left the node yet
   };
   CheckpointIo(const IoRoute& route, IoKind kind, FileId object);
-  void build(const IoPlan& plan, double share, double scale, int64_t checkpoint);
+  void build(const IoPlan& plan, double share, double scale, int64_t checkpoint, const std::set<size_t>& lost);
   void add_writer(HostId client, size_t forwarder, int64_t processes, const std::vector<size_t>& pieces);
   void open_files();  // then the data
   void opened(size_t piece);

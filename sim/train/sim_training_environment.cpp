@@ -5,6 +5,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -121,8 +122,8 @@ const std::vector<std::pair<size_t, double>>& SimTrainingEnvironment::bytes_per_
   return cached;
 }
 
-std::unique_ptr<SimTrainingEnvironment::Operation> SimTrainingEnvironment::begin(IoKind kind, double share,
-                                                                                 double scale)
+std::unique_ptr<SimTrainingEnvironment::Operation>
+SimTrainingEnvironment::begin(IoKind kind, double share, double scale, const std::set<size_t>& lost)
 {
   auto op             = std::make_unique<Operation>();
   op->kind            = kind;
@@ -136,7 +137,7 @@ std::unique_ptr<SimTrainingEnvironment::Operation> SimTrainingEnvironment::begin
   checkpoint_ += kind == IoKind::PfsWrite ? 1 : 0;
   if (op->replayed) {
     replays_ += 1;
-    op->io = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_);
+    op->io = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_, lost);
     return op;
   }
   double cost = 0;
@@ -167,12 +168,14 @@ bool SimTrainingEnvironment::finish(Operation& op, double deadline)
       throw SimulationError(op.io->failure().message);
   } else if (op.end > deadline) {
     sleep_until(deadline);
+    charge(op, deadline);
     if (is_write(op.kind))
       storage_of(op.kind).remove(op.object);
     failed();
     return false;
   } else {
     sleep_until(op.end);
+    charge(op, op.end);
   }
   const double end      = op.replayed ? op.io->end_s() : op.end;
   const double duration = end - op.start;
@@ -204,15 +207,25 @@ void SimTrainingEnvironment::keep_newest(IoKind kind, FileId object)
   }
 }
 
-bool SimTrainingEnvironment::io(IoKind kind, double share, double scale)
+void SimTrainingEnvironment::charge(const Operation& op, double until)
 {
-  auto op = begin(kind, share, scale);
+  const double moved = op.end > op.start ? std::min(1.0, (until - op.start) / (op.end - op.start)) : 1;
+  const double bytes = plan_.total_B() * op.scale * (op.kind == IoKind::PartnerCopy ? op.share : 1) * moved;
+  const IoOp io      = is_write(op.kind) ? IoOp::Write : IoOp::Read;
+  storage_of(op.kind).charge(io, bytes);
+  if (on_pfs(op.kind) && route_.forwarding)
+    route_.forwarding->charge(bytes);
+}
+
+bool SimTrainingEnvironment::io(IoKind kind, double share, double scale, const std::set<size_t>& lost)
+{
+  auto op = begin(kind, share, scale, lost);
   return finish(*op, next_failure_s_);
 }
 
 void SimTrainingEnvironment::start_background(double scale)
 {
-  background_ = begin(IoKind::PfsWrite, 1, scale);
+  background_ = begin(IoKind::PfsWrite, 1, scale, {});
 }
 
 double SimTrainingEnvironment::background_end()
@@ -246,6 +259,8 @@ void SimTrainingEnvironment::drop_background()
   if (!background_->settled) {
     if (background_->replayed)
       background_->io->cancel();
+    else
+      charge(*background_, llsim::now());
     storage_of(IoKind::PfsWrite).remove(background_->object);
   }
   background_.reset();
@@ -257,8 +272,8 @@ double SimTrainingEnvironment::measured_s(IoKind kind)
     if (m.first.first == static_cast<int>(kind))
       return m.second;
   // Never measured (e.g. no restart ever got past its delay): measure it now, failures aside.
-  auto op = begin(kind, 1, 1);
-  op->io  = op->io ? op->io : CheckpointIo::start(route_, plan_, kind, 1, 1, op->object, checkpoint_);
+  auto op = begin(kind, 1, 1, {});
+  op->io  = op->io ? op->io : CheckpointIo::start(route_, plan_, kind, 1, 1, op->object, checkpoint_, {});
   op->io->wait(kInf);
   return op->io->end_s() - op->start;
 }

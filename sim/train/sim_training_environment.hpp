@@ -8,7 +8,9 @@
 //                       (so they contend for the same servers) or its cost was never measured
 //                       alone; otherwise it is charged the cost measured alone
 // A charged operation takes the same simulated time but touches no server (it does not appear
-// in the services' CSVs); its bytes still take capacity. Costs scale with the bytes moved.
+// in the services' CSVs); its bytes still take capacity, and the services report them as
+// charged bytes (of a cut-short operation, the share of its time that passed). Costs scale with
+// the bytes moved.
 // The newest `keep` checkpoints stay on the parallel file system (older ones are removed);
 // node-local levels keep the newest one.
 #pragma once
@@ -42,7 +44,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
 
   double now() const override;
   bool advance_until(double until) override;
-  bool io(IoKind kind, double share, double scale) override;
+  bool io(IoKind kind, double share, double scale, const std::set<size_t>& lost) override;
   void start_background(double scale) override;
   double background_end() override;
   bool wait_background() override;
@@ -59,9 +61,10 @@ class SimTrainingEnvironment : public TrainingEnvironment {
 
  private:
   struct Operation;  // one I/O operation in progress
-  std::unique_ptr<Operation> begin(IoKind kind, double share, double scale);
-  bool finish(Operation& op, double deadline);  // false: the job failed first
-  void failed();                                // consumes the failure now due
+  std::unique_ptr<Operation> begin(IoKind kind, double share, double scale, const std::set<size_t>& lost);
+  void charge(const Operation& op, double until);  // a charged operation's bytes moved by `until`
+  bool finish(Operation& op, double deadline);     // false: the job failed first
+  void failed();                                   // consumes the failure now due
   void keep_newest(IoKind kind, FileId object);
   bool replay(IoKind kind, double share) const;
   StorageService& storage_of(IoKind kind) const;

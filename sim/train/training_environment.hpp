@@ -6,6 +6,7 @@
 #include "sim/train/checkpoint_mode.hpp"
 
 #include <cstdint>
+#include <set>
 
 namespace llsim {
 
@@ -19,8 +20,9 @@ class TrainingEnvironment {
   virtual bool advance_until(double until) = 0;
   // One checkpoint I/O operation carrying `scale` times the plan's bytes (a PartnerCopy carries
   // `share` of them), replayed through the services or charged its measured cost; false when
-  // the job fails first.
-  virtual bool io(IoKind kind, double share, double scale) = 0;
+  // the job fails first. `lost`: writers whose own node-local copy is gone; a LocalRead reads
+  // their parts from their partners' nodes (the next writer's), where the copies survive.
+  virtual bool io(IoKind kind, double share, double scale, const std::set<size_t>& lost) = 0;
 
   // The parallel-file-system write of a checkpoint, in the background while training goes on.
   virtual void start_background(double scale) = 0;

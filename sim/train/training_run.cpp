@@ -33,7 +33,7 @@ class Run {
     start_s_    = env_.now();
     pfs_.exists = s_.resume;
     update_interval();
-    if (s_.resume && !env_.io(IoKind::PfsRead, 1, 1))
+    if (s_.resume && !resume())
       fail();
     while (done_ < s_.iterations) {
       const double target = std::min(s_.iterations, checkpointed_at_ + per_checkpoint_);
@@ -43,8 +43,12 @@ class Run {
       }
       if (done_ >= s_.iterations)
         break;
-      if (!checkpoint())
+      const double start = env_.now();
+      if (!checkpoint()) {
+        out_.cut_short_checkpoint_s += env_.now() - start;
+        out_.checkpoints_cut_short += 1;
         fail();
+      }
     }
     out_.makespan_s = env_.now() - start_s_;
     out_.useful_s   = line_.compute_s;
@@ -52,6 +56,15 @@ class Run {
   }
 
  private:
+  // A resumed job's first read counts as restarting time; false at a failure.
+  bool resume()
+  {
+    const double start = env_.now();
+    const bool read    = env_.io(IoKind::PfsRead, 1, 1, {});
+    out_.restarting_s += env_.now() - start;
+    return read;
+  }
+
   void update_interval()
   {
     out_.mean_blocking_s = out_.checkpoints > 0 ? out_.blocking_s / static_cast<double>(out_.checkpoints) : 0;
@@ -92,7 +105,7 @@ class Run {
   }
 
   // Runs steps; the first write also carries `extra_B` bytes (file state). False at a failure.
-  bool run_steps(const std::vector<CheckpointStep>& steps, double extra_B)
+  bool run_steps(const std::vector<CheckpointStep>& steps, double extra_B, const std::set<size_t>& lost)
   {
     for (const auto& step : steps) {
       if (!step.is_io) {
@@ -103,7 +116,7 @@ class Run {
       const double step_B = step.share * s_.checkpoint_B;
       const double scale  = step_B > 0 ? 1 + extra_B / step_B : 1;
       extra_B             = 0;
-      if (!env_.io(step.io, step.share, scale))
+      if (!env_.io(step.io, step.share, scale, lost))
         return false;
     }
     return true;
@@ -121,7 +134,7 @@ class Run {
     const double file_B             = s_.file_state->saved_bytes(s_.files, written_B);
     const auto steps                = s_.mode->blocking(index);
     const bool writes_while_blocked = std::any_of(steps.begin(), steps.end(), [](const auto& st) { return st.is_io; });
-    if (!run_steps(steps, writes_while_blocked ? file_B : 0))
+    if (!run_steps(steps, writes_while_blocked ? file_B : 0, {}))
       return false;
     const double blocking = env_.now() - start;
     out_.checkpoints      = index;
@@ -172,6 +185,7 @@ class Run {
 
   void fail()
   {
+    const double failed_at = env_.now();
     while (true) {
       out_.failures += 1;
       failures_in_a_row_ += 1;
@@ -200,16 +214,21 @@ class Run {
       done_               = point.iterations;
       checkpointed_at_    = done_;
       since_checkpoint_s_ = 0;
-      if (!env_.advance_until(env_.now() + s_.restart_delay_s))
-        continue;  // failed again while restarting
+      if (!env_.advance_until(env_.now() + s_.restart_delay_s)) {
+        out_.restarts_cut_short += 1;  // failed again while restarting
+        continue;
+      }
       const std::vector<CheckpointStep> recovery =
           !point.exists ? std::vector<CheckpointStep>{}
           : from_local  ? s_.mode->local_recovery()
                         : std::vector<CheckpointStep>{CheckpointStep::write(IoKind::PfsRead)};
-      if (!run_steps(recovery, 0))
+      if (!run_steps(recovery, 0, from_local ? lost_ : std::set<size_t>{})) {
+        out_.restarts_cut_short += 1;
         continue;
+      }
       if (from_local)
         lost_.clear();  // the lost parts were rebuilt from the partners
+      out_.restarting_s += env_.now() - failed_at;
       out_.restarts += 1;
       env_.report(out_.failures, out_.restarts);
       return;

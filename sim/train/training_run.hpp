@@ -14,7 +14,13 @@
 // - A failure (during compute, checkpoints or restarts alike) loses all compute since the
 //   newest checkpoint that survives it: the node-local one if the mode can rebuild it given the
 //   nodes lost since it was written, else the newest checkpoint on the parallel file system (a
-//   background write in progress is lost). Then `restart_delay` and the recovery I/O.
+//   background write in progress is lost). Then `restart_delay` and the recovery I/O. With a
+//   node-local checkpoint, writers whose own copy is gone read theirs from where the mode keeps
+//   its redundancy (`lost` of TrainingEnvironment::io), never from the failed node.
+// - Time: makespan = useful compute + blocking (checkpoints completed) + wasted (compute done
+//   again after rollbacks, and checkpoints cut short by a failure) + restarting (from each
+//   failure until training goes on again: delays and recovery reads, including restarts cut
+//   short by further failures, and the initial read of a resumed job).
 // - `give_up_after` failures in a row with no checkpoint and no finish in between: the run
 //   cannot progress, and stops with a SimulationError naming the job MTBF, the restart delay and
 //   the read time.
@@ -56,12 +62,14 @@ struct CheckpointRecord {
 
 struct TrainingResult {
   double makespan_s = 0, compute_s = 0, useful_s = 0, blocking_s = 0;
+  double restarting_s = 0, cut_short_checkpoint_s = 0;
   int64_t checkpoints = 0, failures = 0, restarts = 0, inconsistent_rollbacks = 0;
+  int64_t restarts_cut_short = 0, checkpoints_cut_short = 0;
   double checkpoint_bytes = 0, file_state_bytes = 0;
   double interval_s      = 0;  // the last one the policy gave
   double mean_blocking_s = 0;  // C
   std::vector<CheckpointRecord> records;
-  double wasted_s() const { return compute_s - useful_s; }
+  double wasted_s() const { return compute_s - useful_s + cut_short_checkpoint_s; }
 };
 
 TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng);

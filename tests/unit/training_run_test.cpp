@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace llsim;
 
@@ -21,6 +22,7 @@ class FakeEnvironment : public TrainingEnvironment {
  public:
   std::map<IoKind, double> cost;
   std::vector<std::pair<double, int64_t>> failures;  // time, writer
+  std::vector<std::set<size_t>> local_reads;         // the lost writers each LocalRead was given
 
   double now() const override { return t_; }
   bool advance_until(double until) override
@@ -34,8 +36,10 @@ class FakeEnvironment : public TrainingEnvironment {
     t_ = until;
     return true;
   }
-  bool io(IoKind kind, double share, double scale) override
+  bool io(IoKind kind, double share, double scale, const std::set<size_t>& lost) override
   {
+    if (kind == IoKind::LocalRead)
+      local_reads.push_back(lost);
     return advance_until(t_ + cost.at(kind) * scale * (kind == IoKind::PartnerCopy ? share : 1));
   }
   void start_background(double scale) override { background_ = t_ + cost.at(IoKind::PfsWrite) * scale; }
@@ -134,7 +138,8 @@ TEST_CASE("training run: coordinated checkpoints block for the quiesce and the w
   const TrainingResult hit = f.go();
   CHECK(hit.makespan_s == Approx(459));
   CHECK(hit.checkpoints == 2);
-  CHECK(hit.wasted_s() == Approx(100));
+  CHECK(hit.wasted_s() == Approx(100 + 2));  // and the 2 s of C2 cut short
+  CHECK(hit.checkpoints_cut_short == 1);
   CHECK(hit.blocking_s == Approx(20));
   REQUIRE(hit.records.size() == 2);
   CHECK(hit.records[1].start_s == Approx(349));
@@ -230,6 +235,61 @@ TEST_CASE("training run: which nodes fail decides whether the partner copies sur
   // partners: restart from C3 at 520 + 30 + 50 = 600, then 3 x 100 s of iterations and C4, C5.
   CHECK(partners.makespan_s == Approx(600 + 300 + 2 * 5));
   CHECK(partners.wasted_s() == Approx(apart.wasted_s() + 100));
+  // apart restores C4 node-locally: writer 0's part from its partner's node; writer 2 failed
+  // during the delay, and its part is read from its partner too.
+  CHECK(apart.restarts_cut_short == 1);
+}
+
+TEST_CASE("training run: a lost writer's part is read from its partner, not its own node", "[training_run]")
+{
+  Run r("{impl: multilevel, level: partner, flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
+  r.env.cost     = {{IoKind::LocalWrite, 2},
+                    {IoKind::PartnerCopy, 3},
+                    {IoKind::LocalRead, 4},
+                    {IoKind::PfsWrite, 20},
+                    {IoKind::PfsRead, 50}};
+  r.env.failures = {{505, 0}, {520, 2}};
+  r.go();
+  REQUIRE(r.env.local_reads.size() == 1);
+  CHECK(r.env.local_reads[0] == std::set<size_t>{0, 2});
+  // With no node lost since the checkpoint (a single level restores only then), nothing is.
+  Run single("{impl: multilevel, level: single, flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
+  single.env.cost = r.env.cost;
+  single.go();
+  CHECK(single.env.local_reads.empty());
+}
+
+TEST_CASE("training run: makespan = useful + blocking + wasted + restarting, cut-short restarts included",
+          "[training_run]")
+{
+  // A resumed job; failures in compute (455), during the restart's delay (470), during the
+  // next restart's recovery read (503), and in compute again (1003).
+  Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+  r.env.cost               = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  r.env.failures           = {{455, 0}, {470, 1}, {503, 2}, {1003, 3}};
+  r.setup.resume           = true;
+  const TrainingResult out = r.go();
+  // 0-7 resume read; 7-207 compute, C1 207-212, 212-412, C2 412-417 (it 40), failure at 455;
+  // restart cut short at 470 (delay); again at 470 + 30 = 500, reading 500-507, cut at 503; the
+  // restart from 503 ends at 540. 540-740, C3 740-745, 745-945, C4 945-950 (it 80), failure at
+  // 1003 during compute; restart 1003-1040, then 200 s: 1240.
+  CHECK(out.makespan_s == Approx(1240));
+  CHECK(out.restarts_cut_short == 2);
+  CHECK(out.restarts == 2);
+  CHECK(out.restarting_s == Approx(7 + (540 - 455) + 37));
+  CHECK(out.makespan_s == Approx(out.useful_s + out.blocking_s + out.wasted_s() + out.restarting_s));
+  // A failure during a checkpoint: its time is wasted, and counted.
+  Run c("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+  c.env.cost               = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  c.env.failures           = {{203, 0}};
+  const TrainingResult hit = c.go();
+  // C1 200-205 cut at 203: 200 s of compute and 3 s of checkpoint lost; restart from scratch
+  // (nothing to read) 203-233; then 1000 s of compute and 4 checkpoints: 233 + 1000 + 20.
+  CHECK(hit.checkpoints_cut_short == 1);
+  CHECK(hit.wasted_s() == Approx(203));
+  CHECK(hit.restarting_s == Approx(30));
+  CHECK(hit.makespan_s == Approx(1253));
+  CHECK(hit.makespan_s == Approx(hit.useful_s + hit.blocking_s + hit.wasted_s() + hit.restarting_s));
 }
 
 TEST_CASE("training run: Daly's interval uses the mean blocking time measured so far", "[training_run]")
