@@ -45,7 +45,8 @@
 // Failures: workers fail through the scenario's fault models; the driver notices after
 // `failure_timeout` and runs the lost task again. When a node fails more often than that
 // timeout, the driver's view is mostly stale and tasks keep landing on nodes that are down: the
-// makespan grows by many timeouts (mtbf 1 s, timeout 10 s: hours for a job of a second).
+// makespan grows by many timeouts (mtbf 1 s, timeout 10 s: hours for a job of a second). A task
+// that fails `give_up_after` times in a row (nodes failing faster than it runs) stops the run.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/preprocess_dedup.yaml
 #include "sim/core/distribution.hpp"
@@ -200,6 +201,9 @@ const ParamTable kPreprocessParams = {
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the driver to notice a worker is gone")
         .defaults("10s")
         .at_least(0),
+    ParamSpec::integer("give_up_after", "failed attempts in a row of one task that stop the run (it cannot progress)")
+        .defaults("1000")
+        .at_least(1),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_nodes.csv")
         .defaults("1s")
         .at_least(1e-3),
@@ -223,6 +227,7 @@ class PreprocessPhase : public Phase {
     s.fan_in                 = p.integer("fan_in");
     s.failure_timeout_s      = p.quantity("failure_timeout");
     s.sample_period_s        = p.quantity("sample_period");
+    s.give_up_after          = p.integer("give_up_after");
     s.source_key             = Rng::stream_key(c.seed, "phase." + c.phase_name + ".sources");
     const GroupSpec& workers = *s.workers;
     c.claims.push_back({workers.name, p.raw("workers")});
