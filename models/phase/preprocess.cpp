@@ -36,6 +36,9 @@
 // Documents removed: a fraction `duplicates.fraction` of the documents are near-duplicates of
 // another one, with a Jaccard similarity drawn from `duplicates.similarity`; each is found with
 // probability 1 - (1 - s^r)^b (sim/preprocess/minhash_lsh.hpp), averaged over 100,000 draws.
+// documents_removed is a whole count drawn with the scenario's seed (a binomial draw over the
+// near-duplicates), documents_removed_expected its expectation, which the stages' costs use.
+// Both are 0 when the pipeline stops before `cluster`, and shuffle_bytes before `lsh_shuffle`.
 //
 // Metrics: the declared table kPreprocessMetrics below (`llsim models` lists it).
 // CSVs: <phase>_stages.csv (stage, tasks, start, end, input and output bytes) and
@@ -45,7 +48,8 @@
 // Failures: workers fail through the scenario's fault models; the driver notices after
 // `failure_timeout` and runs the lost task again. When a node fails more often than that
 // timeout, the driver's view is mostly stale and tasks keep landing on nodes that are down: the
-// makespan grows by many timeouts (mtbf 1 s, timeout 10 s: hours for a job of a second).
+// makespan grows by many timeouts (mtbf 1 s, timeout 10 s: hours for a job of a second). A task
+// that fails `give_up_after` times in a row (nodes failing faster than it runs) stops the run.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/preprocess_dedup.yaml
 #include "sim/core/distribution.hpp"
@@ -200,6 +204,9 @@ const ParamTable kPreprocessParams = {
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the driver to notice a worker is gone")
         .defaults("10s")
         .at_least(0),
+    ParamSpec::integer("give_up_after", "failed attempts in a row of one task that stop the run (it cannot progress)")
+        .defaults("1000")
+        .at_least(1),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_nodes.csv")
         .defaults("1s")
         .at_least(1e-3),
@@ -223,6 +230,7 @@ class PreprocessPhase : public Phase {
     s.fan_in                 = p.integer("fan_in");
     s.failure_timeout_s      = p.quantity("failure_timeout");
     s.sample_period_s        = p.quantity("sample_period");
+    s.give_up_after          = p.integer("give_up_after");
     s.source_key             = Rng::stream_key(c.seed, "phase." + c.phase_name + ".sources");
     const GroupSpec& workers = *s.workers;
     c.claims.push_back({workers.name, p.raw("workers")});
@@ -244,20 +252,22 @@ class PreprocessPhase : public Phase {
     if (s.spec.engine.pull_remote && s.storage->servers().name == workers.name && s.replicas < 2)
       p.fail("engine", "this engine reads the corpus over the network, but every file's only copy is on a worker: "
                        "give placement {impl: replicated, replicas: 2} or more, or a storage service on other hosts");
-    scheduler_              = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
-    s.scheduler             = scheduler_.get();
-    const Params mh         = p.section("minhash", kMinhashParams);
-    s.spec.bands            = static_cast<int>(mh.integer("bands"));
-    s.spec.rows             = static_cast<int>(mh.integer("rows"));
-    s.spec.key_B            = mh.quantity("key_bytes");
-    s.spec.id_B             = mh.quantity("id_bytes");
-    const int64_t reducers  = p.integer("reducers");
-    s.spec.reducers         = reducers > 0 ? reducers : workers.count;
-    const Params dup        = p.section("duplicates", kDuplicateParams);
-    s.spec.removed_fraction = dup.quantity("fraction") * mean_found(dup, c.seed);
-    s.memory_B              = p.has("executor_memory") ? p.quantity("executor_memory")
-                              : workers.memory_B > 0   ? workers.memory_B
-                                                       : 16.0 * (1 << 30);
+    scheduler_                = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
+    s.scheduler               = scheduler_.get();
+    const Params mh           = p.section("minhash", kMinhashParams);
+    s.spec.bands              = static_cast<int>(mh.integer("bands"));
+    s.spec.rows               = static_cast<int>(mh.integer("rows"));
+    s.spec.key_B              = mh.quantity("key_bytes");
+    s.spec.id_B               = mh.quantity("id_bytes");
+    const int64_t reducers    = p.integer("reducers");
+    s.spec.reducers           = reducers > 0 ? reducers : workers.count;
+    const Params dup          = p.section("duplicates", kDuplicateParams);
+    s.spec.duplicate_fraction = dup.quantity("fraction");
+    s.spec.found_probability  = mean_found(dup, c.seed);
+    removed_rng_              = Rng::stream(c.seed, "phase." + c.phase_name + ".removed");
+    s.memory_B                = p.has("executor_memory") ? p.quantity("executor_memory")
+                                : workers.memory_B > 0   ? workers.memory_B
+                                                         : 16.0 * (1 << 30);
     read_pipeline(p);
     // A worker runs a task on all its cores: core time / cores at the group's mean core speed.
     s.flops_per_core_s = workers.speed->mean() / static_cast<double>(workers.cores);
@@ -277,6 +287,7 @@ class PreprocessPhase : public Phase {
     stages.run(runtime);
     totals_     = stages.totals();
     makespan_s_ = now() - start;
+    removed_    = DedupJob(spec).draw_removed(removed_rng_);
   }
 
   Metrics metrics() const override
@@ -290,10 +301,11 @@ class PreprocessPhase : public Phase {
             {"bytes_read_local", t.read_local},
             {"bytes_read_remote", t.read_remote},
             {"network_bytes", t.read_remote + t.scratch_remote + t.written_remote},
-            {"shuffle_bytes", job.shuffle_bytes()},
+            {"shuffle_bytes", job.reported_shuffle_bytes()},
             {"spill_bytes", t.spill},
             {"peak_memory_bytes", t.peak_memory},
-            {"documents_removed", job.documents_removed()},
+            {"documents_removed", static_cast<double>(removed_)},
+            {"documents_removed_expected", job.reported_expected_removed()},
             {"cpu_utilization", makespan_s_ > 0 ? t.busy_s / (workers * makespan_s_) : 0},
             {"tasks", t.tasks},
             {"reexecutions", t.reexecutions}};
@@ -392,6 +404,8 @@ class PreprocessPhase : public Phase {
   std::unique_ptr<TaskScheduler> scheduler_;
   PreprocessTotals totals_;
   double makespan_s_ = 0;
+  Rng removed_rng_{0};  // draws documents_removed
+  int64_t removed_ = 0;
 };
 
 // What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
@@ -405,12 +419,17 @@ const MetricTable kPreprocessMetrics = {
      "bytes over the network: corpus read remotely, intermediate data read from another worker, and output written "
      "to the storage service from a worker that is not one of its servers"},
     {"shuffle_bytes", MetricUnit::Bytes,
-     "bytes of band records the LSH shuffle moves: documents x bands x (key + id bytes)"},
+     "bytes of band records the LSH shuffle moves: documents x bands x (key + id bytes); 0 when the pipeline stops "
+     "before lsh_shuffle"},
     {"spill_bytes", MetricUnit::Bytes, "bytes tasks spilled to the workers' disks beyond executor_memory"},
     {"peak_memory_bytes", MetricUnit::Bytes, "the most memory one task held (at most executor_memory)"},
     {"documents_removed", MetricUnit::Count,
-     "near-duplicates removed: documents x fraction x the probability LSH finds one, averaged over their "
-     "similarity"},
+     "near-duplicates the cluster stage finds (filter_write drops them), a whole count drawn with the seed: each of "
+     "the documents x fraction near-duplicates is found with the probability LSH finds one at its similarity; 0 "
+     "when the pipeline stops before cluster"},
+    {"documents_removed_expected", MetricUnit::Count,
+     "the expectation of documents_removed: documents x fraction x that probability averaged over the "
+     "similarity (the stages' costs use it); 0 when the pipeline stops before cluster"},
     {"cpu_utilization", MetricUnit::Ratio, "busy worker time / (workers x makespan)"},
     {"tasks", MetricUnit::Count, "tasks of all stages"},
     {"reexecutions", MetricUnit::Count, "task starts beyond each task's first (after a worker failure)"},

@@ -10,10 +10,15 @@
 //     scheduler: {impl: minmax, window: 1000, period: 1s}             default {impl: fcfs}
 //     checkpoint: {impl: shared, interval: 10min, size: 200MB, storage: ckpt}  default {impl: none}
 //     failure_timeout: 1min        how long the master takes to notice a worker is gone
+//     give_up_after: 1000          failed attempts in a row of one task, none getting it farther
+//                                  (past its farthest checkpoint, or to its end), that stop the run
 //     tracking: {period: 1min}     spacing of the rows of <phase>.csv
 //
 // Workers fail as their hosts do: the scenario's `faults:` entry for the worker group (e.g.
-// {group: volunteers, impl: exponential, mtbf: 6h, downtime: 30min}). Checkpoints go to a
+// {group: volunteers, impl: exponential, mtbf: 6h, downtime: 30min}). A task whose workers fail
+// faster than it can finish or reach a checkpoint cannot progress: after give_up_after such
+// attempts in a row the run stops with exit 1, naming the task and the figures
+// (sim/mw/task_stalls.hpp). Checkpoints go to a
 // storage service: `local` to one whose servers are the workers (their own disks), `shared` to
 // any other. The runtime is sim/mw/master_worker.hpp. Metrics: the declared table kTasksMetrics
 // below (`llsim models` lists it). CSVs: <phase>.csv (queued, running, done, workers up over
@@ -59,6 +64,10 @@ const ParamTable kTasksParams = {
     ParamSpec::quantity("failure_timeout", Dimension::Duration, "time for the master to notice a worker is gone")
         .defaults("1min")
         .at_least(0),
+    ParamSpec::integer("give_up_after", "failed attempts in a row of one task, none getting it past its farthest "
+                                        "checkpoint or to its end, that stop the run (it cannot progress)")
+        .defaults("1000")
+        .at_least(1),
     ParamSpec::section("tracking", "{period}: task tracking by the master")
         .defaults("{}")
         .with_fields(tracking_params()),
@@ -73,6 +82,7 @@ class TasksPhase : public Phase {
       , workers_group_(c.platform.group_param(p, "workers"))
       , failure_timeout_s_(p.quantity("failure_timeout"))
       , tracking_period_s_(p.section("tracking", tracking_params()).quantity("period"))
+      , give_up_after_(p.integer("give_up_after"))
   {
     c.claims.push_back({workers_group_.name, p.raw("workers")});
     Rng task_rng   = Rng::stream(seed_, "phase." + name_ + ".tasks");
@@ -85,7 +95,8 @@ class TasksPhase : public Phase {
   {
     MasterWorkerSetup setup{runtime.platform, runtime.faults,     master_host_,       workers_group_, *scheduler_,
                             *checkpointing_,  failure_timeout_s_, tracking_period_s_, runtime.label};
-    runtime_ = std::make_unique<MasterWorker>(setup, tasks_);
+    setup.give_up_after = give_up_after_;
+    runtime_            = std::make_unique<MasterWorker>(setup, tasks_);
     runtime_->run();
   }
 
@@ -145,6 +156,7 @@ class TasksPhase : public Phase {
   const GroupSpec& workers_group_;
   double failure_timeout_s_;
   double tracking_period_s_;
+  int64_t give_up_after_;
   std::vector<Task> tasks_;
   std::unique_ptr<TaskScheduler> scheduler_;
   std::unique_ptr<TaskCheckpointing> checkpointing_;

@@ -2,6 +2,7 @@
 
 #include "sim/core/stable_hash.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace llsim {
@@ -39,6 +40,33 @@ double Rng::standard_normal()
   const double u1 = 1.0 - uniform();  // (0, 1]: log is finite
   const double u2 = uniform();
   return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+}
+
+int64_t binomial(Rng& rng, int64_t n, double p)
+{
+  if (n <= 0 || !(p > 0))
+    return 0;
+  if (p >= 1)
+    return n;
+  if (p > 0.5)
+    return n - binomial(rng, n, 1 - p);
+  const double trials = static_cast<double>(n);
+  const double mean   = trials * p;
+  if (mean < 30) {
+    // Walk P(k) up from P(0) = (1 - p)^n (at least e^-42 here) until the uniform draw is spent.
+    double u       = rng.uniform();
+    double pk      = std::pow(1 - p, trials);
+    const double q = p / (1 - p);
+    int64_t k      = 0;
+    while (u >= pk && pk > 0 && k < n) {
+      u -= pk;
+      pk *= q * static_cast<double>(n - k) / static_cast<double>(k + 1);
+      ++k;
+    }
+    return k;
+  }
+  const double x = std::round(mean + std::sqrt(mean * (1 - p)) * rng.standard_normal());
+  return static_cast<int64_t>(std::clamp(x, 0.0, trials));
 }
 
 }  // namespace llsim

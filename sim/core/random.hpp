@@ -30,4 +30,9 @@ class Rng {
   std::mt19937_64 engine_;
 };
 
+// A draw of Binomial(n, p): successes in n independent trials of probability p. Exact (inversion)
+// when the rarer outcome's mean is under 30; else its normal approximation, rounded into [0, n],
+// whose error is then well inside the draw's own spread.
+int64_t binomial(Rng& rng, int64_t n, double p);
+
 }  // namespace llsim

@@ -40,6 +40,7 @@ MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks)
     , records_(tasks_.size())
     , saved_(tasks_.size())
     , saved_file_(tasks_.size())
+    , stalls_(tasks_.size(), setup_.give_up_after)
 {
   for (int64_t w = 0; w < setup_.workers.count; ++w) {
     WorkerState state;

@@ -14,7 +14,8 @@
 // checkpoint policy). A worker that goes down loses its running task; the master notices `failure_timeout` later, puts that task and
 // the worker's queue back among the unassigned tasks, and sees the worker again once it is up
 // and the failure was noticed. A rescheduled task resumes from its checkpoint when the policy
-// allows that worker to (paying the checkpoint read), or restarts from scratch.
+// allows that worker to (paying the checkpoint read), or restarts from scratch. A task whose
+// attempts keep failing without getting it farther stops the run (task_stalls.hpp).
 //
 // Scheduling events: a task arrives, a worker reports a completion or comes back, or a failure
 // is noticed; a new event happens no sooner than the scheduler's `period` after the last one.
@@ -26,6 +27,7 @@
 #include "sim/mw/task.hpp"
 #include "sim/mw/task_checkpointing.hpp"
 #include "sim/mw/task_scheduler.hpp"
+#include "sim/mw/task_stalls.hpp"
 #include "sim/svc/fault_model.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -53,6 +55,7 @@ struct MasterWorkerSetup {
   std::string label;                  // for actor errors
   StorageService* data    = nullptr;  // where task inputs lie (Task::input_copies) and outputs may go
   StorageService* scratch = nullptr;  // the workers' own disks: local outputs and spills
+  int64_t give_up_after   = 1000;     // failed attempts in a row of a task, no farther, that stop the run
 };
 
 struct MasterWorkerTotals {
@@ -99,6 +102,8 @@ class MasterWorker {
     double queued_etc_s           = 0;   // sum of the queue's ETC
     long running                  = -1;  // task being worked on
     double running_end_estimate_s = 0;
+    double attempt_start_s        = 0;     // of the running task's attempt
+    double attempt_from_flops     = 0;     // the work it resumed from
     bool alive                    = true;  // ground truth, kept by the worker
     bool up_for_master            = true;  // what the master believes
     double free_since_s           = 0;
@@ -124,6 +129,7 @@ class MasterWorker {
   bool read_input(size_t w, size_t task, double deadline);
   bool write_output(size_t w, size_t task, double deadline);
   bool spill(size_t w, double bytes, double deadline);
+  void give_up_if_stalled(size_t w, size_t task);  // after run_task() returned false
   void go_down(size_t w, long lost_task);
   void post(Message m);
 
@@ -133,6 +139,7 @@ class MasterWorker {
   std::vector<SavedCheckpoint> saved_;
   std::vector<FileId> saved_file_;  // per task: its newest checkpoint's file
   std::vector<WorkerState> workers_;
+  TaskStalls stalls_;
   std::set<size_t> unassigned_;  // task indices, oldest first
   std::vector<Message> inbox_;
   std::unique_ptr<WaitPoint> master_wake_;

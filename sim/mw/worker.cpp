@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_mw);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_worker, llsim_mw,
@@ -160,6 +161,8 @@ bool MasterWorker::run_task(size_t w, size_t task)
   record.attempts += 1;
   if (record.start_s < 0)
     record.start_s = now();
+  state.attempt_start_s    = now();
+  state.attempt_from_flops = 0;
 
   if (!read_input(w, task, down))
     return false;
@@ -167,7 +170,8 @@ bool MasterWorker::run_task(size_t w, size_t task)
   if (setup_.checkpointing.can_resume(saved_[task], w)) {
     if (!read_checkpoint(w, task, down))
       return false;
-    progress = saved_[task].progress_flops;
+    progress                 = saved_[task].progress_flops;
+    state.attempt_from_flops = progress;
   }
   XBT_DEBUG("task %s, attempt %d: starts at %g of %g flops%s", t.id.c_str(), record.attempts, progress, t.flops,
             record.attempts == 1 ? ""
@@ -199,6 +203,24 @@ bool MasterWorker::run_task(size_t w, size_t task)
   record.worker = static_cast<long>(w);
   totals_.useful_flops += t.flops;
   return true;
+}
+
+void MasterWorker::give_up_if_stalled(size_t w, size_t task)
+{
+  const WorkerState& state = workers_[w];
+  if (!stalls_.failed(task, {saved_[task].progress_flops, now() - state.attempt_start_s}))
+    return;
+  const Task& t = tasks_[task];
+  StallFigures f;
+  f.task         = t.id;
+  f.attempts     = records_[task].attempts;
+  f.stall        = stalls_.stall(task);
+  f.needed_s     = (t.flops - state.attempt_from_flops) / state.speed;
+  f.flops        = t.flops;
+  f.checkpoint_s = setup_.checkpointing.store() == CheckpointStore::None ? std::numeric_limits<double>::infinity()
+                                                                         : setup_.checkpointing.interval_s();
+  f.mtbf_s       = setup_.faults.mtbf_s(state.host);
+  throw SimulationError(stall_message(f));
 }
 
 void MasterWorker::go_down(size_t w, long lost_task)
@@ -243,6 +265,7 @@ void MasterWorker::worker_loop(size_t w)
     state.running                = static_cast<long>(task);
     state.running_end_estimate_s = now() + etc(task, state);
     if (!run_task(w, task)) {
+      give_up_if_stalled(w, task);
       go_down(w, static_cast<long>(task));
       continue;
     }

@@ -1,5 +1,7 @@
 #include "sim/preprocess/dedup_job.hpp"
 
+#include <cmath>
+
 namespace llsim {
 
 const char* dedup_stage_name(DedupStage s)
@@ -19,6 +21,39 @@ const char* dedup_stage_name(DedupStage s)
     return "filter_write";
   }
   return "?";
+}
+
+bool DedupJob::ran(DedupStage stage) const
+{
+  // The position of the stage in read, minhash, lsh_shuffle, cluster, filter_write (fused
+  // read+minhash counts as minhash: it runs with the first two).
+  int position = 0;
+  switch (stage) {
+  case DedupStage::Read:
+    position = 1;
+    break;
+  case DedupStage::Minhash:
+  case DedupStage::ReadMinhash:
+    position = 2;
+    break;
+  case DedupStage::LshShuffle:
+    position = 3;
+    break;
+  case DedupStage::Cluster:
+    position = 4;
+    break;
+  case DedupStage::FilterWrite:
+    position = 5;
+    break;
+  }
+  return position <= s_.stages;
+}
+
+int64_t DedupJob::draw_removed(Rng& rng) const
+{
+  if (!ran(DedupStage::Cluster))
+    return 0;
+  return binomial(rng, std::llround(s_.documents * s_.duplicate_fraction), s_.found_probability);
 }
 
 TaskShape DedupJob::shape(const StageCost& c, double in_B, double items, double out_B) const
@@ -64,12 +99,12 @@ std::vector<StagePlan> DedupJob::stages() const
   if (s_.stages == 3)
     return plan;
   plan.push_back({DedupStage::Cluster, 1,
-                  shape(s_.cluster, candidate_pair_bytes(), documents_removed(), documents_removed() * s_.id_B)});
+                  shape(s_.cluster, candidate_pair_bytes(), expected_removed(), expected_removed() * s_.id_B)});
   if (s_.stages == 4)
     return plan;
   // filter_write reads what the engine kept: the parsed copy, or, fused, the corpus again, which
   // it parses again. Either way it writes the surviving parsed documents.
-  const double survivors_B = parsed_B * (1 - s_.removed_fraction) * s_.filter.output_ratio;
+  const double survivors_B = parsed_B * (1 - removed_fraction()) * s_.filter.output_ratio;
   TaskShape filter         = shape(s_.filter, parsed_B, part_docs, survivors_B);
   if (s_.engine.fuse_read_minhash) {
     filter.input_B = part_B;

@@ -13,8 +13,13 @@
 // Costs: per input byte and per document (per band record for lsh_shuffle, per candidate pair
 // for cluster), in seconds of one core, times the engine's operator factor, plus its
 // serialisation per byte in and out. Fused read+minhash is one task per partition costing both,
-// reading the corpus and writing the band records.
+// reading the corpus and writing the band records. Every task of a stage has the same shape, from
+// the job's expected figures: the costs use the expected number of documents removed.
+//
+// What the job reports depends on the stages that ran (`stages`): the shuffle's bytes once
+// lsh_shuffle ran, the near-duplicates found once cluster ran (0 before).
 #pragma once
+#include "sim/core/random.hpp"
 #include "sim/preprocess/preprocess_engine.hpp"
 
 #include <cstdint>
@@ -38,8 +43,9 @@ struct DedupSpec {
   int64_t files = 1;
   int bands = 14, rows = 8;
   double key_B = 8, id_B = 8;  // a band record is key + id
-  int64_t reducers        = 1;
-  double removed_fraction = 0;  // documents found to be near-duplicates and removed
+  int64_t reducers          = 1;
+  double duplicate_fraction = 0;  // documents that are near-duplicates of another
+  double found_probability  = 0;  // that LSH finds a near-duplicate (averaged over its similarity)
   StageCost read, minhash, shuffle, cluster, filter;
   EngineTraits engine;
   int stages = 5;  // the first `stages` of read, minhash, lsh_shuffle, cluster, filter_write
@@ -66,8 +72,17 @@ class DedupJob {
   std::vector<StagePlan> stages() const;
   // Band records shuffled: documents x bands x (key + id) bytes.
   double shuffle_bytes() const { return s_.documents * s_.bands * (s_.key_B + s_.id_B); }
-  double documents_removed() const { return s_.documents * s_.removed_fraction; }
-  double candidate_pair_bytes() const { return documents_removed() * 2 * s_.id_B; }
+  double removed_fraction() const { return s_.duplicate_fraction * s_.found_probability; }
+  double expected_removed() const { return s_.documents * removed_fraction(); }
+  double candidate_pair_bytes() const { return expected_removed() * 2 * s_.id_B; }
+
+  bool ran(DedupStage stage) const;  // whether the pipeline runs it
+  // Reported: the shuffle's bytes, the expected documents removed, and a whole count of them
+  // drawn with `rng`: each of the documents x fraction near-duplicates (rounded) is found with
+  // found_probability. Each 0 when the stage that produces it did not run.
+  double reported_shuffle_bytes() const { return ran(DedupStage::LshShuffle) ? shuffle_bytes() : 0; }
+  double reported_expected_removed() const { return ran(DedupStage::Cluster) ? expected_removed() : 0; }
+  int64_t draw_removed(Rng& rng) const;
 
  private:
   TaskShape shape(const StageCost& c, double in_B, double items, double out_B) const;

@@ -79,7 +79,7 @@ void PreprocessRun::run(PhaseRuntime& runtime)
         XBT_DEBUG("task %s: input %s", t.id.c_str(), input_places(t, runtime.platform).c_str());
     MasterWorkerSetup setup{
         runtime.platform,     runtime.faults,     s_.workers->first_host, *s_.workers, *s_.scheduler, kNoCheckpoints,
-        s_.failure_timeout_s, s_.sample_period_s, runtime.label,          s_.storage,  s_.scratch};
+        s_.failure_timeout_s, s_.sample_period_s, runtime.label,          s_.storage,  s_.scratch,    s_.give_up_after};
     MasterWorker mw(setup, tasks);
     const double began = now();
     mw.run();

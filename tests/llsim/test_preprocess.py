@@ -41,7 +41,13 @@ check_close(one["makespan_s"], CORPUS_B / 1e9 + CORPUS_B * 10e-9 / 16, 0.02, "on
 # Documents removed: fraction x the mean of 1 - (1 - s^r)^b over s uniform in [0.5, 1].
 n = 200000
 mean_p = sum(1 - (1 - (0.5 + 0.5 * (i + 0.5) / n) ** 8) ** 14 for i in range(n)) / n
-check_close(data["documents_removed"], DOCS * 0.1 * mean_p, 0.01, "documents removed")
+check_close(data["documents_removed_expected"], DOCS * 0.1 * mean_p, 0.01, "documents removed, expected")
+# The count itself is whole, drawn with the seed: Binomial(10,000 near-duplicates, mean_p), whose
+# standard deviation is about 48.
+removed = data["documents_removed"]
+check(removed == int(removed) and abs(removed - DOCS * 0.1 * mean_p) < 4 * 48, f"documents removed: {removed}")
+check(pp("seed=2")["documents_removed"] != removed, "documents removed: another seed, another draw")
+check(pp()["documents_removed"] == removed, "documents removed: the same seed, the same count")
 check(pp("phases.dedup.duplicates.fraction=0.2")["documents_removed"] > 1.9 * data["documents_removed"], "fraction")
 check(pp("phases.dedup.duplicates.similarity=0.95")["documents_removed"] > data["documents_removed"], "similarity")
 check(pp("phases.dedup.minhash.rows=4")["documents_removed"] > data["documents_removed"], "rows")
@@ -79,7 +85,7 @@ check(pp(MIXED, "phases.dedup.scheduler.impl=fcfs", "phases.dedup.placement={imp
       ["bytes_read_local"] != rep_fcfs["bytes_read_local"], "replicas")
 
 # The survivors are written like the corpus, two copies: the second crosses the network.
-survivors = CORPUS_B * (1 - data["documents_removed"] / DOCS)
+survivors = CORPUS_B * (1 - data["documents_removed_expected"] / DOCS)
 one_copy = pp("phases.dedup.pipeline=[read, minhash, lsh_shuffle, cluster]")
 check_close(data["network_bytes"] - one_copy["network_bytes"], survivors, 0.01, "filter_write's second copy")
 
@@ -88,6 +94,18 @@ check(data["tasks"] == 64 + 8 + 1 + 64, f"tasks {data['tasks']}")
 check(base_c["tasks"] == 64 * 2 + 8 + 1 + 64, f"compute-centric tasks {base_c['tasks']}")
 check(pp("phases.dedup.reducers=32")["tasks"] == 64 + 32 + 1 + 64, "reducers")
 check(pp("phases.dedup.pipeline=[read, minhash]")["tasks"] == 64, "pipeline")
+# A stage that did not run reports nothing: no shuffle before lsh_shuffle, no documents removed
+# before cluster (the shortened pipelines once reported the whole job's).
+for pipeline, shuffled, found in [("[read]", False, False), ("[read, minhash]", False, False),
+                                  ("[read, minhash, lsh_shuffle]", True, False),
+                                  ("[read, minhash, lsh_shuffle, cluster]", True, True)]:
+    short = pp(f"phases.dedup.pipeline={pipeline}")
+    check(short["shuffle_bytes"] == (data["shuffle_bytes"] if shuffled else 0),
+          f"pipeline {pipeline}: shuffle bytes {short['shuffle_bytes']}")
+    check(short["documents_removed"] == (removed if found else 0) and
+          short["documents_removed_expected"] == (data["documents_removed_expected"] if found else 0),
+          f"pipeline {pipeline}: documents removed {short['documents_removed']}, "
+          f"expected {short['documents_removed_expected']}")
 # The shuffle is all-to-all: about 7/8 of its bytes cross the network on 8 nodes, whatever
 # fan_in (the number of nodes each reducer reads from).
 SHUFFLE_ONLY = ["phases.dedup.pipeline=[read, minhash, lsh_shuffle]", "phases.dedup.reducers=64"]

@@ -1,8 +1,11 @@
 """The `tasks` phase (master-worker runtime) against hand-computed results: FCFS on identical
 workers, checkpoint costs without failures, and failure accounting with a trace of outages."""
 import math
+import os
+import subprocess
+import time
 
-from harness import check, check_close, finish, phase_metrics
+from harness import LLSIM, ROOT, check, check_close, finish, phase_metrics, scratch_dir
 
 
 def bag(*sets, scenario="tests/inputs/tasks_fcfs_identical.yaml"):
@@ -73,5 +76,39 @@ for name, policy in [("none", "{impl: none}"), ("local", "{impl: local, interval
     wasted[name] = m["wasted_flops"]
     check(m["completed"] == 400 and m["reexecutions"] > 0, f"{name}: every task completes despite failures")
 check(wasted["shared"] <= wasted["local"] <= wasted["none"], f"wasted work ordering: {wasted}")
+
+# Workers failing every minute (exponential, 1 s down) against tasks of about 1,800 s of compute
+# and no checkpoints: no attempt can finish. The run stops within seconds (it once ran for ever),
+# exit 1, naming the task, its attempts and the figures, and writes nothing.
+HOPELESS = ["--set", "faults.0.mtbf=1min", "--set", "faults.0.downtime=1s", "--set", "phases.bag.tasks.count=20"]
+
+
+def hopeless(*sets):
+    out = os.path.join(scratch_dir(), "out")
+    started = time.monotonic()
+    proc = subprocess.run([LLSIM, "run", UNRELIABLE, "--quiet", "--out", out, *HOPELESS, *sets],
+                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    check(time.monotonic() - started < 60, "the hopeless bag of tasks took over a minute to stop")
+    check(not os.path.exists(out), f"hopeless bag of tasks: output written to {out}")
+    return proc
+
+
+proc = hopeless()
+check(proc.returncode == 1, f"hopeless bag of tasks: exit {proc.returncode}")
+for text in ["phase 'bag'", "cannot progress", "attempts, the last 1000 in a row ended by a worker failure",
+             "before the task got to a checkpoint or finished", "the workers' MTBF is 60 s", "give_up_after"]:
+    check(text in proc.stderr, f"hopeless bag of tasks: message lacks {text!r}: {proc.stderr}")
+# The compute an attempt needs: a task of 180 TFlop (lognormal, sigma 0.3) on a 100 GFlop/s
+# worker (sigma 0.3) is about 1,800 s, far beyond the minute of an attempt.
+needed = [float(w.split(" s")[0]) for w in proc.stderr.split("an attempt needs ")[1:]]
+check(len(needed) == 1 and 300 < needed[0] < 10000, f"hopeless bag of tasks: compute needed {needed}")
+few = hopeless("--set", "phases.bag.give_up_after=10")
+check(few.returncode == 1 and "the last 10 in a row" in few.stderr, f"give_up_after: {few.stderr}")
+# Checkpoints every 20 s of compute on shared storage: attempts of a minute move the tasks
+# forward, so the same workers finish every task, with many re-executions.
+ckpt = bag("faults.0.mtbf=1min", "faults.0.downtime=1s", "phases.bag.tasks.count=20",
+           "phases.bag.checkpoint={impl: shared, interval: 20s, size: 100MB, storage: ckpt}", scenario=UNRELIABLE)
+check(ckpt is not None and ckpt["completed"] == 20 and ckpt["reexecutions"] > 20 * 10,
+      f"checkpointed tasks progress despite failures every minute: {ckpt}")
 
 finish()

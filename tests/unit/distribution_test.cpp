@@ -1,10 +1,12 @@
 #include "sim/core/distribution.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/random.hpp"
 #include "temp_file.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <utility>
 
 using namespace llsim;
 
@@ -40,6 +42,34 @@ TEST_CASE("random: streams are reproducible and independent", "[random]")
     REQUIRE(u >= 0);
     REQUIRE(u < 1);
   }
+}
+
+TEST_CASE("random: binomial draws have its mean and variance, exactly bounded", "[random]")
+{
+  // Inversion (small means, p above one half by symmetry) and the normal approximation.
+  for (const auto& [n, p] :
+       {std::pair<int64_t, double>{20, 0.3}, {1000, 0.01}, {1000, 0.995}, {10000, 0.645}, {int64_t{50000000}, 0.07}}) {
+    Rng rng(5);
+    double sum = 0, sq = 0;
+    constexpr int kDraws = 20000;
+    for (int i = 0; i < kDraws; ++i) {
+      const int64_t k = binomial(rng, n, p);
+      REQUIRE(k >= 0);
+      REQUIRE(k <= n);
+      sum += static_cast<double>(k);
+      sq += static_cast<double>(k) * static_cast<double>(k);
+    }
+    const double mean = sum / kDraws, var = sq / kDraws - mean * mean, N = static_cast<double>(n);
+    INFO("n " << n << ", p " << p);
+    CHECK(mean == Approx(N * p).epsilon(0.01));
+    CHECK(var == Approx(N * p * (1 - p)).epsilon(0.05));
+  }
+  Rng rng(1);
+  CHECK(binomial(rng, 0, 0.5) == 0);
+  CHECK(binomial(rng, 100, 0) == 0);
+  CHECK(binomial(rng, 100, 1) == 100);
+  Rng a(9), b(9);
+  CHECK(binomial(a, 10000, 0.3) == binomial(b, 10000, 0.3));
 }
 
 TEST_CASE("distributions: plain value is a constant in the parameter's unit", "[random]")

@@ -30,17 +30,18 @@ EngineTraits traits(const std::string& yaml)
 DedupSpec corpus(const EngineTraits& engine)
 {
   DedupSpec s;
-  s.documents        = 1000;
-  s.bytes            = 8e6;
-  s.files            = 4;
-  s.reducers         = 2;
-  s.removed_fraction = 0.1;
-  s.read             = {10e-9, 1e-6, 4000, 1};
-  s.minhash          = {50e-9, 0, 1000, 1};
-  s.shuffle          = {0, 200e-9, 32, 1};
-  s.cluster          = {0, 1e-6, 0, 1};
-  s.filter           = {2e-9, 0, 0, 1};
-  s.engine           = engine;
+  s.documents          = 1000;
+  s.bytes              = 8e6;
+  s.files              = 4;
+  s.reducers           = 2;
+  s.duplicate_fraction = 0.1;
+  s.found_probability  = 1;
+  s.read               = {10e-9, 1e-6, 4000, 1};
+  s.minhash            = {50e-9, 0, 1000, 1};
+  s.shuffle            = {0, 200e-9, 32, 1};
+  s.cluster            = {0, 1e-6, 0, 1};
+  s.filter             = {2e-9, 0, 0, 1};
+  s.engine             = engine;
   return s;
 }
 
