@@ -32,15 +32,10 @@ GpuPreset a100(std::string name, std::string description, const char* hbm, const
   return g;
 }
 
-}  // namespace
-
-const std::vector<GpuPreset>& gpu_presets()
+// Hopper: H100 SXM, PCIe and NVL, H200.
+std::vector<GpuPreset> hopper()
 {
-  static const std::vector<GpuPreset> presets = {
-      a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400"),
-      a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400"),
-      a100("a100-40gb-pcie", "NVIDIA A100 40GB PCIe", "40GB", "1555GBps", false, "250"),
-      a100("a100-80gb-pcie", "NVIDIA A100 80GB PCIe", "80GB", "1935GBps", false, "300"),
+  return {
       {"h100-sxm",
        "NVIDIA H100 SXM5 80GB",
        {
@@ -92,6 +87,13 @@ const std::vector<GpuPreset>& gpu_presets()
            {"pcie_lanes", "16"},
            {"tdp", "700"},  // H200 datasheet: up to 700 W
        }},
+  };
+}
+
+// Blackwell, Ada and AMD: B200, L40S, RTX 4090, RTX PRO 6000, MI300X.
+std::vector<GpuPreset> others()
+{
+  return {
       {"b200",
        "NVIDIA B200 (HGX B200)",
        {
@@ -155,6 +157,23 @@ const std::vector<GpuPreset>& gpu_presets()
            {"tdp", "750"},  // MI300X datasheet: 750 W
        }},
   };
+}
+
+}  // namespace
+
+const std::vector<GpuPreset>& gpu_presets()
+{
+  static const std::vector<GpuPreset> presets = [] {
+    std::vector<GpuPreset> all = {
+        a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400"),
+        a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400"),
+        a100("a100-40gb-pcie", "NVIDIA A100 40GB PCIe", "40GB", "1555GBps", false, "250"),
+        a100("a100-80gb-pcie", "NVIDIA A100 80GB PCIe", "80GB", "1935GBps", false, "300"),
+    };
+    for (auto family : {hopper(), others()})
+      all.insert(all.end(), family.begin(), family.end());
+    return all;
+  }();
   return presets;
 }
 
