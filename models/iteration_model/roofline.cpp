@@ -1,8 +1,12 @@
 // Iteration model `roofline` (docs/phases/serve.md, "Iteration time"): an iteration is
 // bound by compute or by memory, whichever takes longer, on the instance's GPUs together
 // (tensor parallel, perfect scaling assumed):
-//   flop  = 2 x params x (prefill tokens + decodes) + 4 x layers x d_model x attention pairs
+//   flop  = 2 x active params x (prefill tokens + decodes) + 4 x layers x width x attention pairs
 //   bytes = weights + KV bytes per token x (context tokens the batch reads and writes)
+// A dense model's active params are its params; a mixture of experts computes with the experts
+// a token reaches but holds, and here reads, all of them (weights = params x dtype_bytes).
+// width is heads x head_dim, or d_model when the model does not give heads. flops is the GPU's
+// `flops` key (a GPU preset sets it to the dense BF16 peak, whatever dtype_bytes is).
 //   time  = max(flop / (GPUs x flops x mfu), bytes / (GPUs x hbm_bandwidth x hbm_efficiency)) + overhead
 // Prefill is compute-bound, decode memory-bound. mfu, hbm_efficiency and overhead are
 // assumptions: the defaults are typical of published serving measurements, not fitted here.
@@ -37,6 +41,7 @@ class Roofline : public IterationModel {
  public:
   Roofline(const Params& p, const Context& c)
       : model_(c.model)
+      , active_params_(c.model.active_params())
       , flops_(static_cast<double>(c.gpu.count) * c.gpu.flops * p.quantity("mfu"))
       , hbm_Bps_(static_cast<double>(c.gpu.count) * c.gpu.hbm_Bps * p.quantity("hbm_efficiency"))
       , overhead_s_(p.quantity("overhead"))
@@ -55,14 +60,15 @@ class Roofline : public IterationModel {
       return 0;
     const double tokens = static_cast<double>(w.prefill_tokens + w.decodes);
     const double pairs  = w.prefill_pairs + w.decode_context;
-    const double flop   = 2 * model_.params * tokens +
-                        4.0 * static_cast<double>(model_.layers) * static_cast<double>(model_.d_model) * pairs;
+    const double flop   = 2 * active_params_ * tokens + 4.0 * static_cast<double>(model_.layers) *
+                                                          static_cast<double>(model_.attention_width()) * pairs;
     const double bytes = model_.weight_bytes() + model_.kv_bytes_per_token * (w.prefill_kv_tokens + w.decode_context);
     return std::max(flop / flops_, bytes / hbm_Bps_) + overhead_s_;
   }
 
  private:
   LlmModel model_;
+  double active_params_;
   double flops_, hbm_Bps_, overhead_s_;
 };
 

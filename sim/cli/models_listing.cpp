@@ -138,15 +138,39 @@ void list_interfaces(Listing& out, bool markdown)
   }
 }
 
+std::string model_figures(const LlmModel& m)
+{
+  const auto n     = [](int64_t v) { return std::to_string(v); };
+  std::string text = m.name + ": " + format_number(m.params / 1e9) + " G parameters, " + n(m.layers) +
+                     " layers, d_model " + n(m.d_model) + ", " + n(m.heads) + " query heads, " + n(m.kv_heads) +
+                     " KV heads x " + n(m.head_dim) + " (" + attention_name(m.attention());
+  if (m.attention() == Attention::Mla)
+    text += ": latent " + n(m.kv_lora_rank) + " + RoPE key " + n(m.rope_head_dim);
+  text += "), MLP " + n(m.ffn) + (m.gated_mlp ? " gated" : "") + ", vocab " + n(m.vocab);
+  if (m.moe())
+    text += ", " + n(m.experts) + " experts of " + n(m.expert_ffn) + " (" + n(m.experts_per_token) + " per token, " +
+            n(m.shared_experts) + " shared" +
+            (m.dense_layers > 0 ? ", first " + n(m.dense_layers) + " layers dense" : "") + ") -> " +
+            format_number(m.active_params() / 1e9) + " G active";
+  return text + "; " + format_number(m.dtype_bytes) + " B per value -> " + format_number(m.kv_bytes_per_token) +
+         " B of KV per token";
+}
+
 void list_presets(Listing& out)
 {
   out.heading(2, "Served models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds");
+  out.line("Sources: the config.json of each release and its model card (sim/serve/llm_presets.cpp).");
   for (const auto& m : llm_presets())
-    out.line(m.name + ": " + format_number(m.params / 1e9) + " G parameters, " + std::to_string(m.layers) +
-                 " layers, d_model " + std::to_string(m.d_model) + ", " + std::to_string(m.kv_heads) + " KV heads x " +
-                 std::to_string(m.head_dim) + ", " + format_number(m.dtype_bytes) + " B per value -> " +
-                 format_number(m.kv_bytes_per_token) + " B of KV per token",
-             true);
+    out.line(model_figures(m), true);
+  out.heading(2, "GPUs (platform 'gpu: {preset: NAME, count: N}'; any key beside preset overrides its figure)");
+  out.line("Sources: the vendors' datasheets, each figure's named in sim/platform/gpu_presets.cpp; peaks are dense; "
+           "interconnect_bandwidth is each direction; PCIe bandwidth follows from pcie_gen x pcie_lanes.");
+  for (const auto& g : gpu_presets()) {
+    std::vector<std::string> figures;
+    for (const auto& [key, value] : g.figures)
+      figures.push_back(key + " " + value);
+    out.line(g.name + " (" + g.description + "): " + join(figures, ", "), true);
+  }
 }
 
 }  // namespace

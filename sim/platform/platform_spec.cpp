@@ -92,26 +92,6 @@ const ParamTable& topology_params()
   return t;
 }
 
-const ParamTable& gpu_params()
-{
-  static const ParamTable t = {
-      ParamSpec::quantity("flops", Dimension::Compute,
-                          "dense peak of one GPU at the serving precision (the roofline iteration model needs it)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth,
-                          "memory bandwidth of one GPU (the roofline iteration model needs it)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU").positive(),
-      ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)")
-          .defaults("1")
-          .at_least(1)
-          .at_most(1024),
-  };
-  return t;
-}
-
 GroupSpec parse_group(const std::string& name, const Params& p)
 {
   GroupSpec g;
@@ -129,10 +109,7 @@ GroupSpec parse_group(const std::string& name, const Params& p)
                        d.quantity("latency")};
   }
   if (p.has("gpu")) {
-    const Params gpu = p.section("gpu", gpu_params());
-    g.gpu            = GpuSpec{gpu.has("flops") ? gpu.quantity("flops") : 0,
-                    gpu.has("hbm_bandwidth") ? gpu.quantity("hbm_bandwidth") : 0, gpu.quantity("hbm"),
-                    gpu.integer("count")};
+    g.gpu = parse_gpu(p.section("gpu", gpu_params()));
   }
   if (p.has("memory_bandwidth"))
     g.memory_Bps = p.quantity("memory_bandwidth");
@@ -196,7 +173,7 @@ const ParamTable& group_params()
       ParamSpec::section("disks", "local disks: {count, read, write, capacity}")
           .may_be_absent()
           .with_fields(disk_params()),
-      ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count}")
+      ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count} or {preset, count, ...}")
           .may_be_absent()
           .with_fields(gpu_params()),
   };

@@ -5,6 +5,7 @@
 //     groups:
 //       <name>: {count, speed, cores, memory, memory_bandwidth, nic: {bandwidth, latency},
 //                disks: {count, read, write, capacity, latency}, gpu: {flops, hbm_bandwidth, hbm, count}}
+//                                                        or gpu: {preset: h100-sxm, count: 8} (gpu_spec.hpp)
 //     backbone: {bandwidth, latency}        # joins all groups: a star
 //     topology:                             # or, instead of a backbone, explicit switches and links
 //       switches: [core0, core1]
@@ -17,6 +18,7 @@
 #pragma once
 #include "sim/core/distribution.hpp"
 #include "sim/core/params.hpp"
+#include "sim/platform/gpu_spec.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -34,14 +36,6 @@ struct DiskSpec {
   double write_Bps  = 0;
   double capacity_B = 0;  // per disk
   double latency_s  = 0;  // per I/O
-};
-
-// Accelerators of one host, used together by one serving instance (tensor parallel).
-struct GpuSpec {
-  double flops   = 0;  // dense peak of one GPU, flop/s; 0: not given (a table model needs none)
-  double hbm_Bps = 0;  // memory bandwidth of one GPU; 0: not given
-  double hbm_B   = 0;  // memory of one GPU
-  int64_t count  = 1;  // GPUs per host
 };
 
 struct GroupSpec {

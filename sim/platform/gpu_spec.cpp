@@ -1,0 +1,173 @@
+#include "sim/platform/gpu_spec.hpp"
+
+#include "sim/core/text.hpp"
+
+#include <stdexcept>
+
+namespace llsim {
+
+namespace {
+
+// Fills the figures of `preset` that the section does not give, so that resolved.yaml shows what
+// was run. A given `interconnect` replaces the preset's link with its bandwidth.
+void fill_preset(const Params& p, const GpuPreset& preset)
+{
+  YAML::Node node     = p.ref().node();
+  const bool own_link = p.has("interconnect");
+  for (const auto& [key, value] : preset.figures) {
+    if (p.has(key) || (key == "interconnect_bandwidth" && own_link))
+      continue;
+    node[key] = without_marks(YAML::Load(value));
+  }
+}
+
+void apply_preset(const Params& p)
+{
+  const std::string name = p.text("preset");
+  std::vector<std::string> names;
+  for (const auto& preset : gpu_presets()) {
+    if (preset.name == name)
+      return fill_preset(p, preset);
+    names.push_back(preset.name);
+  }
+  p.fail("preset", "unknown GPU '" + name + "': " + suggestion(name, names));
+}
+
+GpuLink parse_link(const Params& p)
+{
+  const std::string kind = p.text("interconnect");
+  if (kind == "nvlink")
+    return GpuLink::NvLink;
+  if (kind == "infinity_fabric")
+    return GpuLink::InfinityFabric;
+  if (kind == "pcie")
+    return GpuLink::Pcie;
+  p.fail("interconnect",
+         "unknown interconnect '" + kind + "': " + suggestion(kind, {"nvlink", "infinity_fabric", "pcie"}));
+}
+
+// The interconnect keys: a direct link needs its bandwidth, PCIe derives it from gen x lanes.
+void parse_interconnect(const Params& p, GpuSpec& g)
+{
+  if (p.has("pcie_gen") != p.has("pcie_lanes"))
+    p.fail(p.has("pcie_gen") ? "pcie_gen" : "pcie_lanes", "give both pcie_gen and pcie_lanes");
+  if (p.has("pcie_gen")) {
+    g.pcie_gen   = p.integer("pcie_gen");
+    g.pcie_lanes = p.integer("pcie_lanes");
+  }
+  if (!p.has("interconnect")) {
+    if (p.has("interconnect_bandwidth"))
+      p.fail("interconnect_bandwidth", "give the interconnect it belongs to (nvlink or infinity_fabric)");
+    return;
+  }
+  g.link = parse_link(p);
+  if (g.link == GpuLink::Pcie) {
+    if (p.has("interconnect_bandwidth"))
+      p.fail("interconnect_bandwidth", "with interconnect: pcie the bandwidth follows from pcie_gen and pcie_lanes; "
+                                       "give one or the other");
+    if (g.pcie_gen == 0)
+      p.fail("interconnect", "interconnect: pcie needs pcie_gen and pcie_lanes");
+    g.link_Bps = pcie_Bps(g.pcie_gen, g.pcie_lanes);
+  } else {
+    if (!p.has("interconnect_bandwidth"))
+      p.fail("interconnect", "needs interconnect_bandwidth (GPU-to-GPU bandwidth of one GPU, each direction)");
+    g.link_Bps = p.quantity("interconnect_bandwidth");
+  }
+}
+
+}  // namespace
+
+const ParamTable& gpu_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("preset", "a GPU of the catalogue (llsim models lists them): its figures fill the keys "
+                                "not given, which resolved.yaml shows")
+          .may_be_absent(),
+      ParamSpec::quantity("flops", Dimension::Compute,
+                          "dense peak of one GPU at the serving precision (the roofline iteration model needs it; "
+                          "a preset gives the dense BF16 peak)")
+          .positive()
+          .may_be_absent(),
+      ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth,
+                          "memory bandwidth of one GPU (the roofline iteration model needs it)")
+          .positive()
+          .may_be_absent(),
+      ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU (required without a preset)")
+          .positive()
+          .may_be_absent(),
+      ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)")
+          .defaults("1")
+          .at_least(1)
+          .at_most(1024),
+      ParamSpec::quantity("fp8_flops", Dimension::Compute,
+                          "dense FP8 peak of one GPU (carried: no model reads it yet; roofline uses flops)")
+          .positive()
+          .may_be_absent(),
+      ParamSpec::text("interconnect", "how the host's GPUs talk: nvlink, infinity_fabric or pcie (carried: no "
+                                      "model reads it yet)")
+          .may_be_absent(),
+      ParamSpec::quantity("interconnect_bandwidth", Dimension::Bandwidth,
+                          "GPU-to-GPU bandwidth of one GPU over nvlink or infinity_fabric, each direction (half "
+                          "the datasheets' bidirectional figure); carried")
+          .positive()
+          .may_be_absent(),
+      ParamSpec::integer("pcie_gen", "PCIe generation of the GPU's host link; carried")
+          .may_be_absent()
+          .at_least(1)
+          .at_most(6),
+      ParamSpec::integer("pcie_lanes", "PCIe lanes of the GPU's host link; carried")
+          .may_be_absent()
+          .at_least(1)
+          .at_most(32),
+      ParamSpec::quantity("tdp", Dimension::Number, "board power of one GPU, watts; carried")
+          .positive()
+          .may_be_absent(),
+  };
+  return t;
+}
+
+GpuSpec parse_gpu(const Params& p)
+{
+  if (p.has("preset"))
+    apply_preset(p);
+  if (!p.has("hbm"))
+    p.fail("hbm", "required: the memory of one GPU (e.g. 80GB), or give a preset");
+  GpuSpec g;
+  g.flops     = p.has("flops") ? p.quantity("flops") : 0;
+  g.hbm_Bps   = p.has("hbm_bandwidth") ? p.quantity("hbm_bandwidth") : 0;
+  g.hbm_B     = p.quantity("hbm");
+  g.count     = p.integer("count");
+  g.fp8_flops = p.has("fp8_flops") ? p.quantity("fp8_flops") : 0;
+  g.tdp_W     = p.has("tdp") ? p.quantity("tdp") : 0;
+  parse_interconnect(p, g);
+  return g;
+}
+
+double pcie_Bps(int64_t gen, int64_t lanes)
+{
+  // Per lane, each direction, in bytes/s: 2.5 and 5 GT/s with 8b/10b coding; 8, 16 and 32 GT/s
+  // with 128b/130b (PCI-SIG base specifications 3.0-5.0); 6.0's 64 GT/s with 242 of each 256-byte
+  // FLIT carrying data (assumption: FEC and CRC overhead only).
+  static const double per_lane[] = {
+      0.25e9, 0.5e9, 8e9 * 128 / 130 / 8, 16e9 * 128 / 130 / 8, 32e9 * 128 / 130 / 8, 64e9 * 242 / 256 / 8};
+  if (gen < 1 || gen > 6)
+    throw std::logic_error("PCIe generation " + std::to_string(gen) + " out of range");
+  return per_lane[gen - 1] * static_cast<double>(lanes);
+}
+
+const char* gpu_link_name(GpuLink link)
+{
+  switch (link) {
+  case GpuLink::NvLink:
+    return "nvlink";
+  case GpuLink::InfinityFabric:
+    return "infinity_fabric";
+  case GpuLink::Pcie:
+    return "pcie";
+  case GpuLink::None:
+    break;
+  }
+  return "none";
+}
+
+}  // namespace llsim
