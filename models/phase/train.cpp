@@ -15,7 +15,8 @@
 //     checkpoint: {layout: {impl: naive}, policy: {impl: daly}, mode: {impl: blocking},
 //                  file_state: {impl: none}, io_replay: auto, keep: 2}
 //     files: {count: 64, size: 1GB, write_rate: 10MBps, append: 0.8, read_only: 0.5}
-//     restart: {delay: 10min, give_up_after: 1000}
+//     restart: {delay: 10min, give_up_after: 1000}   delay: a duration or a distribution, drawn
+//                                                    at each restart
 //
 // The job runs inside the simulation (sim/train/training_run.hpp): compute takes simulated time;
 // each checkpoint, restart read and background write goes through the services named in `io`
@@ -128,7 +129,9 @@ const ParamTable& files_params()
 const ParamTable& restart_params()
 {
   static const ParamTable t = {
-      ParamSpec::quantity("delay", Dimension::Duration, "from a failure to the restarted job reading its checkpoint")
+      ParamSpec::distribution("delay", Dimension::Duration,
+                              "from a failure to the restarted job reading its checkpoint (a duration or a "
+                              "distribution, drawn at each restart)")
           .defaults("10min")
           .at_least(0),
       ParamSpec::integer("give_up_after", "failures in a row without a checkpoint or the end of training that "
@@ -231,18 +234,18 @@ class TrainPhase : public Phase {
     if (mode_->needs_local_level() && local_ == nullptr)
       ckpt.fail("mode", "this mode writes node-local levels: name the nodes' storage service in io.local");
 
-    const Params f         = p.section("files", files_params());
-    setup_.files           = {f.integer("count"),   f.quantity("size"),      f.quantity("write_rate"),
-                              f.quantity("append"), f.quantity("read_only"), f.quantity("block")};
-    const Params restart   = p.section("restart", restart_params());
-    setup_.restart_delay_s = restart.quantity("delay");
-    setup_.give_up_after   = restart.integer("give_up_after");
-    plan_                  = layout_->plan(model_, parallelism_, io_system_);
-    setup_.policy          = policy_.get();
-    setup_.mode            = mode_.get();
-    setup_.file_state      = file_state_.get();
-    setup_.checkpoint_B    = plan_.total_B();
-    setup_.writers         = plan_.writers.size();
+    const Params f       = p.section("files", files_params());
+    setup_.files         = {f.integer("count"),   f.quantity("size"),      f.quantity("write_rate"),
+                            f.quantity("append"), f.quantity("read_only"), f.quantity("block")};
+    const Params restart = p.section("restart", restart_params());
+    setup_.restart_delay = restart.distribution("delay");
+    setup_.give_up_after = restart.integer("give_up_after");
+    plan_                = layout_->plan(model_, parallelism_, io_system_);
+    setup_.policy        = policy_.get();
+    setup_.mode          = mode_.get();
+    setup_.file_state    = file_state_.get();
+    setup_.checkpoint_B  = plan_.total_B();
+    setup_.writers       = plan_.writers.size();
   }
 
   void run(PhaseRuntime& runtime) override
@@ -253,7 +256,8 @@ class TrainPhase : public Phase {
                                                     keep_);
     setup_.job_mtbf_s = env_->job_mtbf_s();
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
-    result_           = run_training(setup_, *env_, rng);
+    Rng restart_rng   = Rng::stream(seed_, "phase." + name_ + ".restarts");
+    result_           = run_training(setup_, *env_, rng, restart_rng);
   }
 
   Metrics metrics() const override

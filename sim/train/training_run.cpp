@@ -22,10 +22,11 @@ struct RestartPoint {
 
 class Run {
  public:
-  Run(const TrainingSetup& s, TrainingEnvironment& env, Rng& rng)
+  Run(const TrainingSetup& s, TrainingEnvironment& env, Rng& rng, Rng& restart_rng)
       : s_(s)
       , env_(env)
       , rng_(rng)
+      , restart_rng_(restart_rng)
   {}
 
   TrainingResult run()
@@ -172,10 +173,10 @@ class Run {
 
   [[noreturn]] void give_up()
   {
-    const double read_s = env_.measured_s(s_.mode->needs_local_level() ? IoKind::LocalRead : IoKind::PfsRead);
-    char why[256];
-    std::snprintf(why, sizeof why, "job MTBF %.5g s, restart delay %.5g s, checkpoint read %.5g s", s_.job_mtbf_s,
-                  s_.restart_delay_s, read_s);
+    const double read_s   = env_.measured_s(s_.mode->needs_local_level() ? IoKind::LocalRead : IoKind::PfsRead);
+    const std::string why = "job MTBF " + readable_duration(s_.job_mtbf_s) + ", mean restart delay " +
+                            readable_duration(s_.restart_delay->mean()) + ", checkpoint read " +
+                            readable_duration(read_s);
     throw SimulationError("training cannot progress: " + std::to_string(out_.failures) + " failures, the last " +
                           std::to_string(s_.give_up_after) + " in a row without a checkpoint or the end of training (" +
                           why +
@@ -214,7 +215,7 @@ class Run {
       done_               = point.iterations;
       checkpointed_at_    = done_;
       since_checkpoint_s_ = 0;
-      if (!env_.advance_until(env_.now() + s_.restart_delay_s)) {
+      if (!env_.advance_until(env_.now() + s_.restart_delay->sample(restart_rng_))) {
         out_.restarts_cut_short += 1;  // failed again while restarting
         continue;
       }
@@ -238,6 +239,7 @@ class Run {
   const TrainingSetup& s_;
   TrainingEnvironment& env_;
   Rng& rng_;
+  Rng& restart_rng_;
   TrainingResult out_;
   double start_s_ = 0, done_ = 0, checkpointed_at_ = 0, since_checkpoint_s_ = 0, per_checkpoint_ = 1;
   RestartPoint line_, local_, pfs_;  // current progress; newest node-local and file-system checkpoints
@@ -250,9 +252,9 @@ class Run {
 
 }  // namespace
 
-TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng)
+TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng, Rng& restart_rng)
 {
-  return Run(setup, env, iteration_rng).run();
+  return Run(setup, env, iteration_rng, restart_rng).run();
 }
 
 }  // namespace llsim

@@ -43,11 +43,11 @@ struct TrainingSetup {
   double checkpoint_B               = 0;  // bytes of one checkpoint on the parallel file system
   const FileStatePolicy* file_state = nullptr;
   FileWorkload files;
-  double restart_delay_s = 0;
-  bool resume            = false;
-  int64_t give_up_after  = 1000;
-  size_t writers         = 1;  // of the plan (node-local levels)
-  double job_mtbf_s      = 0;
+  std::shared_ptr<const Distribution> restart_delay;  // drawn at each restart
+  bool resume           = false;
+  int64_t give_up_after = 1000;
+  size_t writers        = 1;  // of the plan (node-local levels)
+  double job_mtbf_s     = 0;
 };
 
 struct CheckpointRecord {
@@ -72,6 +72,8 @@ struct TrainingResult {
   double wasted_s() const { return compute_s - useful_s + cut_short_checkpoint_s; }
 };
 
-TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng);
+// Iteration times are drawn from `iteration_rng`, restart delays from `restart_rng`: streams of
+// their own, so that a distribution of one leaves the other's draws as they were.
+TrainingResult run_training(const TrainingSetup& setup, TrainingEnvironment& env, Rng& iteration_rng, Rng& restart_rng);
 
 }  // namespace llsim

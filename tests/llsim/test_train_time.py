@@ -74,4 +74,20 @@ check(always["services"]["pfs"]["charged_bytes_written"] == 0 and always["servic
 local = run_summary("tests/inputs/train_partner_copy.yaml")["services"]["nvme"]
 check(local["charged_bytes_written"] > local["bytes_written"], f"node-local charged {local['charged_bytes_written']}")
 
+# restart.delay may be a distribution (issue 27, item 10), drawn at each restart: a constant one is
+# the plain duration exactly; a uniform one from 1 h to 3 h sits between the fixed 1 h and 3 h
+# delays, is reproducible, and keeps the identity.
+plain = run_summary(ISSUE, "phases.train.restart.delay=1h")
+constant = run_summary(ISSUE, "phases.train.restart.delay={dist: constant, value: 1h}")
+check(constant["phases"] == plain["phases"], "a constant restart.delay distribution differs from the plain duration")
+varied = run_summary(ISSUE, "phases.train.restart.delay={dist: uniform, min: 1h, max: 3h}")
+again = run_summary(ISSUE, "phases.train.restart.delay={dist: uniform, min: 1h, max: 3h}")
+slowest = run_summary(ISSUE, "phases.train.restart.delay=3h")["phases"]["train"]
+v = varied["phases"]["train"]
+check(varied["phases"] == again["phases"], "a drawn restart.delay is not reproducible with the same seed")
+identity(v, WORK, "restart.delay uniform 1-3 h")
+check(v["restarts"] > 0 and v["restarting_s"] >= v["restarts"] * 3600, f"uniform delays below 1 h: {v}")
+check(plain["phases"]["train"]["makespan_s"] < v["makespan_s"] < slowest["makespan_s"],
+      f"uniform 1-3 h makespan {v['makespan_s']} outside the fixed 1 h and 3 h ones")
+
 finish()

@@ -70,24 +70,24 @@ struct Run {
       : world("groups: {c: {count: 4, memory: 64GB, nic: {bandwidth: 1GBps}, disks: {read: 1GBps, write: 1GBps, "
               "capacity: 1TB}}}\nbackbone: {bandwidth: 1GBps}")
   {
-    policy                = Registry<CheckpointPolicy>::create(world.yaml(policy_yaml), {});
-    mode                  = Registry<CheckpointMode>::create(world.yaml(mode_yaml),
-                                                             {*world.platform, *world.platform->find("c"), node_state_B});
-    file_state            = Registry<FileStatePolicy>::create(world.yaml("{impl: none}"), {});
-    setup.iterations      = iterations;
-    setup.iteration       = make_distribution(world.yaml("10s"), Dimension::Duration);
-    setup.policy          = policy.get();
-    setup.mode            = mode.get();
-    setup.file_state      = file_state.get();
-    setup.restart_delay_s = 30;
-    setup.checkpoint_B    = 1e12;
-    setup.writers         = 4;
-    setup.job_mtbf_s      = 1e9;
+    policy              = Registry<CheckpointPolicy>::create(world.yaml(policy_yaml), {});
+    mode                = Registry<CheckpointMode>::create(world.yaml(mode_yaml),
+                                                           {*world.platform, *world.platform->find("c"), node_state_B});
+    file_state          = Registry<FileStatePolicy>::create(world.yaml("{impl: none}"), {});
+    setup.iterations    = iterations;
+    setup.iteration     = make_distribution(world.yaml("10s"), Dimension::Duration);
+    setup.policy        = policy.get();
+    setup.mode          = mode.get();
+    setup.file_state    = file_state.get();
+    setup.restart_delay = make_distribution(world.yaml("30s"), Dimension::Duration);
+    setup.checkpoint_B  = 1e12;
+    setup.writers       = 4;
+    setup.job_mtbf_s    = 1e9;
   }
   TrainingResult go()
   {
-    Rng rng(1);
-    return run_training(setup, env, rng);
+    Rng rng(1), restart_rng(2);
+    return run_training(setup, env, rng, restart_rng);
   }
 };
 
