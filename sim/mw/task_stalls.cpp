@@ -3,7 +3,6 @@
 #include "sim/core/text.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 namespace llsim {
 
@@ -20,17 +19,6 @@ bool TaskStalls::failed(size_t task, const FailedAttempt& attempt)
   return s.attempts >= give_up_after_;
 }
 
-namespace {
-
-std::string seconds(double s)
-{
-  char text[32];
-  std::snprintf(text, sizeof text, "%.4g s", s);
-  return text;
-}
-
-}  // namespace
-
 std::string stall_message(const StallFigures& f)
 {
   const TaskStall& s      = f.stall;
@@ -40,12 +28,12 @@ std::string stall_message(const StallFigures& f)
                                 : "to a checkpoint";
   std::string text = "task " + f.task + " cannot progress: " + std::to_string(f.attempts) + " attempts, the last " +
                      std::to_string(s.attempts) + " in a row ended by a worker failure before the task got " + saved +
-                     " or finished; an attempt needs " + seconds(f.needed_s) + " of compute";
+                     " or finished; an attempt needs " + readable_duration(f.needed_s) + " of compute";
   if (std::isfinite(f.checkpoint_s))
-    text += " (" + seconds(f.checkpoint_s) + " to its next checkpoint)";
-  text += ", and these lasted " + seconds(s.ran_s / static_cast<double>(s.attempts)) + " on average";
+    text += " (" + readable_duration(f.checkpoint_s) + " to its next checkpoint)";
+  text += ", and these lasted " + readable_duration(s.ran_s / static_cast<double>(s.attempts)) + " on average";
   if (std::isfinite(f.mtbf_s))
-    text += " (the workers' MTBF is " + seconds(f.mtbf_s) + ")";
+    text += " (the workers' MTBF is " + readable_duration(f.mtbf_s) + ")";
   return text + ": raise the workers' MTBF, split the work into shorter tasks, or checkpoint more often "
                 "(give_up_after sets how many attempts in a row end the run)";
 }

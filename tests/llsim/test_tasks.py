@@ -100,7 +100,8 @@ for text in ["phase 'bag'", "cannot progress", "attempts, the last 1000 in a row
     check(text in proc.stderr, f"hopeless bag of tasks: message lacks {text!r}: {proc.stderr}")
 # The compute an attempt needs: a task of 180 TFlop (lognormal, sigma 0.3) on a 100 GFlop/s
 # worker (sigma 0.3) is about 1,800 s, far beyond the minute of an attempt.
-needed = [float(w.split(" s")[0]) for w in proc.stderr.split("an attempt needs ")[1:]]
+SECONDS_PER = {"s": 1, "min": 60, "h": 3600}
+needed = [float(w.split()[0]) * SECONDS_PER[w.split()[1]] for w in proc.stderr.split("an attempt needs ")[1:]]
 check(len(needed) == 1 and 300 < needed[0] < 10000, f"hopeless bag of tasks: compute needed {needed}")
 few = hopeless("--set", "phases.bag.give_up_after=10")
 check(few.returncode == 1 and "the last 10 in a row" in few.stderr, f"give_up_after: {few.stderr}")

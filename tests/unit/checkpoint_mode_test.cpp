@@ -112,8 +112,8 @@ TEST_CASE("checkpoint mode async: the snapshot must fit in memory x memory_share
   // 64 GB x 0.5 = 32 GB of room: 32 GB fit, 33 GB do not; memory_share 0.6 (38.4 GB) lets them.
   CHECK_NOTHROW(make("{impl: async}", "four", 32e9));
   CHECK_THROWS_WITH(make("{impl: async}", "four", 33e9), Catch::Contains("mode.memory_share") &&
-                                                             Catch::Contains("needs 33000000000 B of host memory") &&
-                                                             Catch::Contains("group 'four' allows 32000000000 B"));
+                                                             Catch::Contains("needs 33 GB of host memory") &&
+                                                             Catch::Contains("group 'four' allows 32 GB"));
   CHECK_NOTHROW(make("{impl: async, memory_share: 0.6}", "four", 38.4e9));
   CHECK_THROWS_AS(make("{impl: async, memory_share: 0.6}", "four", 38.5e9), ConfigError);
   CHECK_THROWS_AS(make("{impl: async, memory_share: 1.5}"), ConfigError);

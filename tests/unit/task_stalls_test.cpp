@@ -51,7 +51,7 @@ TEST_CASE("task stalls: the message names the task, the attempts and the figures
   const std::string m = stall_message(f);
   CHECK(m.find("task t7 cannot progress: 1002 attempts, the last 1000 in a row") != std::string::npos);
   CHECK(m.find("before the task got to a checkpoint or finished") != std::string::npos);
-  CHECK(m.find("needs 1800 s of compute, and these lasted 61.23 s on average (the workers' MTBF is 60 s)") !=
+  CHECK(m.find("needs 30 min of compute, and these lasted 61.23 s on average (the workers' MTBF is 60 s)") !=
         std::string::npos);
   CHECK(m.find("give_up_after") != std::string::npos);
   f.stall.farthest_flops = 3e13;
@@ -59,6 +59,6 @@ TEST_CASE("task stalls: the message names the task, the attempts and the figures
   f.mtbf_s               = std::numeric_limits<double>::infinity();
   const std::string c    = stall_message(f);
   CHECK(c.find("past its farthest checkpoint (30 TFlop of 180 TFlop)") != std::string::npos);
-  CHECK(c.find("(600 s to its next checkpoint)") != std::string::npos);
+  CHECK(c.find("(10 min to its next checkpoint)") != std::string::npos);
   CHECK(c.find("the workers' MTBF is") == std::string::npos);
 }
