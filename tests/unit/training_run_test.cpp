@@ -91,6 +91,13 @@ struct Run {
   }
 };
 
+// Node-local write, partner copy and read, and the flush and read of the parallel file system.
+const std::map<IoKind, double> kMultilevelCosts = {{IoKind::LocalWrite, 2},
+                                                   {IoKind::PartnerCopy, 3},
+                                                   {IoKind::LocalRead, 4},
+                                                   {IoKind::PfsWrite, 20},
+                                                   {IoKind::PfsRead, 50}};
+
 }  // namespace
 
 TEST_CASE("training run: blocking checkpoints and a failure, by hand", "[training_run]")
@@ -182,11 +189,7 @@ TEST_CASE("training run: multilevel restarts from the partner copy, single from 
 {
   for (const char* level : {"partner", "single"}) {
     Run r(std::string("{impl: multilevel, level: ") + level + ", flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
-    r.env.cost               = {{IoKind::LocalWrite, 2},
-                                {IoKind::PartnerCopy, 3},
-                                {IoKind::LocalRead, 4},
-                                {IoKind::PfsWrite, 20},
-                                {IoKind::PfsRead, 50}};
+    r.env.cost               = kMultilevelCosts;
     r.env.failures           = {{505, 0}};
     const TrainingResult out = r.go();
     const bool partner       = std::string(level) == "partner";
@@ -214,11 +217,7 @@ TEST_CASE("training run: which nodes fail decides whether the partner copies sur
 {
   const auto run = [](std::vector<std::pair<double, int64_t>> failures) {
     Run r("{impl: multilevel, level: partner, flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
-    r.env.cost     = {{IoKind::LocalWrite, 2},
-                      {IoKind::PartnerCopy, 3},
-                      {IoKind::LocalRead, 4},
-                      {IoKind::PfsWrite, 20},
-                      {IoKind::PfsRead, 50}};
+    r.env.cost     = kMultilevelCosts;
     r.env.failures = std::move(failures);
     return r.go();
   };
@@ -243,11 +242,7 @@ TEST_CASE("training run: which nodes fail decides whether the partner copies sur
 TEST_CASE("training run: a lost writer's part is read from its partner, not its own node", "[training_run]")
 {
   Run r("{impl: multilevel, level: partner, flush_every: 3}", "{impl: fixed, interval: 100s}", 60);
-  r.env.cost     = {{IoKind::LocalWrite, 2},
-                    {IoKind::PartnerCopy, 3},
-                    {IoKind::LocalRead, 4},
-                    {IoKind::PfsWrite, 20},
-                    {IoKind::PfsRead, 50}};
+  r.env.cost     = kMultilevelCosts;
   r.env.failures = {{505, 0}, {520, 2}};
   r.go();
   REQUIRE(r.env.local_reads.size() == 1);
