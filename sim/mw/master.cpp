@@ -1,6 +1,7 @@
 // The master side of the master-worker runtime (see master_worker.hpp).
 #include "sim/mw/master_worker.hpp"
 
+#include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
@@ -89,6 +90,8 @@ void MasterWorker::run()
     w.wake->notify_all();
   for (auto& a : actors)
     a.join();
+  if (!stalled_.empty())
+    throw SimulationError(stalled_);
   totals_.makespan_s = now() - start_s_;
 }
 
@@ -106,6 +109,10 @@ void MasterWorker::handle(const Message& m)
     w.up_for_master = false;
     if (m.task >= 0)
       unassigned_.insert(static_cast<size_t>(m.task));
+    for (const size_t task : w.queue)
+      if (stalls_.bounced(task) && stalled_.empty())
+        stalled_ = stall_error(m.worker, task, (tasks_[task].flops - saved_[task].progress_flops) / w.speed,
+                               checkpoint_compute_s());
     unassigned_.insert(w.queue.begin(), w.queue.end());
     w.queue.clear();
     w.queued_etc_s = 0;
@@ -204,6 +211,8 @@ void MasterWorker::master_loop()
       handle(inbox_[handled++]);
     inbox_.erase(inbox_.begin(), inbox_.begin() + static_cast<long>(handled));
     pending = pending || handled > 0;
+    if (!stalled_.empty())
+      return;
 
     if (now >= next_tracking_s) {
       record_tracking(now);

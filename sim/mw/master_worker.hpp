@@ -130,6 +130,9 @@ class MasterWorker {
   bool write_output(size_t w, size_t task, double deadline);
   bool spill(size_t w, double bytes, double deadline);
   void give_up_if_stalled(size_t w, size_t task);  // after run_task() returned false
+  // Why `task` cannot progress (task_stalls.hpp), with the figures the error states.
+  std::string stall_error(size_t w, size_t task, double needed_s, double checkpoint_s) const;
+  double checkpoint_compute_s() const;  // compute between two checkpoints of a task (infinite: none)
   void go_down(size_t w, long lost_task);
   void post(Message m);
 
@@ -140,6 +143,10 @@ class MasterWorker {
   std::vector<FileId> saved_file_;  // per task: its newest checkpoint's file
   std::vector<WorkerState> workers_;
   TaskStalls stalls_;
+  // Set by the master when a task bounced from failed workers' queues cannot progress: the master
+  // stops, the workers are let go, then run() throws it (unwinding with actors still waiting on
+  // this object's wait points would abort SimGrid).
+  std::string stalled_;
   std::set<size_t> unassigned_;  // task indices, oldest first
   std::vector<Message> inbox_;
   std::unique_ptr<WaitPoint> master_wake_;

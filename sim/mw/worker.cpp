@@ -205,22 +205,36 @@ bool MasterWorker::run_task(size_t w, size_t task)
   return true;
 }
 
-void MasterWorker::give_up_if_stalled(size_t w, size_t task)
+std::string MasterWorker::stall_error(size_t w, size_t task, double needed_s, double checkpoint_s) const
 {
-  const WorkerState& state = workers_[w];
-  if (!stalls_.failed(task, {saved_[task].progress_flops, now() - state.attempt_start_s}))
-    return;
   const Task& t = tasks_[task];
   StallFigures f;
   f.task         = t.id;
-  f.attempts     = records_[task].attempts;
+  f.attempts     = records_[task].attempts + stalls_.stall(task).bounces;
   f.stall        = stalls_.stall(task);
-  f.needed_s     = (t.flops - state.attempt_from_flops) / state.speed;
+  f.needed_s     = needed_s;
   f.flops        = t.flops;
-  f.checkpoint_s = setup_.checkpointing.store() == CheckpointStore::None ? std::numeric_limits<double>::infinity()
-                                                                         : setup_.checkpointing.interval_s();
-  f.mtbf_s       = setup_.faults.mtbf_s(state.host);
-  throw SimulationError(stall_message(f));
+  f.checkpoint_s = checkpoint_s;
+  f.mtbf_s       = setup_.faults.mtbf_s(workers_[w].host);
+  return stall_message(f);
+}
+
+double MasterWorker::checkpoint_compute_s() const
+{
+  return setup_.checkpointing.store() == CheckpointStore::None ? std::numeric_limits<double>::infinity()
+                                                               : setup_.checkpointing.interval_s();
+}
+
+void MasterWorker::give_up_if_stalled(size_t w, size_t task)
+{
+  const WorkerState& state = workers_[w];
+  const Task& t            = tasks_[task];
+  const double to_end_s    = (t.flops - state.attempt_from_flops) / state.speed;
+  const double checkpoint  = checkpoint_compute_s();
+  if (!stalls_.failed(task,
+                      {saved_[task].progress_flops, now() - state.attempt_start_s, std::min(to_end_s, checkpoint)}))
+    return;
+  throw SimulationError(stall_error(w, task, to_end_s, checkpoint));
 }
 
 void MasterWorker::go_down(size_t w, long lost_task)

@@ -32,9 +32,28 @@ long find_item(const YAML::Node& list, const std::string& segment, std::vector<s
         return static_cast<long>(i);
     }
   }
-  if (is_index(segment) && std::stoul(segment) < list.size())
-    return static_cast<long>(std::stoul(segment));
+  // At most 18 digits: no list is longer, and stoul would overflow on 20.
+  if (is_index(segment) && segment.size() <= 18 && std::stoull(segment) < list.size())
+    return static_cast<long>(std::stoull(segment));
   return -1;
+}
+
+// Gives `node` a mapping at key segments[i] (path `canonical`) for a --set to go through, where
+// the scenario has none.
+void add_mapping(YAML::Node& node, const std::vector<std::string>& segments, size_t i, const std::string& canonical,
+                 const std::string& where, SourceInfo& source)
+{
+  // A list item can only be reached in a list the scenario has: creating a mapping here would
+  // leave the loader to blame the file for a list it never had.
+  if (is_index(segments[i + 1])) {
+    const std::vector<std::string> typed(segments.begin(), segments.begin() + static_cast<long>(i) + 1);
+    throw ConfigError(where + ": the scenario has no list '" + canonical + "' to take item " + segments[i + 1] +
+                      " of; set the whole list instead, e.g. --set '" + join(typed, ".") + "=[...]'");
+  }
+  node[segments[i]] = YAML::Node(YAML::NodeType::Map);
+  // An error at the mapping this --set made (a required key it lacks, a list expected there) is
+  // the --set's, not the file's.
+  source.overrides[canonical] = where;
 }
 
 }  // namespace
@@ -106,14 +125,8 @@ void apply_override(YAML::Node root, const std::string& argument, SourceInfo& so
       node[segment] = value;
     } else {
       YAML::Node next = node[segment];
-      if (!next.IsDefined() || next.IsNull()) {
-        // A list item can only be reached in a list the scenario has: creating a mapping here
-        // would leave the loader to blame the file for a list it never had.
-        if (is_index(segments[i + 1]))
-          throw ConfigError(where + ": the scenario has no list '" + canonical + "' to take item " + segments[i + 1] +
-                            " of; set the whole list instead, e.g. --set '" + canonical + "=[{...}]'");
-        node[segment] = YAML::Node(YAML::NodeType::Map);
-      }
+      if (!next.IsDefined() || next.IsNull())
+        add_mapping(node, segments, i, canonical, where, source);
       node.reset(node[segment]);
     }
   }

@@ -54,6 +54,18 @@ check(err.startswith("llsim: error: --set faults.3.mtbf=1h: the scenario has no 
 check("ingest_mdtest.yaml:" not in err, f"--set missing list blames the file: {err}")
 _, _, err = run("validate", "scenarios/demo.yaml", "--set", "phases.stage.io.0=1", expect=2)
 check("--set phases.stage.io.0=1: the scenario has no list 'phases[0].io'" in err, f"--set missing nested list: {err}")
+check("set the whole list instead, e.g. --set 'phases.stage.io=[...]'" in err, f"--set suggestion as typed: {err}")
+# Mappings a --set creates are the --set's: errors at them name it, not the file.
+for setting, text in [("faults.1e3.mtbf=1h", "faults: expected a list"),
+                      ("services.nope.threads=3", "services.nope: missing 'kind:'"),
+                      ("platform.groups.foo.disks.read=1GBps", "platform.groups.foo")]:
+    _, _, err = run("validate", "tests/inputs/ingest_mdtest.yaml", "--set", setting, expect=2)
+    check(err.startswith(f"llsim: error: --set {setting}: ") and text in err and "ingest_mdtest.yaml:" not in err,
+          f"--set {setting} creating a mapping: {err}")
+# An index too large for any list is no item, not a crash.
+_, _, err = run("validate", "scenarios/demo.yaml", "--set", "phases.99999999999999999999.name=x", expect=2)
+check("--set phases.99999999999999999999.name=x: 'phases' has no item named '99999999999999999999'" in err,
+      f"--set huge index: {err}")
 _, _, err = run("run", "scenarios/demo.yaml", "--set", "nonsense", expect=2)
 check("expected PATH=VALUE" in err, f"--set syntax: {err}")
 
