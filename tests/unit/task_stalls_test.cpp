@@ -44,7 +44,7 @@ TEST_CASE("task stalls: the message names the task, the attempts and the figures
   StallFigures f;
   f.task              = "t7";
   f.attempts          = 1002;
-  f.stall             = {1000, 61234, 0};
+  f.stall             = {1000, 0, 61234, 0};
   f.needed_s          = 1800;
   f.flops             = 1.8e14;
   f.checkpoint_s      = std::numeric_limits<double>::infinity();
@@ -52,8 +52,9 @@ TEST_CASE("task stalls: the message names the task, the attempts and the figures
   const std::string m = stall_message(f);
   CHECK(m.find("task t7 cannot progress: 1002 attempts, the last 1000 in a row") != std::string::npos);
   CHECK(m.find("before the task got to a checkpoint or finished") != std::string::npos);
-  CHECK(m.find("needs 30 min of compute, and those that started lasted 61.23 s on average (the workers' MTBF is 60 s)") !=
-        std::string::npos);
+  CHECK(
+      m.find("needs 30 min of compute, and those that started lasted 61.23 s on average (the workers' MTBF is 60 s)") !=
+      std::string::npos);
   CHECK(m.find("give_up_after") != std::string::npos);
   f.stall.farthest_flops = 3e13;
   f.checkpoint_s         = 600;
