@@ -164,9 +164,9 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   const std::string report = out + "/report.md";
   write_file_atomically(report, sweep_report({r.scenario, plan.name, plan.first_seed, r.seeds, r.sets, r.command},
                                              done.table, std::filesystem::exists(report) ? read_text(report) : ""));
-  if (!r.quiet)
-    std::cout << plan.jobs.size() << " runs (" << plan.points.size() << " points x " << r.seeds << " seeds): " << out
-              << "/results.csv, " << out << "/summary.csv\n";
+  // Kept with --quiet, which drops only the progress lines.
+  std::cout << plan.jobs.size() << " runs (" << plan.points.size() << " points x " << r.seeds << " seeds): " << out
+            << "/results.csv, " << out << "/summary.csv\n";
   return kExitOk;
 }
 

@@ -52,7 +52,10 @@ for p in ["0", "3"]:
 
 # The same sweep one run at a time writes the same bytes.
 out2 = scratch_dir()
-sweep(out2, "--jobs", "1", "--quiet")
+_, quiet_out, quiet_err = sweep(out2, "--jobs", "1", "--quiet")
+# --quiet drops the progress lines only: the line naming the tables stays.
+check(quiet_out == f"12 runs (4 points x 3 seeds): {out2}/results.csv, {out2}/summary.csv\n" and quiet_err == "",
+      f"sweep --quiet: {quiet_out!r} {quiet_err!r}")
 for name in ["results.csv", "summary.csv"]:
     with open(os.path.join(out1, name), "rb") as a, open(os.path.join(out2, name), "rb") as b:
         check(a.read() == b.read(), f"{name}: --jobs 2 and --jobs 1 write the same bytes")
