@@ -11,6 +11,7 @@
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.iteration={impl: table, file: serve_iteration_table.csv}'
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/piecewise_linear.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/serve/iteration_model.hpp"
@@ -27,18 +28,6 @@ namespace {
 const ParamTable kTableParams = {
     ParamSpec::text("file", "CSV kind,tokens,seconds with prefill and decode rows (relative to the scenario)"),
 };
-
-using Curve = std::vector<std::pair<double, double>>;  // (tokens, seconds), tokens increasing
-
-double interpolate(const Curve& c, double x)
-{
-  size_t hi = 1;
-  while (hi + 1 < c.size() && c[hi].first < x)
-    ++hi;
-  const auto& [x0, y0] = c[hi - 1];
-  const auto& [x1, y1] = c[hi];
-  return std::max(0.0, y0 + (y1 - y0) * (x - x0) / (x1 - x0));
-}
 
 class Table : public IterationModel {
  public:
@@ -62,28 +51,29 @@ class Table : public IterationModel {
     for (const char* k : {"prefill", "decode"})
       if (points[k].size() < 2)
         throw ConfigError(file + ": needs at least two " + std::string(k) + " rows (kind,tokens,seconds)");
-    prefill_.assign(points["prefill"].begin(), points["prefill"].end());
-    decode_.assign(points["decode"].begin(), points["decode"].end());
-    for (const auto* curve : {&prefill_, &decode_})
-      for (size_t i = 1; i < curve->size(); ++i)
-        if ((*curve)[i].second < (*curve)[i - 1].second)
-          throw ConfigError(file + ": " + (curve == &prefill_ ? "prefill" : "decode") +
-                            " times must not decrease as tokens grow (" + format_number((*curve)[i].first) +
-                            " tokens take less than " + format_number((*curve)[i - 1].first) + ")");
+    for (const char* k : {"prefill", "decode"}) {
+      const std::vector<std::pair<double, double>> curve(points[k].begin(), points[k].end());
+      for (size_t i = 1; i < curve.size(); ++i)
+        if (curve[i].second < curve[i - 1].second)
+          throw ConfigError(file + ": " + k + " times must not decrease as tokens grow (" +
+                            format_number(curve[i].first) + " tokens take less than " +
+                            format_number(curve[i - 1].first) + ")");
+      (std::string(k) == "prefill" ? prefill_ : decode_) = PiecewiseLinear(curve);
+    }
   }
 
   double seconds(const BatchWork& w) const override
   {
     double t = 0;
     if (w.prefill_tokens > 0)
-      t += interpolate(prefill_, static_cast<double>(w.prefill_tokens));
+      t += prefill_.at(static_cast<double>(w.prefill_tokens));
     if (w.decodes > 0)
-      t += interpolate(decode_, w.decode_context);
+      t += decode_.at(w.decode_context);
     return t;
   }
 
  private:
-  Curve prefill_, decode_;
+  PiecewiseLinear prefill_, decode_;
 };
 
 }  // namespace
