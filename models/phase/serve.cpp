@@ -129,7 +129,11 @@ class ServePhase : public Phase {
   {
     if (!tally_)
       return {};
-    return {{"requests", tally_->requests_table()}, {"instances", tally_->instances_table()}};
+    std::vector<OutputTable> tables = {{"requests", tally_->requests_table()},
+                                       {"instances", tally_->instances_table()}};
+    if (!tally_->operator_tally().empty())
+      tables.push_back({"operators", tally_->operator_tally().table()});
+    return tables;
   }
 
  private:

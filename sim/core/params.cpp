@@ -259,6 +259,15 @@ std::string Params::path(const std::string& key) const
   return file.string();
 }
 
+std::vector<std::string> Params::paths(const std::string& key) const
+{
+  std::vector<std::string> out;
+  for (std::filesystem::path file : text_list(key))
+    out.push_back(
+        (file.is_relative() ? std::filesystem::path(ref_.source()->file).parent_path() / file : file).string());
+  return out;
+}
+
 bool Params::flag(const std::string& key) const
 {
   const ParamSpec& s  = spec(key, ParamKind::Flag);

@@ -77,6 +77,8 @@ class Params {
   std::string text(const std::string& key) const;
   bool flag(const std::string& key) const;
   std::vector<std::string> text_list(const std::string& key) const;
+  // A text list of files or directories, each relative to the scenario file's directory.
+  std::vector<std::string> paths(const std::string& key) const;
   // A text parameter naming a file, resolved relative to the scenario file's directory.
   std::string path(const std::string& key) const;
   std::shared_ptr<const Distribution> distribution(const std::string& key) const;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace llsim {
 
@@ -21,18 +22,21 @@ struct BatchWork {
   int64_t decodes          = 0;  // requests generating one token each
   double decode_context    = 0;  // context tokens of the decodes (KV read)
 
-  void add_prefill(int64_t context, int64_t n)
+  void add_prefill(int64_t context, int64_t n) { add_prefills(1, context, n); }
+  void add_decode(int64_t context) { add_decodes(1, context); }
+  // `count` sequences alike.
+  void add_prefills(int64_t count, int64_t context, int64_t n)
   {
-    prefills += 1;
-    prefill_tokens += n;
-    prefill_pairs +=
-        static_cast<double>(n) * static_cast<double>(context) + static_cast<double>(n) * static_cast<double>(n + 1) / 2;
-    prefill_kv_tokens += static_cast<double>(context + n);
+    const double k = static_cast<double>(count), c = static_cast<double>(context), t = static_cast<double>(n);
+    prefills += count;
+    prefill_tokens += count * n;
+    prefill_pairs += k * (t * c + t * (t + 1) / 2);
+    prefill_kv_tokens += k * (c + t);
   }
-  void add_decode(int64_t context)
+  void add_decodes(int64_t count, int64_t context)
   {
-    decodes += 1;
-    decode_context += static_cast<double>(context + 1);
+    decodes += count;
+    decode_context += static_cast<double>(count) * static_cast<double>(context + 1);
   }
   bool empty() const { return prefill_tokens == 0 && decodes == 0; }
 };
@@ -50,6 +54,17 @@ class IterationModel {
 
   virtual ~IterationModel()                           = default;
   virtual double seconds(const BatchWork& work) const = 0;
+
+  // The operators an iteration's time is made of, for <phase>_operators.csv; none when the model
+  // does not break its time down.
+  virtual const std::vector<std::string>& operator_names() const
+  {
+    static const std::vector<std::string> none;
+    return none;
+  }
+  // Adds each operator's seconds for `work` to `seconds` (as long as operator_names()); they sum
+  // to seconds(work).
+  virtual void add_operator_seconds(const BatchWork&, std::vector<double>&) const {}
 };
 
 }  // namespace llsim

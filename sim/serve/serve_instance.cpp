@@ -177,6 +177,8 @@ void ServeInstance::iterate_once(double fail_at)
   event_time_          = now();
   batcher_.complete(*this);
   tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
+  if (model_)
+    tally_.operators(index_, *model_, work);
 }
 
 void ServeInstance::iterate_steady(int64_t steps, double fail_at)
@@ -210,6 +212,7 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
     event_time_          = ends[static_cast<size_t>(j)];
     batcher_.complete(*this);
     tally_.iteration(index_, event_time_, event_time_ - begin, event_time_ - begin, w.decodes, kv_used);
+    tally_.operators(index_, *model_, w);
     begin = event_time_;
   }
   if (fails) {

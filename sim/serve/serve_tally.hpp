@@ -5,9 +5,11 @@
 // per instance at the end of its first iteration at least sample_period after its previous row:
 // the instance's role, that iteration's batch and KV use, and the share of the time since the
 // previous row (or the phase's start) its GPUs were busy. An idle instance writes no row.
+// <phase>_operators.csv: sim/serve/operator_tally.hpp.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
+#include "sim/serve/operator_tally.hpp"
 #include "sim/serve/request_trace.hpp"
 #include "sim/serve/slo.hpp"
 
@@ -40,6 +42,11 @@ class ServeTally {
   void iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch, double kv_used_share);
   // An iteration cut by a failure after `seconds` of GPU work.
   void cut_iteration(int instance, double seconds);
+  // A completed iteration of `instance`, broken down per operator when its model does that.
+  void operators(int instance, const IterationModel& model, const BatchWork& work)
+  {
+    operators_.add(roles_[static_cast<size_t>(instance)], model, work);
+  }
   // "prefill", "decode" or "colocated": what an instance does, for its rows of the CSV.
   void set_role(int instance, const char* role) { roles_[static_cast<size_t>(instance)] = role; }
 
@@ -51,6 +58,7 @@ class ServeTally {
   static const MetricTable& metric_table();
   CsvWriter requests_table() const;
   CsvWriter instances_table() const;
+  const OperatorTally& operator_tally() const { return operators_; }
 
  private:
   struct Record {
@@ -77,6 +85,7 @@ class ServeTally {
   std::vector<double> row_s_, busy_at_row_;  // each instance's last row: when, and busy_s_ then
   double batch_seconds_ = 0;                 // sequences in a batch x seconds of its iteration
   std::vector<const char*> roles_;
+  OperatorTally operators_;
   std::vector<InstanceSample> samples_;
 };
 

@@ -1,0 +1,170 @@
+// Iteration model `operators` (docs/phases/serve.md, "The operators model"): an iteration is the
+// sum of its operators on one GPU of the instance, layer by layer: the QKV, output and MLP
+// projections as GEMMs of the iteration's tokens by this GPU's tensor-parallel share of the
+// weights, attention over the KV each sequence reads, two all-reduces per layer over the host's
+// GPU link when it has more than one GPU (or a dispatch and a combine all-to-all per MoE layer
+// under expert parallelism), the experts the tokens reach, norms, residual adds, the embedding,
+// the LM head for each sequence's last token, and the CPU work of the iteration and of each of
+// its sequences. Each operator is timed by its own roofline (sim/serve/operator_costs.hpp) or,
+// with `profile: DIR`, read from Vidur's measured profiles (sim/serve/vidur_profile.hpp).
+// <phase>_operators.csv gives where the time went, per operator.
+// Example (tests/llsim/test_operators.py runs it):
+//   llsim run tests/inputs/serve_operators.yaml
+#include "sim/core/errors.hpp"
+#include "sim/core/registry.hpp"
+#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/operator_costs.hpp"
+#include "sim/serve/vidur_profile.hpp"
+
+#include <optional>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable kOperatorsParams = {
+    ParamSpec::text_list("profile", "directory (or list of them) of Vidur profile CSVs: mlp.csv, all_reduce.csv, "
+                                    "cpu_overheads.csv; measured times replace the rooflines of the operators they "
+                                    "cover")
+        .may_be_absent(),
+    ParamSpec::quantity("gemm_efficiency", Dimension::Number,
+                        "share of peak flops a GEMM of many tokens reaches (assumption, or fitted by llsim calibrate)")
+        .defaults("0.7")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("gemm_half_tokens", Dimension::Number,
+                        "tokens at which a GEMM reaches half of gemm_efficiency (assumption, or fitted)")
+        .defaults("64")
+        .at_least(0),
+    ParamSpec::quantity("bandwidth_efficiency", Dimension::Number,
+                        "share of HBM bandwidth memory-bound kernels reach (assumption, or fitted)")
+        .defaults("0.8")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("kernel_launch", Dimension::Duration,
+                        "fixed time of every GPU kernel: launch and synchronisation (assumption, or fitted)")
+        .defaults("4us")
+        .at_least(0),
+    ParamSpec::quantity("link_latency", Dimension::Duration,
+                        "start-up time of one all-reduce or all-to-all between the host's GPUs (assumption)")
+        .defaults("10us")
+        .at_least(0),
+    ParamSpec::quantity("link_efficiency", Dimension::Number,
+                        "share of the GPU link's bandwidth an all-reduce or all-to-all reaches (assumption, or "
+                        "fitted)")
+        .defaults("0.8")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("cpu_per_iteration", Dimension::Duration,
+                        "CPU time of an iteration: scheduling, input preparation (fitted: Vidur's vLLM CPU profile, "
+                        "A100, batch 8-128)")
+        .defaults("0.806ms")
+        .at_least(0),
+    ParamSpec::quantity(
+        "cpu_per_sequence", Dimension::Duration,
+        "CPU time per sequence of the batch: sampling, output processing (fitted, as cpu_per_iteration)")
+        .defaults("0.0375ms")
+        .at_least(0),
+    ParamSpec::flag("expert_parallel", "experts placed whole across the instance's GPUs, with an all-to-all "
+                                       "dispatch and combine per MoE layer, instead of each expert split across them")
+        .defaults("false"),
+};
+
+class Operators : public IterationModel {
+ public:
+  Operators(const Params& p, const Context& c)
+      : model_(c.model)
+  {
+    check_model(p, c.model);
+    if (c.gpu.flops == 0 || c.gpu.hbm_Bps == 0)
+      p.ref().fail("the operators model needs the GPUs' flops and hbm_bandwidth (give both, or a preset, in "
+                   "platform.groups." +
+                   c.group + ".gpu)");
+    device_                            = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"));
+    coefficients_.gemm_efficiency      = p.quantity("gemm_efficiency");
+    coefficients_.gemm_half_tokens     = p.quantity("gemm_half_tokens");
+    coefficients_.bandwidth_efficiency = p.quantity("bandwidth_efficiency");
+    coefficients_.kernel_launch_s      = p.quantity("kernel_launch");
+    coefficients_.link_latency_s       = p.quantity("link_latency");
+    coefficients_.link_efficiency      = p.quantity("link_efficiency");
+    coefficients_.cpu_per_iteration_s  = p.quantity("cpu_per_iteration");
+    coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
+    if (p.has("profile"))
+      profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count);
+    if (device_.tp > 1 && device_.link_Bps == 0 && !(profile_ && !profile_->all_reduce.empty()))
+      p.ref().fail("the operators model needs the link between the " + std::to_string(device_.tp) +
+                   " GPUs of a host (give interconnect, or a preset, in platform.groups." + c.group +
+                   ".gpu, or an all_reduce.csv in the profile)");
+  }
+
+  double seconds(const BatchWork& w) const override { return total(times(w)); }
+
+  const std::vector<std::string>& operator_names() const override
+  {
+    static const std::vector<std::string> names = [] {
+      std::vector<std::string> n;
+      for (size_t i = 0; i < kOpCount; ++i)
+        n.emplace_back(op_name(static_cast<Op>(i)));
+      return n;
+    }();
+    return names;
+  }
+
+  void add_operator_seconds(const BatchWork& w, std::vector<double>& seconds) const override
+  {
+    const OpTimes t = times(w);
+    for (size_t i = 0; i < kOpCount; ++i)
+      seconds[i] += t[i];
+  }
+
+ private:
+  static void check_model(const Params& p, const LlmModel& m)
+  {
+    if (!m.has_shape())
+      p.ref().fail("the operators model needs the model's shape: layers, d_model, kv_heads, head_dim (or a preset)");
+    if (m.vocab <= 0)
+      p.ref().fail("the operators model needs the model's vocab (for the LM head)");
+    if (m.ffn <= 0 && (!m.moe() || m.dense_layers > 0))
+      p.ref().fail("the operators model needs the model's ffn (the intermediate size of its dense MLP)");
+  }
+
+  OpTimes times(const BatchWork& w) const
+  {
+    OpTimes t = operator_times(model_, w, device_, coefficients_);
+    if (profile_ && !w.empty())
+      apply_profile(w, t);
+    return t;
+  }
+
+  // Measured times replace the rooflines of the operators the profile has.
+  void apply_profile(const BatchWork& w, OpTimes& t) const
+  {
+    const double tokens       = static_cast<double>(w.prefill_tokens + w.decodes);
+    const double layers       = static_cast<double>(model_.layers);
+    const double dense_layers = static_cast<double>(model_.moe() ? model_.dense_layers : model_.layers);
+    for (size_t i = 0; i < kOpCount; ++i)
+      if (!profile_->op[i].empty())
+        t[i] = profile_calls(static_cast<Op>(i), model_) * profile_->op[i].at(tokens);
+    if (!profile_->all_reduce.empty()) {
+      const double one = profile_->all_reduce.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_bytes);
+      t[static_cast<size_t>(Op::AttnAllReduce)] = layers * one;
+      t[static_cast<size_t>(Op::MlpAllReduce)]  = (device_.expert_parallel ? dense_layers : layers) * one;
+    }
+    if (!profile_->cpu.empty())
+      t[static_cast<size_t>(Op::CpuOverhead)] = profile_->cpu.at(static_cast<double>(w.prefills + w.decodes));
+  }
+
+  LlmModel model_;
+  OperatorDevice device_;
+  OperatorCoefficients coefficients_;
+  std::optional<VidurProfile> profile_;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(IterationModel, "operators", Operators,
+               "sum of the iteration's operators (GEMMs, attention, all-reduces, MoE, CPU), each from its roofline "
+               "or a measured profile",
+               kOperatorsParams);
+
+}  // namespace llsim

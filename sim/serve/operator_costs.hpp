@@ -1,0 +1,96 @@
+// The operators of one forward pass of a decoder-only transformer on one GPU of a
+// tensor-parallel instance, each timed from its own roofline (docs/phases/serve.md, "The
+// operators model"). Pure arithmetic; the `operators` iteration model replaces these times
+// with measured ones where it has a profile.
+//
+// A GEMM of M tokens by a K x N weight share takes
+//   max(2 M K N / (peak x gemm_efficiency(M)), (K N + M K + M N) x dtype_bytes / (hbm x bandwidth_efficiency))
+//   gemm_efficiency(M) = gemm_efficiency x M / (M + gemm_half_tokens)
+// so a GEMM of few tokens is bound by reading its weights and a large one by compute at an
+// efficiency that grows with M. A memory-bound kernel (norms, RoPE, activations, residual adds,
+// the embedding gather) moves its bytes at hbm x bandwidth_efficiency. Every kernel also takes
+// kernel_launch. Attention is a roofline
+// of its flops (at the GEMM efficiency of its tokens) and the KV it reads. A tensor-parallel
+// all-reduce of B bytes over t GPUs is a ring's 2 (t-1) steps, each of link_latency and B/t
+// bytes over the link at link_efficiency of its bandwidth:
+// 2 (t-1) (link_latency + B / (t x link bandwidth x link_efficiency)) (the alpha-beta model
+// of Thakur, Rabenseifner and Gropp, 2005); an all-to-all is (t-1) such steps.
+#pragma once
+#include "sim/platform/gpu_spec.hpp"
+#include "sim/serve/iteration_model.hpp"
+
+#include <array>
+#include <cstddef>
+
+namespace llsim {
+
+// The operators, in the order an iteration runs them (names as Vidur's profiles spell them where
+// they have one). "Per layer" operators are summed over the layers that have them.
+enum class Op : size_t {
+  Embedding,
+  InputLayernorm,
+  AttnPreProj,
+  AttnRope,
+  AttnPrefill,
+  AttnDecode,
+  AttnPostProj,
+  AttnAllReduce,
+  PostAttentionLayernorm,
+  MlpUpProj,
+  MlpAct,
+  MlpDownProj,
+  MoeRouter,
+  MoeDispatch,
+  MoeExperts,
+  MoeCombine,
+  MlpAllReduce,
+  Add,
+  FinalLayernorm,
+  LmHead,
+  CpuOverhead,
+  Count
+};
+inline constexpr size_t kOpCount = static_cast<size_t>(Op::Count);
+const char* op_name(Op op);
+
+using OpTimes = std::array<double, kOpCount>;  // seconds per operator, summed over layers
+double total(const OpTimes& t);
+
+// The free coefficients of the operators model: what `llsim calibrate` fits.
+struct OperatorCoefficients {
+  double gemm_efficiency      = 0.7;  // share of peak a large GEMM reaches
+  double gemm_half_tokens     = 64;   // tokens at which a GEMM reaches half of that
+  double bandwidth_efficiency = 0.8;  // share of HBM bandwidth a memory-bound kernel reaches
+  double kernel_launch_s      = 0;    // fixed time of every GPU kernel
+  double link_latency_s       = 10e-6;
+  double link_efficiency      = 0.8;  // share of the GPU link's bandwidth a collective reaches
+  double cpu_per_iteration_s  = 0;
+  double cpu_per_sequence_s   = 0;
+};
+
+// One GPU of the instance and how it talks to the others.
+struct OperatorDevice {
+  double peak_flops    = 0;  // of one GPU at the model's dtype
+  double hbm_Bps       = 0;
+  double link_Bps      = 0;      // GPU-to-GPU, each direction; 0 when there is one GPU
+  int64_t tp           = 1;      // tensor-parallel degree: the instance's GPUs
+  bool expert_parallel = false;  // experts placed whole across the GPUs, with all-to-all
+};
+
+// One of the host's GPUs serving `model` on `tp` of them. FP8 weights (dtype_bytes 1) run at
+// the FP8 peak where the GPU has one.
+OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_t tp, bool expert_parallel);
+
+// Distinct routed experts that T tokens reach on average, each reaching k of E at random:
+// E (1 - (1 - k/E)^T).
+double experts_reached(int64_t experts, int64_t per_token, double tokens);
+
+// Seconds of each operator for the batch, on one GPU (all GPUs of the instance do the same).
+OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c);
+
+// The pieces, for calibration and tests.
+double gemm_seconds(double m, double k, double n, double dtype_bytes, const OperatorDevice& d,
+                    const OperatorCoefficients& c);
+double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c);
+
+}  // namespace llsim

@@ -1,0 +1,243 @@
+#include "sim/serve/vidur_profile.hpp"
+
+#include "sim/core/csv.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+namespace {
+
+std::string where(const CsvTable& csv, size_t row)
+{
+  return csv.file + ":" + std::to_string(csv.line_of_row[row]) + ": ";
+}
+
+// Points (x, milliseconds), averaged where x repeats, as a curve in seconds.
+class CurveBuilder {
+ public:
+  void add(double x, double ms)
+  {
+    auto& [sum, n] = points_[x];
+    sum += ms, n += 1;
+  }
+  size_t size() const { return points_.size(); }
+  PiecewiseLinear build() const
+  {
+    std::vector<std::pair<double, double>> curve;
+    for (const auto& [x, sn] : points_)
+      curve.emplace_back(x, sn.first / sn.second / 1000);
+    return PiecewiseLinear(std::move(curve));
+  }
+
+ private:
+  std::map<double, std::pair<double, double>> points_;
+};
+
+// A time cell: a number of milliseconds >= 0.
+double milliseconds(const CsvTable& csv, size_t row, size_t col)
+{
+  const double v = csv.number(row, col);
+  if (v < 0)
+    throw ConfigError(where(csv, row) + "column '" + csv.header[col] + "': a time must be >= 0 ms");
+  return v;
+}
+
+// A key cell (tokens, bytes, batch size, degree): a number > 0.
+double positive(const CsvTable& csv, size_t row, size_t col)
+{
+  const double v = csv.number(row, col);
+  if (!(v > 0))
+    throw ConfigError(where(csv, row) + "column '" + csv.header[col] + "': must be > 0");
+  return v;
+}
+
+std::string listed(const std::vector<double>& values)
+{
+  std::vector<std::string> text;
+  for (double v : values)
+    text.push_back(format_number(v));
+  return text.empty() ? "none" : join(text, ", ");
+}
+
+PiecewiseLinear finish(const CurveBuilder& b, const std::string& file, const std::string& what, int64_t tp,
+                       const std::vector<double>& degrees)
+{
+  if (b.size() == 0)
+    throw ConfigError(file + ": no rows for " + what + " " + std::to_string(tp) + " (it has " + listed(degrees) + ")");
+  if (b.size() < 2)
+    throw ConfigError(file + ": needs rows at two sizes at least for " + what + " " + std::to_string(tp));
+  return b.build();
+}
+
+}  // namespace
+
+// vocab_size is not compared: no operator of mlp.csv depends on it (Vidur pads it, 32768 for
+// Llama-2's 32000).
+void check_profile_shape(const CsvTable& csv, size_t row, const LlmModel& m)
+{
+  const int64_t heads                                                      = m.attention_width() / m.head_dim;
+  const std::vector<std::tuple<const char*, double, const char*>> expected = {
+      {"n_embd", static_cast<double>(m.d_model), "d_model"},
+      {"n_head", static_cast<double>(heads), "heads"},
+      {"n_kv_head", static_cast<double>(m.kv_heads), "kv_heads"},
+      {"n_expanded_embd", static_cast<double>(m.ffn), "ffn"},
+  };
+  for (const auto& [column, value, key] : expected) {
+    const double measured = csv.number(row, csv.column(column));
+    if (measured != value)
+      throw ConfigError(where(csv, row) + "the profile was measured for " + column + " " + format_number(measured) +
+                        "; the model has " + key + " " + format_number(value) +
+                        " (profile a model of the same shape, or leave the profile out)");
+  }
+  const std::string gated = csv.rows[row][csv.column("use_gated_mlp")];
+  if ((gated == "True") != m.gated_mlp)
+    throw ConfigError(where(csv, row) + "the profile was measured with use_gated_mlp " + gated +
+                      "; the model has gated_mlp " + (m.gated_mlp ? "true" : "false"));
+}
+
+namespace {
+
+void read_mlp(const std::string& file, const LlmModel& m, int64_t tp, VidurProfile& p)
+{
+  const CsvTable csv  = read_csv_file(file);
+  const size_t tokens = csv.column("num_tokens"), workers = csv.column("num_tensor_parallel_workers");
+  std::vector<std::pair<Op, size_t>> columns;
+  for (const auto& [name, op] : vidur_mlp_operators())
+    if (std::find(csv.header.begin(), csv.header.end(), "time_stats." + std::string(name) + ".median") !=
+        csv.header.end())
+      columns.emplace_back(op, csv.column("time_stats." + std::string(name) + ".median"));
+  if (columns.empty())
+    throw ConfigError(file + ": no time_stats.<operator>.median column (expected Vidur's mlp.csv layout)");
+  std::map<Op, CurveBuilder> curves;
+  std::vector<double> degrees;
+  for (size_t r = 0; r < csv.rows.size(); ++r) {
+    const double degree = positive(csv, r, workers);
+    if (std::find(degrees.begin(), degrees.end(), degree) == degrees.end())
+      degrees.push_back(degree);
+    if (degree != static_cast<double>(tp))
+      continue;
+    check_profile_shape(csv, r, m);
+    const double x = positive(csv, r, tokens);
+    for (const auto& [op, col] : columns)
+      curves[op].add(x, milliseconds(csv, r, col));
+  }
+  for (const auto& [op, col] : columns)
+    p.op[static_cast<size_t>(op)] = finish(curves[op], file, "num_tensor_parallel_workers", tp, degrees);
+}
+
+void read_all_reduce(const std::string& file, int64_t tp, VidurProfile& p)
+{
+  const CsvTable csv = read_csv_file(file);
+  const size_t size = csv.column("size"), workers = csv.column("num_workers");
+  const size_t per_node = csv.column("devices_per_node"), time = csv.column("time_stats.all_reduce.median");
+  CurveBuilder curve;
+  std::vector<double> degrees;
+  for (size_t r = 0; r < csv.rows.size(); ++r) {
+    const double n = positive(csv, r, workers);
+    if (std::find(degrees.begin(), degrees.end(), n) == degrees.end())
+      degrees.push_back(n);
+    // An instance's GPUs share one host.
+    if (n == static_cast<double>(tp) && positive(csv, r, per_node) == n)
+      curve.add(positive(csv, r, size), milliseconds(csv, r, time));
+  }
+  p.all_reduce = finish(curve, file, "num_workers (on one node)", tp, degrees);
+}
+
+void read_cpu(const std::string& file, int64_t tp, VidurProfile& p)
+{
+  const CsvTable csv = read_csv_file(file);
+  const size_t batch = csv.column("batch_size"), degree = csv.column("tensor_parallel_degree");
+  const size_t model = csv.column("model_name");
+  std::vector<size_t> parts;
+  for (const char* c :
+       {"schedule_median", "sampler_e2e_median", "prepare_inputs_e2e_median", "process_model_outputs_median"})
+    parts.push_back(csv.column(c));
+  CurveBuilder curve;
+  std::vector<double> degrees;
+  std::string first_model;
+  for (size_t r = 0; r < csv.rows.size(); ++r) {
+    const double d = positive(csv, r, degree);
+    if (std::find(degrees.begin(), degrees.end(), d) == degrees.end())
+      degrees.push_back(d);
+    if (d != static_cast<double>(tp))
+      continue;
+    if (first_model.empty())
+      first_model = csv.rows[r][model];
+    else if (csv.rows[r][model] != first_model)
+      throw ConfigError(where(csv, r) + "a second model, " + csv.rows[r][model] + " after " + first_model +
+                        " (keep the rows of one model)");
+    double ms = 0;
+    for (size_t c : parts)
+      ms += milliseconds(csv, r, c);
+    curve.add(positive(csv, r, batch), ms);
+  }
+  p.cpu = finish(curve, file, "tensor_parallel_degree", tp, degrees);
+}
+
+}  // namespace
+
+const std::vector<std::pair<const char*, Op>>& vidur_mlp_operators()
+{
+  static const std::vector<std::pair<const char*, Op>> ops = {
+      {"emb", Op::Embedding},
+      {"input_layernorm", Op::InputLayernorm},
+      {"attn_pre_proj", Op::AttnPreProj},
+      {"attn_rope", Op::AttnRope},
+      {"attn_post_proj", Op::AttnPostProj},
+      {"post_attention_layernorm", Op::PostAttentionLayernorm},
+      {"mlp_up_proj", Op::MlpUpProj},
+      {"mlp_act", Op::MlpAct},
+      {"mlp_down_proj", Op::MlpDownProj},
+      {"add", Op::Add},
+  };
+  return ops;
+}
+
+double profile_calls(Op op, const LlmModel& m)
+{
+  if (op == Op::Embedding)
+    return 1;
+  const bool mlp = op == Op::MlpUpProj || op == Op::MlpAct || op == Op::MlpDownProj;
+  return static_cast<double>(mlp && m.moe() ? m.dense_layers : m.layers);
+}
+
+VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmModel& model, int64_t tp)
+{
+  namespace fs = std::filesystem;
+  for (const std::string& dir : dirs)
+    if (!fs::is_directory(dir))
+      throw ConfigError(dir + ": not a directory (profile: directories of Vidur profile CSVs)");
+  // The one directory that holds `name`, or "".
+  auto find = [&](const char* name) {
+    std::string found;
+    for (const std::string& dir : dirs)
+      if (fs::exists(fs::path(dir) / name)) {
+        if (!found.empty())
+          throw ConfigError("profile: both " + found + " and " + (fs::path(dir) / name).string() + " exist; keep one");
+        found = (fs::path(dir) / name).string();
+      }
+    return found;
+  };
+  const std::string mlp = find("mlp.csv"), all_reduce = find("all_reduce.csv"), cpu = find("cpu_overheads.csv");
+  if (mlp.empty() && all_reduce.empty() && cpu.empty())
+    throw ConfigError("profile: " + join(dirs, ", ") +
+                      " holds none of mlp.csv, all_reduce.csv, cpu_overheads.csv (Vidur's profile files)");
+  VidurProfile p;
+  if (!mlp.empty())
+    read_mlp(mlp, model, tp, p);
+  if (!all_reduce.empty() && tp > 1)
+    read_all_reduce(all_reduce, tp, p);
+  if (!cpu.empty())
+    read_cpu(cpu, tp, p);
+  return p;
+}
+
+}  // namespace llsim

@@ -1,0 +1,146 @@
+// The operators model's arithmetic (sim/serve/operator_costs.hpp): GEMMs, all-reduces and the
+// experts a batch reaches against their closed forms, and measured curves read back exactly.
+#include "sim/core/piecewise_linear.hpp"
+#include "sim/serve/operator_costs.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace llsim;
+
+namespace {
+
+LlmModel preset(const std::string& name)
+{
+  for (const LlmModel& m : llm_presets())
+    if (m.name == name)
+      return m;
+  FAIL("no preset " << name);
+  return {};
+}
+
+OperatorDevice device(int64_t tp)
+{
+  OperatorDevice d;
+  d.peak_flops = 1e15;
+  d.hbm_Bps    = 2e12;
+  d.link_Bps   = 300e9;
+  d.tp         = tp;
+  return d;
+}
+
+double op(const OpTimes& t, Op o)
+{
+  return t[static_cast<size_t>(o)];
+}
+
+}  // namespace
+
+TEST_CASE("a GEMM is bound by its weights with few tokens and by compute at an efficiency growing with tokens")
+{
+  OperatorCoefficients c;
+  c.kernel_launch_s      = 3e-6;
+  const OperatorDevice d = device(1);
+  // 1 token by 8192 x 8192: bytes (K N + M K + M N) x 2 over 2 TB/s x 0.8.
+  const double weights = (8192.0 * 8192 + 2 * 8192) * 2;
+  CHECK(gemm_seconds(1, 8192, 8192, 2, d, c) == Approx(3e-6 + weights / (2e12 * 0.8)).epsilon(1e-12));
+  // 8192 tokens: 2 M K N flop at 0.7 x M / (M + 64) of the peak.
+  const double flop = 2.0 * 8192 * 8192 * 8192;
+  CHECK(gemm_seconds(8192, 8192, 8192, 2, d, c) ==
+        Approx(3e-6 + flop / (1e15 * 0.7 * 8192 / (8192 + 64))).epsilon(1e-12));
+  CHECK(gemm_seconds(0, 8192, 8192, 2, d, c) == 0);
+}
+
+TEST_CASE("a ring all-reduce takes 2 (t-1) steps of latency and B/t bytes; one GPU needs none")
+{
+  OperatorCoefficients c;
+  c.link_latency_s  = 5e-6;
+  c.link_efficiency = 0.5;
+  CHECK(all_reduce_seconds(1e6, device(1), c) == 0);
+  CHECK(all_reduce_seconds(1e6, device(2), c) == Approx(2 * (5e-6 + 0.5e6 / 150e9)).epsilon(1e-12));
+  CHECK(all_reduce_seconds(1e6, device(8), c) == Approx(14 * (5e-6 + 1e6 / 8 / 150e9)).epsilon(1e-12));
+}
+
+TEST_CASE("going to TP2 adds exactly two all-reduces per layer per iteration")
+{
+  const LlmModel m = preset("llama2-70b");
+  BatchWork w;
+  w.add_prefill(0, 100);
+  w.add_decodes(3, 50);
+  OperatorCoefficients c;
+  const OpTimes one = operator_times(m, w, device(1), c), two = operator_times(m, w, device(2), c);
+  CHECK(op(one, Op::AttnAllReduce) == 0);
+  CHECK(op(one, Op::MlpAllReduce) == 0);
+  const double each = all_reduce_seconds(103.0 * 8192 * 2, device(2), c);
+  CHECK(op(two, Op::AttnAllReduce) == Approx(80 * each).epsilon(1e-12));
+  CHECK(op(two, Op::MlpAllReduce) == Approx(80 * each).epsilon(1e-12));
+}
+
+TEST_CASE("T tokens reach E (1 - (1 - k/E)^T) experts: k for one token, nearly all for many")
+{
+  CHECK(experts_reached(8, 2, 1) == 2);
+  CHECK(experts_reached(128, 8, 1) == Approx(8).epsilon(1e-12));
+  CHECK(experts_reached(8, 2, 2) == Approx(8 * (1 - 0.75 * 0.75)).epsilon(1e-12));
+  CHECK(experts_reached(128, 8, 1000) > 127.99);
+  CHECK(experts_reached(128, 8, 1000) <= 128);
+}
+
+TEST_CASE("a decode at batch 1 reads the weights of the shared and k routed experts, exactly")
+{
+  for (const char* name : {"mixtral-8x7b", "qwen3-30b-a3b", "deepseek-v3"}) {
+    CAPTURE(name);
+    const LlmModel m = preset(name);
+    OperatorCoefficients c;
+    c.kernel_launch_s = 0;
+    BatchWork w;
+    w.add_decode(1000);
+    const OpTimes t         = operator_times(m, w, device(8), c);
+    const double d          = static_cast<double>(m.d_model);
+    const double matrix     = (m.gated_mlp ? 3 : 2) * d * static_cast<double>(m.expert_ffn);
+    const double experts    = static_cast<double>(m.experts_per_token + m.shared_experts);
+    const double bytes      = (experts * matrix + 2 * experts * d) * m.dtype_bytes / 8;
+    const double moe_layers = static_cast<double>(m.layers - m.dense_layers);
+    CHECK(op(t, Op::MoeExperts) == Approx(moe_layers * bytes / (2e12 * 0.8)).epsilon(1e-12));
+    // A large batch reaches every routed expert: the weights read approach all of them.
+    BatchWork big;
+    big.add_decodes(4096, 1000);
+    const double all  = (static_cast<double>(m.experts + m.shared_experts) * matrix) * m.dtype_bytes / 8;
+    const double read = op(operator_times(m, big, device(8), c), Op::MoeExperts) / moe_layers * 2e12 * 0.8;
+    CHECK(read >= all);  // all the weights, plus the tokens' activations (or compute-bound)
+  }
+}
+
+TEST_CASE("a dense model has no MoE operators and the iteration is the sum of its operators")
+{
+  const LlmModel m = preset("llama3.1-8b");
+  BatchWork w;
+  w.add_prefill(0, 512);
+  OperatorCoefficients c;
+  c.cpu_per_iteration_s = 1e-3;
+  c.cpu_per_sequence_s  = 1e-4;
+  const OpTimes t       = operator_times(m, w, device(1), c);
+  CHECK(op(t, Op::MoeExperts) == 0);
+  CHECK(op(t, Op::MoeRouter) == 0);
+  CHECK(op(t, Op::CpuOverhead) == Approx(1.1e-3).epsilon(1e-12));
+  double sum = 0;
+  for (double s : t)
+    sum += s;
+  CHECK(total(t) == sum);
+  CHECK(total(operator_times(m, BatchWork{}, device(1), c)) == 0);
+}
+
+TEST_CASE("a measured curve reads back its points exactly and is monotone between them")
+{
+  const PiecewiseLinear curve({{1, 0.1}, {3, 0.30000000000000004}, {10, 0.7}});
+  CHECK(curve.at(1) == 0.1);
+  CHECK(curve.at(3) == 0.30000000000000004);
+  CHECK(curve.at(10) == 0.7);
+  double last = curve.at(1);
+  for (double x = 1; x <= 10; x += 0.25) {
+    CHECK(curve.at(x) >= last);
+    last = curve.at(x);
+  }
+  CHECK(curve.at(20) == Approx(0.7 + 10 * 0.4 / 7));  // extrapolated from the last two
+  CHECK(curve.at(-100) == 0);                         // never below 0
+}
