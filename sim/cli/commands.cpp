@@ -1,5 +1,6 @@
 #include "sim/cli/commands.hpp"
 
+#include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/models_listing.hpp"
 #include "sim/cli/plot_runner.hpp"
 #include "sim/cli/run_report.hpp"
@@ -35,9 +36,12 @@ const char* const kUsage =
     "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
     "       llsim models [--markdown]\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
+    "       llsim calibrate --model M --gpu G (--steps F | --profile F | --cpu-overheads F\n"
+    "                   | --all-reduce F) [--fit K,...] [--start C] [--folds K] [--seed N] [--errors FILE]\n"
+    "                   [--out FILE]\n"
     "       llsim --help | --version      (and llsim COMMAND --help)\n";
 
-const std::vector<std::string> kCommands = {"run", "validate", "sweep", "models", "trace", "help"};
+const std::vector<std::string> kCommands = {"run", "validate", "sweep", "models", "trace", "calibrate", "help"};
 
 struct RunArguments {
   std::string scenario;
@@ -130,12 +134,14 @@ struct CommandLine {
   RunArguments run, validate;
   SweepArguments sweep;
   TraceArguments trace;
-  CLI::App* run_command      = nullptr;
-  CLI::App* validate_command = nullptr;
-  CLI::App* sweep_command    = nullptr;
-  CLI::App* models_command   = nullptr;
-  CLI::App* trace_command    = nullptr;
-  bool models_markdown       = false;
+  CalibrateArguments calibrate;
+  CLI::App* run_command       = nullptr;
+  CLI::App* validate_command  = nullptr;
+  CLI::App* sweep_command     = nullptr;
+  CLI::App* models_command    = nullptr;
+  CLI::App* trace_command     = nullptr;
+  CLI::App* calibrate_command = nullptr;
+  bool models_markdown        = false;
 
   CommandLine()
   {
@@ -168,7 +174,8 @@ struct CommandLine {
     models_command = app.add_subcommand("models", "list every interface, its implementations and their parameters "
                                                   "(type, unit, default, description) and metrics");
     models_command->add_flag("--markdown", models_markdown, "write the catalogue as Markdown (docs/models.md)");
-    trace_command = add_trace_command(app, trace);
+    trace_command     = add_trace_command(app, trace);
+    calibrate_command = add_calibrate_command(app, calibrate);
   }
 
   int dispatch(const std::vector<std::string>& args)
@@ -184,6 +191,8 @@ struct CommandLine {
       return llsim::sweep_command(sweep, args);
     if (trace_command->parsed())
       return trace_stats_command(trace);
+    if (calibrate_command->parsed())
+      return llsim::calibrate_command(calibrate);
     std::cout << models_listing(models_markdown);
     return kExitOk;
   }

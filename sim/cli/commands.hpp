@@ -1,4 +1,4 @@
-// The llsim command line (CLI11): `llsim run|validate|sweep|models|trace stats`, `--help`
+// The llsim command line (CLI11): `llsim run|validate|sweep|models|trace stats|calibrate`, `--help`
 // (also per command), `--version`.
 // Exit status: 0 success, 2 usage or configuration error, 1 failure during simulation.
 #pragma once

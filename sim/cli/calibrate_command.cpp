@@ -1,0 +1,223 @@
+#include "sim/cli/calibrate_command.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/params.hpp"
+#include "sim/core/text.hpp"
+#include "sim/core/units.hpp"
+#include "sim/serve/calibration_inputs.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <numeric>
+#include <sstream>
+
+namespace llsim {
+
+namespace {
+
+// A YAML mapping given on the command line, read by `table`.
+template <class T>
+T parse_option(const std::string& option, const std::string& text, const ParamTable& table, T (*parse)(const Params&))
+{
+  YAML::Node node;
+  try {
+    node = YAML::Load(text.find('{') == std::string::npos ? "{" + text + "}" : text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(option + " '" + text + "': not a YAML mapping (" + e.msg + ")");
+  }
+  if (!node.IsMap())
+    throw ConfigError(option + " '" + text + "': expected a mapping such as 'preset: ...'");
+  auto source  = std::make_shared<SourceInfo>();
+  source->file = option;
+  return parse(Params(YamlRef(node, option.substr(2), source), table));
+}
+
+// The starting (and, for those not fitted, fixed) coefficients: the model's defaults, then --start.
+OperatorCoefficients start_values(const std::string& text)
+{
+  OperatorCoefficients c;
+  c.kernel_launch_s     = 4e-6;
+  c.cpu_per_iteration_s = 0.806e-3;
+  c.cpu_per_sequence_s  = 0.0375e-3;
+  if (text.empty())
+    return c;
+  YAML::Node node;
+  try {
+    node = YAML::Load(text.find('{') == std::string::npos ? "{" + text + "}" : text);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--start '" + text + "': not a YAML mapping (" + e.msg + ")");
+  }
+  if (!node.IsMap())
+    throw ConfigError("--start '" + text + "': expected a mapping such as 'kernel_launch: 4us'");
+  for (const auto& kv : node) {
+    const CoefficientSpec& s = coefficient(kv.first.as<std::string>());
+    const double v = parse_quantity(kv.second.as<std::string>(), s.duration ? Dimension::Duration : Dimension::Number);
+    if (!(v >= 0) || (s.share && !(v > 0 && v <= 1)))
+      throw ConfigError(std::string("--start ") + s.key + ": " + (s.share ? "must be in (0, 1]" : "must be >= 0"));
+    c.*(s.field) = v;
+  }
+  return c;
+}
+
+std::vector<std::string> default_keys(const CalibrateArguments& a)
+{
+  if (!a.cpu_overheads.empty())
+    return {"cpu_per_iteration", "cpu_per_sequence"};
+  if (!a.all_reduce.empty())
+    return {"link_latency", "link_efficiency"};
+  if (!a.profile.empty())
+    return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
+  return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "cpu_per_iteration"};
+}
+
+std::string coefficient_text(const CoefficientSpec& s, double v)
+{
+  char buf[64];
+  if (!s.duration) {
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+  }
+  if (v >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.4gms", v * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.4gus", v * 1e6);
+  return buf;
+}
+
+std::string percent(double share)
+{
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", share * 100);
+  return buf;
+}
+
+void write_errors(const std::string& file, const std::vector<Measurement>& points, const FitResult& fit)
+{
+  std::ofstream out(file);
+  if (!out)
+    throw ConfigError("--errors " + file + ": cannot write");
+  out << "point,measured_s,predicted_s,error\n";
+  for (size_t i = 0; i < points.size(); ++i)
+    out << points[i].where << "," << format_number(points[i].seconds) << "," << format_number(fit.predicted[i]) << ","
+        << format_number((fit.predicted[i] - points[i].seconds) / points[i].scale) << "\n";
+}
+
+void print_points(const std::vector<Measurement>& points, const FitResult& fit, const std::string& errors_file)
+{
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), 0);
+  auto error         = [&](size_t i) { return (fit.predicted[i] - points[i].seconds) / points[i].scale; };
+  const size_t shown = points.size() <= 40 ? points.size() : 10;
+  if (shown < points.size())
+    std::stable_sort(order.begin(), order.end(),
+                     [&](size_t a, size_t b) { return std::abs(error(a)) > std::abs(error(b)); });
+  std::cout << (shown < points.size() ? "  the " + std::to_string(shown) + " worst points" +
+                                            (errors_file.empty() ? " (--errors FILE lists all):\n" : ":\n")
+                                      : "  per point:\n");
+  for (size_t k = 0; k < shown; ++k) {
+    const size_t i = order[k];
+    std::cout << "    " << points[i].where << ": measured "
+              << format_quantity(points[i].seconds, Dimension::Duration, 4) << ", predicted "
+              << format_quantity(fit.predicted[i], Dimension::Duration, 4) << ", " << (error(i) >= 0 ? "+" : "")
+              << percent(error(i)) << "\n";
+  }
+}
+
+}  // namespace
+
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
+{
+  CLI::App* c = app.add_subcommand("calibrate", "fit the operators iteration model's coefficients for one GPU to "
+                                                "measured times; print the errors and an iteration: block");
+  c->add_option("--model", a.model, "the model, as a scenario writes it: 'preset: llama2-7b'")->required();
+  c->add_option("--gpu", a.gpu, "the GPU, as a scenario writes it: 'preset: a100-80gb-sxm, count: 1'")->required();
+  auto* steps = c->add_option("--steps", a.steps,
+                              "CSV of iteration times: prefills,prefill_tokens,decodes,"
+                              "context,seconds[,tp]")
+                    ->type_name("FILE");
+  auto* profile = c->add_option("--profile", a.profile, "Vidur's mlp.csv: per-operator times")->type_name("FILE");
+  auto* cpu     = c->add_option("--cpu-overheads", a.cpu_overheads, "Vidur's cpu_overheads.csv")->type_name("FILE");
+  auto* ar      = c->add_option("--all-reduce", a.all_reduce, "Vidur's all_reduce.csv")->type_name("FILE");
+  steps->excludes(profile)->excludes(cpu)->excludes(ar);
+  profile->excludes(cpu)->excludes(ar);
+  cpu->excludes(ar);
+  c->add_option("--fit", a.fit,
+                "coefficients to fit (default: those the measurements determine); 'none' checks the --start "
+                "values against the measurements")
+      ->type_name("K,...");
+  c->add_option("--start", a.start, "starting values, and fixed values for those not fitted: 'kernel_launch: 4us'")
+      ->type_name("C");
+  c->add_option("--folds", a.folds, "k of the k-fold held-out error (0: none)")->check(CLI::Range(0, 100));
+  c->add_option("--seed", a.seed, "seed of the folds' order");
+  c->add_option("--errors", a.errors, "write every point's measured and predicted time to this CSV")->type_name("FILE");
+  c->add_option("--out", a.out, "also write the iteration: block to this file")->type_name("FILE");
+  return c;
+}
+
+int calibrate_command(const CalibrateArguments& a)
+{
+  const std::string input = !a.steps.empty()           ? a.steps
+                            : !a.profile.empty()       ? a.profile
+                            : !a.cpu_overheads.empty() ? a.cpu_overheads
+                                                       : a.all_reduce;
+  if (input.empty())
+    throw std::invalid_argument("calibrate needs measurements: --steps, --profile, --cpu-overheads or --all-reduce");
+  const LlmModel model = parse_option<LlmModel>("--model", a.model, llm_model_params(), parse_llm_model);
+  const GpuSpec gpu    = parse_option<GpuSpec>("--gpu", a.gpu, gpu_params(), parse_gpu);
+  if (gpu.flops == 0 || gpu.hbm_Bps == 0)
+    throw ConfigError("--gpu: give its flops and hbm_bandwidth, or a preset");
+  // --fit none: the coefficients --start gives (or the defaults), checked against the points.
+  const std::vector<std::string> keys = a.fit.empty()     ? default_keys(a)
+                                        : a.fit == "none" ? std::vector<std::string>{}
+                                                          : split(a.fit, ',');
+  for (const std::string& k : keys)
+    coefficient(k);
+  const OperatorCoefficients start      = start_values(a.start);
+  const std::vector<Measurement> points = !a.steps.empty()           ? read_step_times(a.steps, gpu.count)
+                                          : !a.profile.empty()       ? read_profile_measurements(a.profile, model)
+                                          : !a.cpu_overheads.empty() ? read_cpu_measurements(a.cpu_overheads)
+                                                                     : read_all_reduce_measurements(a.all_reduce);
+  if (a.folds == 1 || static_cast<size_t>(a.folds) > points.size())
+    throw std::invalid_argument("--folds must be 0, or between 2 and the " + std::to_string(points.size()) +
+                                " measurements");
+  const Calibration calibration(model, gpu);
+  const FitResult fit = calibration.fit(points, keys, start);
+  std::cout << (keys.empty() ? "checked on " : "calibrated on ") << input << ": " << points.size() << " measurements, "
+            << (keys.empty() ? "fitting nothing" : "fitting " + join(keys, ", "))
+            << "\n  errors are relative to the measured time"
+            << (a.profile.empty() ? "" : " of all the operators measured in the point's row (a layer)")
+            << "\n  error on the points fitted: mean " << percent(fit.mean_abs_error) << ", max "
+            << percent(fit.max_abs_error) << "\n";
+  std::string held_out;
+  if (a.folds > 0 && !keys.empty()) {
+    held_out = percent(calibration.held_out_error(points, keys, start, a.folds, a.seed));
+    std::cout << "  held-out error (" << a.folds << "-fold, seed " << a.seed << "): mean " << held_out << "\n";
+  }
+  print_points(points, fit, a.errors);
+  if (!a.errors.empty())
+    write_errors(a.errors, points, fit);
+  std::ostringstream block;
+  block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << input << " ("
+        << points.size() << " measurements, mean error " << percent(fit.mean_abs_error)
+        << (held_out.empty() ? "" : ", held-out " + held_out) << ")\n"
+        << "iteration: {impl: operators";
+  for (const CoefficientSpec& s : fittable_coefficients())
+    if (std::find(keys.begin(), keys.end(), s.key) != keys.end() || a.start.find(s.key) != std::string::npos)
+      block << ", " << s.key << ": " << coefficient_text(s, fit.coefficients.*(s.field));
+  block << "}\n";
+  std::cout << block.str();
+  if (!a.out.empty()) {
+    std::ofstream out(a.out);
+    if (!(out << block.str()))
+      throw ConfigError("--out " + a.out + ": cannot write");
+  }
+  return kExitOk;
+}
+
+}  // namespace llsim

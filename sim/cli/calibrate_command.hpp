@@ -1,0 +1,28 @@
+// `llsim calibrate --model M --gpu G (--steps F | --profile F | --cpu-overheads F |
+// --all-reduce F) [--fit K,...]
+// [--start C] [--folds K] [--seed N] [--errors F] [--out F]`: fits the operators iteration
+// model's free coefficients for one GPU type to measured times (sim/serve/calibration.hpp,
+// inputs in sim/serve/calibration_inputs.hpp) and prints the fit's error on the points, its
+// k-fold held-out error and an `iteration:` block to paste into a scenario. Nothing is fitted
+// inside `llsim run`.
+#pragma once
+#include <cstdint>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace llsim {
+
+struct CalibrateArguments {
+  std::string model, gpu, steps, profile, cpu_overheads, all_reduce, fit, start, errors, out;
+  int folds     = 5;
+  uint64_t seed = 1;
+};
+
+CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a);
+// Exit status; ConfigError for bad inputs.
+int calibrate_command(const CalibrateArguments& a);
+
+}  // namespace llsim
