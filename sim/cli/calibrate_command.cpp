@@ -56,8 +56,15 @@ OperatorCoefficients start_values(const std::string& text)
   if (!node.IsMap())
     throw ConfigError("--start '" + text + "': expected a mapping such as 'kernel_launch: 4us'");
   for (const auto& kv : node) {
-    const CoefficientSpec& s = coefficient(kv.first.as<std::string>());
-    const double v = parse_quantity(kv.second.as<std::string>(), s.duration ? Dimension::Duration : Dimension::Number);
+    if (!kv.first.IsScalar() || !kv.second.IsScalar())
+      throw ConfigError("--start '" + text + "': expected coefficient: value pairs such as 'kernel_launch: 4us'");
+    const CoefficientSpec& s = coefficient(kv.first.Scalar());
+    double v                 = 0;
+    try {
+      v = parse_quantity(kv.second.Scalar(), s.duration ? Dimension::Duration : Dimension::Number);
+    } catch (const std::exception& e) {
+      throw ConfigError(std::string("--start ") + s.key + ": " + e.what());
+    }
     if (!(v >= 0) || (s.share && !(v > 0 && v <= 1)))
       throw ConfigError(std::string("--start ") + s.key + ": " + (s.share ? "must be in (0, 1]" : "must be >= 0"));
     c.*(s.field) = v;

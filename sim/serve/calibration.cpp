@@ -74,6 +74,21 @@ double sum_of_squares(const Residuals& f, const Eigen::VectorXd& x)
 
 }  // namespace
 
+// A coefficient no measurement depends on would come out as whatever the solver left it at.
+void Calibration::check_determined(const std::vector<Measurement>& points,
+                                   const std::vector<const CoefficientSpec*>& specs,
+                                   const OperatorCoefficients& start) const
+{
+  for (const CoefficientSpec* s : specs) {
+    OperatorCoefficients moved = start;
+    moved.*(s->field)          = s->share ? start.*(s->field) / 2 : start.*(s->field) * 2 + (s->duration ? 1e-6 : 1);
+    const bool matters         = std::any_of(points.begin(), points.end(),
+                                             [&](const Measurement& m) { return predict(m, moved) != predict(m, start); });
+    if (!matters)
+      throw ConfigError(std::string("no measurement depends on ") + s->key + ": leave it out of --fit");
+  }
+}
+
 const std::vector<CoefficientSpec>& fittable_coefficients()
 {
   static const std::vector<CoefficientSpec> specs = {
@@ -120,6 +135,7 @@ FitResult Calibration::fit(const std::vector<Measurement>& points, const std::ve
   Residuals f{this, &points, {}, start};
   for (const std::string& k : keys)
     f.specs.push_back(&coefficient(k));
+  check_determined(points, f.specs, start);
   // A few starting points (the max() of a roofline has flat regions): the given values, then
   // each coefficient a decade lower and higher in turn. The best fit wins; ties keep the first.
   Eigen::VectorXd best(f.inputs());

@@ -70,6 +70,9 @@ class Calibration {
                         const OperatorCoefficients& start, int folds, uint64_t seed) const;
 
  private:
+  void check_determined(const std::vector<Measurement>& points, const std::vector<const CoefficientSpec*>& specs,
+                        const OperatorCoefficients& start) const;
+
   LlmModel model_;
   GpuSpec gpu_;
 };
