@@ -100,26 +100,28 @@ const ParamTable& gpu_params()
           .at_least(1)
           .at_most(1024),
       ParamSpec::quantity("fp8_flops", Dimension::Compute,
-                          "dense FP8 peak of one GPU (carried: no model reads it yet; roofline uses flops)")
+                          "dense FP8 peak of one GPU: the operators model's peak for a model served in FP8 (the "
+                          "roofline uses flops)")
           .positive()
           .may_be_absent(),
-      ParamSpec::text("interconnect", "how the host's GPUs talk: nvlink, infinity_fabric or pcie (carried: no "
-                                      "model reads it yet)")
+      ParamSpec::text("interconnect", "how the host's GPUs talk: nvlink, infinity_fabric or pcie (the operators "
+                                      "model's all-reduces cross it)")
           .may_be_absent(),
       ParamSpec::quantity("interconnect_bandwidth", Dimension::Bandwidth,
                           "GPU-to-GPU bandwidth of one GPU over nvlink or infinity_fabric, each direction (half "
-                          "the datasheets' bidirectional figure); carried")
+                          "the datasheets' bidirectional figure)")
           .positive()
           .may_be_absent(),
-      ParamSpec::integer("pcie_gen", "PCIe generation of the GPU's host link; carried")
+      ParamSpec::integer("pcie_gen",
+                         "PCIe generation of the GPU's host link (the GPU link's bandwidth with interconnect: pcie)")
           .may_be_absent()
           .at_least(1)
           .at_most(6),
-      ParamSpec::integer("pcie_lanes", "PCIe lanes of the GPU's host link; carried")
+      ParamSpec::integer("pcie_lanes", "PCIe lanes of the GPU's host link (as pcie_gen)")
           .may_be_absent()
           .at_least(1)
           .at_most(32),
-      ParamSpec::quantity("tdp", Dimension::Number, "board power of one GPU, watts; carried")
+      ParamSpec::quantity("tdp", Dimension::Number, "board power of one GPU, watts; carried (no model reads it yet)")
           .positive()
           .may_be_absent(),
   };

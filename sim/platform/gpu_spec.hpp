@@ -25,7 +25,7 @@ struct GpuSpec {
   double hbm_Bps = 0;  // memory bandwidth of one GPU; 0: not given
   double hbm_B   = 0;  // memory of one GPU
   int64_t count  = 1;  // GPUs per host
-  // Carried for iteration models to come (no model reads them yet; resolved.yaml shows them).
+  // Read by the operators iteration model (tdp: by no model yet; resolved.yaml shows it).
   double fp8_flops   = 0;  // dense FP8 peak of one GPU; 0: no FP8 or not given
   GpuLink link       = GpuLink::None;
   double link_Bps    = 0;  // GPU-to-GPU bandwidth of one GPU, each direction

@@ -175,15 +175,16 @@ const ParamTable& llm_model_params()
       ParamSpec::flag("gated_mlp", "true (default): an MLP or expert has 3 matrices (SwiGLU), false: 2; sets the "
                                    "experts' share of params")
           .may_be_absent(),
-      ParamSpec::integer("shared_experts", "experts every token reaches (carried: counted in params; default 0)")
+      ParamSpec::integer("shared_experts",
+                         "experts every token reaches, each of expert_ffn (counted in params; default 0)")
           .may_be_absent()
           .at_least(0)
           .at_most(1e6),
-      ParamSpec::integer("ffn", "intermediate size of a dense MLP (carried: no model reads it yet)")
+      ParamSpec::integer("ffn", "intermediate size of a dense MLP (the operators model's MLP GEMMs)")
           .may_be_absent()
           .at_least(1)
           .at_most(1e7),
-      ParamSpec::integer("vocab", "vocabulary size (carried: no model reads it yet)")
+      ParamSpec::integer("vocab", "vocabulary size (the operators model's LM head)")
           .may_be_absent()
           .at_least(1)
           .at_most(1e8),

@@ -41,11 +41,11 @@ struct LlmModel {
   // Mixture of experts (experts 0: a dense model).
   int64_t experts           = 0;     // routed experts per MoE layer
   int64_t experts_per_token = 0;     // routed experts each token reaches
-  int64_t shared_experts    = 0;     // experts every token reaches (carried: part of params)
+  int64_t shared_experts    = 0;     // experts every token reaches, each of expert_ffn
   int64_t expert_ffn        = 0;     // intermediate size of one expert
   int64_t dense_layers      = 0;     // leading layers with a dense MLP instead of experts
   bool gated_mlp            = true;  // SwiGLU: 3 matrices per MLP, else 2
-  // Carried for operator-level models (no model reads them yet).
+  // Read by the operators iteration model only.
   int64_t ffn   = 0;  // intermediate size of a dense MLP
   int64_t vocab = 0;
 

@@ -1,0 +1,72 @@
+// Fuzz target: the readers of measured serving times. The first byte picks one, the rest is its
+// file: Vidur's mlp.csv, all_reduce.csv or cpu_overheads.csv as the operators model's `profile:`
+// reads them (sim/serve/vidur_profile.hpp), or the step times, mlp.csv, cpu_overheads.csv or
+// all_reduce.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp). Each returns
+// or throws ConfigError.
+#include "fuzz_input_file.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/serve/calibration_inputs.hpp"
+#include "sim/serve/vidur_profile.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace {
+
+const llsim::LlmModel& llama2_7b()
+{
+  static const llsim::LlmModel model = [] {
+    for (const llsim::LlmModel& m : llsim::llm_presets())
+      if (m.name == "llama2-7b")
+        return m;
+    return llsim::LlmModel{};
+  }();
+  return model;
+}
+
+// A directory of its own per profile file, so that no other file is ever beside it.
+std::string profile_dir(const char* name, const uint8_t* data, size_t size)
+{
+  const std::string dir = llsim::fuzz::scratch_file(std::string("profile_") + name);
+  std::filesystem::create_directories(dir);
+  llsim::fuzz::write_input(std::string("profile_") + name + "/" + name, data, size);
+  return dir;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+  if (size == 0)
+    return 0;
+  const int reader = data[0] % 7;
+  data += 1, size -= 1;
+  try {
+    switch (reader) {
+    case 0:
+      llsim::read_vidur_profile({profile_dir("mlp.csv", data, size)}, llama2_7b(), 1);
+      break;
+    case 1:
+      llsim::read_vidur_profile({profile_dir("all_reduce.csv", data, size)}, llama2_7b(), 2);
+      break;
+    case 2:
+      llsim::read_vidur_profile({profile_dir("cpu_overheads.csv", data, size)}, llama2_7b(), 2);
+      break;
+    case 3:
+      llsim::read_step_times(llsim::fuzz::write_input("steps.csv", data, size), 1);
+      break;
+    case 4:
+      llsim::read_profile_measurements(llsim::fuzz::write_input("mlp.csv", data, size), llama2_7b());
+      break;
+    case 5:
+      llsim::read_cpu_measurements(llsim::fuzz::write_input("cpu_overheads.csv", data, size));
+      break;
+    default:
+      llsim::read_all_reduce_measurements(llsim::fuzz::write_input("all_reduce.csv", data, size));
+    }
+  } catch (const llsim::ConfigError&) {
+  }
+  return 0;
+}
