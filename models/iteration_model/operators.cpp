@@ -46,24 +46,25 @@ const ParamTable kOperatorsParams = {
         .defaults("4us")
         .at_least(0),
     ParamSpec::quantity("link_latency", Dimension::Duration,
-                        "start-up time of one all-reduce or all-to-all between the host's GPUs (assumption)")
-        .defaults("10us")
+                        "time of one step of a ring all-reduce or all-to-all between the host's GPUs (fitted: "
+                        "Vidur's NCCL all-reduce times on a DGX-A100, 2 to 8 GPUs)")
+        .defaults("3.375us")
         .at_least(0),
     ParamSpec::quantity("link_efficiency", Dimension::Number,
-                        "share of the GPU link's bandwidth an all-reduce or all-to-all reaches (assumption, or "
-                        "fitted)")
-        .defaults("0.8")
+                        "share of the GPU link's bandwidth an all-reduce or all-to-all reaches (fitted, as "
+                        "link_latency)")
+        .defaults("0.4763")
         .positive()
         .at_most(1),
     ParamSpec::quantity("cpu_per_iteration", Dimension::Duration,
                         "CPU time of an iteration: scheduling, input preparation (fitted: Vidur's vLLM CPU profile, "
                         "A100, batch 8-128)")
-        .defaults("0.806ms")
+        .defaults("0.8679ms")
         .at_least(0),
     ParamSpec::quantity(
         "cpu_per_sequence", Dimension::Duration,
         "CPU time per sequence of the batch: sampling, output processing (fitted, as cpu_per_iteration)")
-        .defaults("0.0375ms")
+        .defaults("0.03621ms")
         .at_least(0),
     ParamSpec::flag("expert_parallel", "experts placed whole across the instance's GPUs, with an all-to-all "
                                        "dispatch and combine per MoE layer, instead of each expert split across them")
@@ -80,6 +81,8 @@ class Operators : public IterationModel {
       p.ref().fail("the operators model needs the GPUs' flops and hbm_bandwidth (give both, or a preset, in "
                    "platform.groups." +
                    c.group + ".gpu)");
+    if (p.flag("expert_parallel") && !c.model.moe())
+      p.fail("expert_parallel", "needs a mixture of experts (the model has no experts)");
     device_                            = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"));
     coefficients_.gemm_efficiency      = p.quantity("gemm_efficiency");
     coefficients_.gemm_half_tokens     = p.quantity("gemm_half_tokens");

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -42,9 +43,6 @@ T parse_option(const std::string& option, const std::string& text, const ParamTa
 OperatorCoefficients start_values(const std::string& text)
 {
   OperatorCoefficients c;
-  c.kernel_launch_s     = 4e-6;
-  c.cpu_per_iteration_s = 0.806e-3;
-  c.cpu_per_sequence_s  = 0.0375e-3;
   if (text.empty())
     return c;
   YAML::Node node;
@@ -115,7 +113,8 @@ void write_errors(const std::string& file, const std::vector<Measurement>& point
         << format_number((fit.predicted[i] - points[i].seconds) / points[i].scale) << "\n";
 }
 
-void print_points(const std::vector<Measurement>& points, const FitResult& fit, const std::string& errors_file)
+void print_points(std::ostream& out, const std::vector<Measurement>& points, const FitResult& fit,
+                  const std::string& errors_file)
 {
   std::vector<size_t> order(points.size());
   std::iota(order.begin(), order.end(), 0);
@@ -124,16 +123,57 @@ void print_points(const std::vector<Measurement>& points, const FitResult& fit, 
   if (shown < points.size())
     std::stable_sort(order.begin(), order.end(),
                      [&](size_t a, size_t b) { return std::abs(error(a)) > std::abs(error(b)); });
-  std::cout << (shown < points.size() ? "  the " + std::to_string(shown) + " worst points" +
-                                            (errors_file.empty() ? " (--errors FILE lists all):\n" : ":\n")
-                                      : "  per point:\n");
+  out << (shown < points.size() ? "  the " + std::to_string(shown) + " worst points" +
+                                      (errors_file.empty() ? " (--errors FILE lists all):\n" : ":\n")
+                                : "  per point:\n");
   for (size_t k = 0; k < shown; ++k) {
     const size_t i = order[k];
-    std::cout << "    " << points[i].where << ": measured "
-              << format_quantity(points[i].seconds, Dimension::Duration, 4) << ", predicted "
-              << format_quantity(fit.predicted[i], Dimension::Duration, 4) << ", " << (error(i) >= 0 ? "+" : "")
-              << percent(error(i)) << "\n";
+    out << "    " << points[i].where << ": measured " << format_quantity(points[i].seconds, Dimension::Duration, 4)
+        << ", predicted " << format_quantity(fit.predicted[i], Dimension::Duration, 4) << ", "
+        << (error(i) >= 0 ? "+" : "") << percent(error(i)) << "\n";
   }
+}
+
+// A file the command will write: refused before any work when it cannot be.
+void check_writable(const char* option, const std::string& file)
+{
+  namespace fs            = std::filesystem;
+  const fs::path parent   = fs::path(file).parent_path();
+  const bool no_directory = !parent.empty() && !fs::is_directory(parent);
+  if (file.empty() || fs::is_directory(file) || no_directory)
+    throw ConfigError(std::string(option) + " " + file + ": cannot write there (" +
+                      (no_directory ? "no directory " + parent.string() : "expected a file name") + ")");
+}
+
+// The coefficients to fit: --fit's list, "none", or what the input determines.
+std::vector<std::string> fit_keys(const CalibrateArguments& a)
+{
+  if (a.fit.empty())
+    return default_keys(a);
+  if (a.fit == "none")  // the coefficients --start gives (or the defaults), checked against the points
+    return {};
+  std::vector<std::string> keys;
+  for (const std::string& k : split(a.fit, ',')) {
+    coefficient(k);
+    if (std::find(keys.begin(), keys.end(), k) != keys.end())
+      throw ConfigError("--fit names " + k + " twice");
+    keys.push_back(k);
+  }
+  return keys;
+}
+
+// Each fold must leave at least as many measurements as coefficients to fit.
+void check_folds(int folds, size_t points, size_t keys)
+{
+  if (folds == 1 || static_cast<size_t>(folds) > points)
+    throw std::invalid_argument("--folds (default 5) must be 0, or between 2 and the " + std::to_string(points) +
+                                " measurements");
+  const size_t largest_fold = folds > 0 ? (points + static_cast<size_t>(folds) - 1) / static_cast<size_t>(folds) : 0;
+  if (folds > 0 && keys > 0 && points - largest_fold < keys)
+    throw std::invalid_argument("--folds " + std::to_string(folds) + " leaves " +
+                                std::to_string(points - largest_fold) + " measurements to fit " + std::to_string(keys) +
+                                " coefficients (--folds 0: no "
+                                "held-out error)");
 }
 
 }  // namespace
@@ -157,7 +197,8 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
   c->add_option("--fit", a.fit,
                 "coefficients to fit (default: those the measurements determine); 'none' checks the --start "
                 "values against the measurements")
-      ->type_name("K,...");
+      ->type_name("K,...")
+      ->check([](const std::string& v) { return v.empty() ? std::string("expects coefficients, or none") : ""; });
   c->add_option("--start", a.start, "starting values, and fixed values for those not fitted: 'kernel_launch: 4us'")
       ->type_name("C");
   c->add_option("--folds", a.folds, "k of the k-fold held-out error (0: none)")->check(CLI::Range(0, 100));
@@ -179,36 +220,39 @@ int calibrate_command(const CalibrateArguments& a)
   const GpuSpec gpu    = parse_option<GpuSpec>("--gpu", a.gpu, gpu_params(), parse_gpu);
   if (gpu.flops == 0 || gpu.hbm_Bps == 0)
     throw ConfigError("--gpu: give its flops and hbm_bandwidth, or a preset");
-  // --fit none: the coefficients --start gives (or the defaults), checked against the points.
-  const std::vector<std::string> keys = a.fit.empty()     ? default_keys(a)
-                                        : a.fit == "none" ? std::vector<std::string>{}
-                                                          : split(a.fit, ',');
-  for (const std::string& k : keys)
-    coefficient(k);
+  const std::vector<std::string> keys = fit_keys(a);
+  if (!a.errors.empty())
+    check_writable("--errors", a.errors);
+  if (!a.out.empty())
+    check_writable("--out", a.out);
   const OperatorCoefficients start      = start_values(a.start);
   const std::vector<Measurement> points = !a.steps.empty()           ? read_step_times(a.steps, gpu.count)
                                           : !a.profile.empty()       ? read_profile_measurements(a.profile, model)
                                           : !a.cpu_overheads.empty() ? read_cpu_measurements(a.cpu_overheads)
                                                                      : read_all_reduce_measurements(a.all_reduce);
-  if (a.folds == 1 || static_cast<size_t>(a.folds) > points.size())
-    throw std::invalid_argument("--folds must be 0, or between 2 and the " + std::to_string(points.size()) +
-                                " measurements");
+  check_folds(a.folds, points.size(), keys.size());
   const Calibration calibration(model, gpu);
   const FitResult fit = calibration.fit(points, keys, start);
-  std::cout << (keys.empty() ? "checked on " : "calibrated on ") << input << ": " << points.size() << " measurements, "
-            << (keys.empty() ? "fitting nothing" : "fitting " + join(keys, ", "))
-            << "\n  errors are relative to the measured time"
-            << (a.profile.empty() ? "" : " of all the operators measured in the point's row (a layer)")
-            << "\n  error on the points fitted: mean " << percent(fit.mean_abs_error) << ", max "
-            << percent(fit.max_abs_error) << "\n";
+  std::ostringstream report;  // printed once everything has worked
+  report << (keys.empty() ? "checked on " : "calibrated on ") << input << ": " << points.size() << " measurements, "
+         << (keys.empty() ? "fitting nothing" : "fitting " + join(keys, ", "))
+         << "\n  errors are relative to the measured time"
+         << (a.profile.empty() ? "" : " of all the operators measured in the point's row (a layer)")
+         << "\n  error on the points fitted: mean " << percent(fit.mean_abs_error) << ", max "
+         << percent(fit.max_abs_error) << "\n";
   std::string held_out;
   if (a.folds > 0 && !keys.empty()) {
     held_out = percent(calibration.held_out_error(points, keys, start, a.folds, a.seed));
-    std::cout << "  held-out error (" << a.folds << "-fold, seed " << a.seed << "): mean " << held_out << "\n";
+    report << "  held-out error (" << a.folds << "-fold, seed " << a.seed << "): mean " << held_out << "\n";
   }
-  print_points(points, fit, a.errors);
-  if (!a.errors.empty())
-    write_errors(a.errors, points, fit);
+  for (const std::string& k : keys) {  // a coefficient at its bound is one the data does not pin down
+    const CoefficientSpec& c = coefficient(k);
+    const double v = fit.coefficients.*(c.field), was = start.*(c.field);
+    if (c.share ? v > 0.999 : v < 1e-3 * was)
+      report << "  note: " << k << " ended at its bound (" << coefficient_text(c, v)
+             << "): these measurements hardly depend on it; consider fixing it with --start\n";
+  }
+  print_points(report, points, fit, a.errors);
   std::ostringstream block;
   block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << input << " ("
         << points.size() << " measurements, mean error " << percent(fit.mean_abs_error)
@@ -218,12 +262,14 @@ int calibrate_command(const CalibrateArguments& a)
     if (std::find(keys.begin(), keys.end(), s.key) != keys.end() || a.start.find(s.key) != std::string::npos)
       block << ", " << s.key << ": " << coefficient_text(s, fit.coefficients.*(s.field));
   block << "}\n";
-  std::cout << block.str();
+  if (!a.errors.empty())
+    write_errors(a.errors, points, fit);
   if (!a.out.empty()) {
     std::ofstream out(a.out);
     if (!(out << block.str()))
       throw ConfigError("--out " + a.out + ": cannot write");
   }
+  std::cout << report.str() << block.str();
   return kExitOk;
 }
 

@@ -21,8 +21,8 @@ int64_t count(const CsvTable& csv, size_t row, size_t col, int64_t minimum)
 {
   const double v = csv.number(row, col);
   if (v != std::floor(v) || v < static_cast<double>(minimum) || v > 1e12)
-    throw ConfigError(where(csv, row) + ": column '" + csv.header[col] +
-                      "': expected a whole number >= " + std::to_string(minimum));
+    throw ConfigError(where(csv, row) + ": column '" + csv.header[col] + "': expected a whole number from " +
+                      std::to_string(minimum) + " to 1e12");
   return static_cast<int64_t>(v);
 }
 

@@ -56,16 +56,17 @@ const char* op_name(Op op);
 using OpTimes = std::array<double, kOpCount>;  // seconds per operator, summed over layers
 double total(const OpTimes& t);
 
-// The free coefficients of the operators model: what `llsim calibrate` fits.
+// The free coefficients of the operators model: what `llsim calibrate` fits. The defaults are
+// the model's (models/iteration_model/operators.cpp says which are fitted and which assumed).
 struct OperatorCoefficients {
-  double gemm_efficiency      = 0.7;  // share of peak a large GEMM reaches
-  double gemm_half_tokens     = 64;   // tokens at which a GEMM reaches half of that
-  double bandwidth_efficiency = 0.8;  // share of HBM bandwidth a memory-bound kernel reaches
-  double kernel_launch_s      = 0;    // fixed time of every GPU kernel
-  double link_latency_s       = 10e-6;
-  double link_efficiency      = 0.8;  // share of the GPU link's bandwidth a collective reaches
-  double cpu_per_iteration_s  = 0;
-  double cpu_per_sequence_s   = 0;
+  double gemm_efficiency      = 0.7;   // share of peak a large GEMM reaches
+  double gemm_half_tokens     = 64;    // tokens at which a GEMM reaches half of that
+  double bandwidth_efficiency = 0.8;   // share of HBM bandwidth a memory-bound kernel reaches
+  double kernel_launch_s      = 4e-6;  // fixed time of every GPU kernel
+  double link_latency_s       = 3.375e-6;
+  double link_efficiency      = 0.4763;  // share of the GPU link's bandwidth a collective reaches
+  double cpu_per_iteration_s  = 0.8679e-3;
+  double cpu_per_sequence_s   = 0.03621e-3;
 };
 
 // One GPU of the instance and how it talks to the others.

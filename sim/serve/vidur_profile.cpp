@@ -34,7 +34,7 @@ class CurveBuilder {
     std::vector<std::pair<double, double>> curve;
     for (const auto& [x, sn] : points_)
       curve.emplace_back(x, sn.first / sn.second / 1000);
-    return PiecewiseLinear(std::move(curve));
+    return PiecewiseLinear(std::move(curve), PiecewiseLinear::Beyond::Chord);
   }
 
  private:
@@ -98,6 +98,8 @@ void check_profile_shape(const CsvTable& csv, size_t row, const LlmModel& m)
                         " (profile a model of the same shape, or leave the profile out)");
   }
   const std::string gated = csv.rows[row][csv.column("use_gated_mlp")];
+  if (gated != "True" && gated != "False")
+    throw ConfigError(where(csv, row) + "column 'use_gated_mlp': '" + gated + "' (expected True or False)");
   if ((gated == "True") != m.gated_mlp)
     throw ConfigError(where(csv, row) + "the profile was measured with use_gated_mlp " + gated +
                       "; the model has gated_mlp " + (m.gated_mlp ? "true" : "false"));

@@ -10,7 +10,9 @@
 //   cpu_overheads.csv  schedule, sampler_e2e, prepare_inputs_e2e and process_model_outputs
 //                      medians (ms) against batch_size and tensor_parallel_degree.
 // Rows at the same point are averaged. Each curve is read between its points by
-// PiecewiseLinear; a point of the profile reads back exactly.
+// PiecewiseLinear (a point of the profile reads back exactly); below the first point it keeps the
+// first value, beyond the last it grows at the slope of the chord over the last half of the
+// measured range (sim/core/piecewise_linear.hpp).
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/piecewise_linear.hpp"

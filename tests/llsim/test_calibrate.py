@@ -55,9 +55,10 @@ check("4 measurements, fitting cpu_per_iteration" in text and "held-out error (2
 
 def refused(text, *args, code=2):
     written = os.path.join(scratch_dir(), "block.yaml")
-    _, _, err = run("calibrate", *args, "--out", written, expect=code)
+    extra = [] if "--out" in args else ["--out", written]
+    _, printed, err = run("calibrate", *args, *extra, expect=code)
     check(text in err, f"error says {text!r}: {err.strip()}")
-    check(not os.path.exists(written), f"nothing written after {text!r}")
+    check(not os.path.exists(written) and printed == "", f"nothing written or printed after {text!r}")
 
 
 bad = os.path.join(out, "bad.csv")
@@ -77,7 +78,14 @@ refused("the profile was measured for n_embd 4096; the model has d_model 8192", 
         "--gpu", "preset: a100-80gb-sxm", "--profile", PROFILE)
 refused("unknown coefficient 'gemm_eficiency'", *A100, "--profile", PROFILE, "--fit", "gemm_eficiency")
 refused("no measurement depends on gemm_efficiency", *A100, "--cpu-overheads", CPU, "--fit", "gemm_efficiency")
-refused("--folds must be 0, or between 2 and the", *A100, "--cpu-overheads", CPU, "--folds", "1")
+refused("--folds (default 5) must be 0, or between 2 and the 13 measurements", *A100, "--cpu-overheads", CPU,
+        "--folds", "1")
+refused("--folds 2 leaves 2 measurements to fit 4 coefficients", *A100, "--steps", steps, "--folds", "2")
+refused("--fit names cpu_per_iteration twice", *A100, "--cpu-overheads", CPU, "--fit",
+        "cpu_per_iteration,cpu_per_iteration")
+refused("expects coefficients, or none", *A100, "--cpu-overheads", CPU, "--fit", "")
+refused("--out /no/such/dir/block.yaml: cannot write there (no directory /no/such/dir)", *A100, "--cpu-overheads",
+        CPU, "--out", "/no/such/dir/block.yaml")
 refused("calibrate needs measurements", *A100)
 refused("excludes", *A100, "--profile", PROFILE, "--cpu-overheads", CPU)
 refused("--model:1:10: model.preset: unknown model 'nope'", "--model", "preset: nope", "--gpu", "preset: a100-80gb-sxm", "--profile", PROFILE)

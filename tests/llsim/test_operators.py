@@ -31,11 +31,12 @@ chat, ops = simulate()
 check_close(chat["mean_ttft_s"], sum(ops.values()), 1e-9, "TTFT = the sum of the operators of the prefill")
 # Closed forms of three of them: Llama-3-70B, 4000 tokens, 8 x A100 (NVLink 300 GB/s each way),
 # defaults gemm_efficiency 0.7, gemm_half_tokens 64, bandwidth_efficiency 0.8, kernel_launch 4 us,
-# link_latency 10 us, link_efficiency 0.8, CPU 0.806 ms + 0.0375 ms per sequence.
+# link_latency 3.375 us, link_efficiency 0.4763, CPU 0.8679 ms + 0.03621 ms per sequence.
+ALPHA, LINK = 3.375e-6, 300e9 * 0.4763
 T, D, B, TP, LAYERS, VOCAB = 4000, 8192, 2, 8, 80, 128256
-ring = 2 * (TP - 1) * (10e-6 + T * D * B / TP / (300e9 * 0.8))
+ring = 2 * (TP - 1) * (ALPHA + T * D * B / TP / LINK)
 check_close(ops["attn_all_reduce"], LAYERS * ring, 1e-9, "attention all-reduces: 80 rings of 2 x 7 steps")
-check_close(ops["cpu_overhead"], 0.806e-3 + 0.0375e-3, 1e-9, "CPU: per iteration + one sequence")
+check_close(ops["cpu_overhead"], 0.8679e-3 + 0.03621e-3, 1e-9, "CPU: per iteration + one sequence")
 n = VOCAB / TP
 lm_head = 4e-6 + max(2 * 1 * D * n / (312e12 * 0.7 * 1 / (1 + 64)), (D * n + D + n) * B / (2039e9 * 0.8))
 check_close(ops["lm_head"], lm_head, 1e-9, "LM head: one token (the last of the prompt) by d_model x vocab/8")
@@ -51,7 +52,7 @@ SMALL = "phases.chat.model={preset: llama3.1-8b}"
 _, one = simulate(SMALL, "platform.groups.gpu.gpu.count=1")
 _, two = simulate(SMALL, "platform.groups.gpu.gpu.count=2")
 check(one["attn_all_reduce"] == 0 and one["mlp_all_reduce"] == 0, "one GPU: no all-reduce")
-each = 2 * 1 * (10e-6 + T * 4096 * B / 2 / (300e9 * 0.8))
+each = 2 * 1 * (ALPHA + T * 4096 * B / 2 / LINK)
 check_close(two["attn_all_reduce"] + two["mlp_all_reduce"], 2 * 32 * each, 1e-9, "TP2: 2 x 32 layers x one ring")
 
 # --- A Vidur profile: its points read back exactly; between them, interpolated.
@@ -80,12 +81,19 @@ _, between = simulate(*LLAMA2, "phases.chat.workload.input_tokens=1030",
 low, high = sorted([32 * measured(1024, "mlp_up_proj"), 32 * measured(1040, "mlp_up_proj")])
 check(low <= between["mlp_up_proj"] <= high, f"1030 tokens lies between 1024 and 1040: {low} <= "
       f"{between['mlp_up_proj']} <= {high}")
+# Beyond the profile's last point (4,096 tokens) times keep growing: never below the last value.
+last = None
+for tokens in (4096, 5000, 8000):
+    _, p = simulate(*LLAMA2, f"phases.chat.workload.input_tokens={tokens}",
+                    f"phases.chat.iteration={{impl: operators, profile: {os.path.join(ROOT, PROFILE)}}}")
+    check(last is None or p["attn_pre_proj"] >= last, f"{tokens} tokens: QKV time does not fall beyond the profile")
+    last = p["attn_pre_proj"]
 # With the network profile too (two directories), TP2's all-reduces are measured ones.
 _, both = simulate("phases.chat.model={preset: llama2-7b}", "platform.groups.gpu.gpu.count=2",
                    f"phases.chat.iteration={{impl: operators, profile: [{os.path.join(ROOT, PROFILE)}, "
                    f"{os.path.join(ROOT, NETWORK)}]}}")
 check(both["attn_all_reduce"] == both["mlp_all_reduce"] > 0, "measured all-reduces, two per layer")
-check(abs(both["attn_all_reduce"] - 32 * 2 * (10e-6 + T * 4096 * B / 2 / (300e9 * 0.8))) > 1e-6,
+check(abs(both["attn_all_reduce"] - 32 * 2 * (ALPHA + T * 4096 * B / 2 / LINK)) > 1e-6,
       "the measured all-reduce is not the alpha-beta one")
 
 # --- Mixtures of experts run; Qwen3-30B-A3B has no dense layer.
@@ -106,7 +114,7 @@ def moves(what, *sets, scenario_base=None, **_):
 
 
 for key, value in [("gemm_efficiency", 0.5), ("gemm_half_tokens", 500), ("bandwidth_efficiency", 0.5),
-                   ("kernel_launch", "50us"), ("link_latency", "100us"), ("link_efficiency", 0.3),
+                   ("kernel_launch", "50us"), ("link_latency", "100us"), ("link_efficiency", 0.9),
                    ("cpu_per_iteration", "10ms"), ("cpu_per_sequence", "5ms")]:
     moves(key, f"phases.chat.iteration.{key}={value}")
 moves("profile", f"phases.chat.iteration.profile={os.path.join(ROOT, NETWORK)}")
@@ -166,6 +174,7 @@ fails("mlp.csv:2: column 'time_stats.emb.median': 'x", *LLAMA2,
       f"phases.chat.iteration.profile={os.path.join(bad, 'broken')}")
 fails("the operators model needs the model's ffn",
       "phases.chat.model={params: 8G, layers: 32, d_model: 4096, kv_heads: 8, head_dim: 128, vocab: 32000}")
+fails("expert_parallel: needs a mixture of experts", "phases.chat.iteration.expert_parallel=true")
 fails("the operators model needs the link between the 2 GPUs",
       "platform.groups.gpu.gpu={flops: 312TFlops, hbm_bandwidth: 2TBps, hbm: 80GB, count: 2}", SMALL)
 

@@ -144,3 +144,13 @@ TEST_CASE("a measured curve reads back its points exactly and is monotone betwee
   CHECK(curve.at(20) == Approx(0.7 + 10 * 0.4 / 7));  // extrapolated from the last two
   CHECK(curve.at(-100) == 0);                         // never below 0
 }
+
+TEST_CASE("beyond a profile's points a time grows at the chord over the last half of the range")
+{
+  const PiecewiseLinear curve({{1, 1}, {2, 2}, {3, 3}, {4, 2.9}}, PiecewiseLinear::Beyond::Chord);
+  CHECK(curve.at(4) == 2.9);
+  CHECK(curve.at(6) == Approx(2.9 + 2 * (2.9 - 2) / 2));  // chord from x = 2 (half of 4) to 4
+  CHECK(curve.at(0.5) == 1);                              // below the first point: its value
+  const PiecewiseLinear falling({{1, 5}, {2, 4}}, PiecewiseLinear::Beyond::Chord);
+  CHECK(falling.at(10) == 4);  // never below the last value
+}
