@@ -26,6 +26,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/wait_point.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 
@@ -54,6 +55,26 @@ const ParamTable kBatchingParams = {
         .defaults("0.9")
         .positive()
         .at_most(1),
+    ParamSpec::integer("kv_blocks", "KV blocks of a GPU instance, as vLLM's log prints them ('# GPU blocks'); "
+                                    "default: derived from the HBM left after the weights")
+        .may_be_absent()
+        .at_least(1)
+        .at_most(1e15),
+    ParamSpec::quantity("activation_reserve", Dimension::Size,
+                        "HBM per GPU kept for activations when the KV block count is derived (vLLM profiles it)")
+        .defaults("0B")
+        .at_least(0),
+    ParamSpec::quantity("watermark", Dimension::Number,
+                        "share of the KV blocks a prompt's admission must leave free (vLLM V0's block manager: "
+                        "0.01; V1 has none)")
+        .defaults("0")
+        .at_least(0)
+        .at_most(0.5),
+    ParamSpec::integer("max_model_len", "prompt + output tokens at most (vLLM's max_model_len): a longer output "
+                                        "stops there, a prompt that reaches it is rejected; default: no cap")
+        .may_be_absent()
+        .at_least(2)
+        .at_most(1e9),
 };
 
 const ParamTable kServeParams = {
@@ -80,9 +101,23 @@ ServeBatching parse_batching(const Params& p)
   b.base.prefill_chunk     = p.integer("prefill_chunk");
   b.base.block_size        = p.integer("block_size");
   b.gpu_memory_utilization = p.quantity("gpu_memory_utilization");
+  b.kv_blocks              = p.has("kv_blocks") ? p.integer("kv_blocks") : 0;
+  b.activation_reserve_B   = p.quantity("activation_reserve");
+  b.watermark              = p.quantity("watermark");
+  b.base.max_model_len     = p.has("max_model_len") ? p.integer("max_model_len") : 0;
   if (b.base.max_batch_tokens < b.base.max_batch_size)
     p.fail("max_batch_tokens", "must be at least max_batch_size (every running sequence decodes one token)");
   return b;
+}
+
+// vLLM stops generating at max_model_len; a prompt that reaches it gets one token here, so that
+// the prompt and it exceed the cap and the system rejects the request on arrival.
+void cap_at_max_model_len(std::vector<TraceRequest>& requests, int64_t max_model_len)
+{
+  if (max_model_len == 0)
+    return;
+  for (TraceRequest& r : requests)
+    r.output_tokens = std::max<int64_t>(1, std::min(r.output_tokens, max_model_len - r.input_tokens));
 }
 
 class ServePhase : public Phase {
@@ -92,9 +127,10 @@ class ServePhase : public Phase {
       , slo_(parse_slo(p.section("slo", slo_params())))
       , sample_period_s_(p.quantity("sample_period"))
   {
-    batching_                        = parse_batching(p.section("batching", kBatchingParams));
-    const Params w                   = p.section("workload", serve_workload_params());
-    workload_                        = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
+    batching_      = parse_batching(p.section("batching", kBatchingParams));
+    const Params w = p.section("workload", serve_workload_params());
+    workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
+    cap_at_max_model_len(workload_.requests, batching_.base.max_model_len);
     batching_.base.hash_block_tokens = workload_.block_tokens;
     system_                          = Registry<ServeSystem>::create(
                                  p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_, c.claims});

@@ -71,8 +71,14 @@ class FastDecode : public ServeSystem {
     if (!model_.has_shape())
       p.fail("gpu", "fastdecode needs the model's layers and d_model (the query and result bytes per layer)");
     const GpuSpec& gpu = *gpu_group_.gpu;
-    if (model_.weight_bytes() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
-      p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in"));
+    if (c.batching.kv_blocks > 0)
+      p.fail("cpu", "batching.kv_blocks is a GPU instance's count; FastDecode's KV is in the R-workers' memory "
+                    "(kv_memory_share)");
+    const double gpus = static_cast<double>(gpu.count);
+    if (model_.weight_bytes() + c.batching.activation_reserve_B * gpus >
+        gpu.hbm_B * gpus * c.batching.gpu_memory_utilization)
+      p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in") +
+                        (c.batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;
     config_               = c.batching.base;
     const double kv_room =
@@ -81,6 +87,8 @@ class FastDecode : public ServeSystem {
     config_.kv_blocks    = kv_blocks_in(p, "cpu", kv_room, block_B);
     if (config_.kv_blocks < 1)
       p.fail("cpu", "the R-workers' memory holds no KV block");
+    config_.watermark_blocks =
+        static_cast<int64_t>(std::ceil(c.batching.watermark * static_cast<double>(config_.kv_blocks)));
     s_model_ = gpu_iteration_model(c, gpu_group_);
   }
 

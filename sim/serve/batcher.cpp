@@ -20,7 +20,8 @@ Batcher::Batcher(const BatcherConfig& config, InstanceRole role)
 
 bool Batcher::fits(int64_t tokens) const
 {
-  return blocks_for(tokens) <= config_.kv_blocks;
+  return blocks_for(tokens) <= config_.kv_blocks - config_.watermark_blocks &&
+         (config_.max_model_len == 0 || tokens <= config_.max_model_len);
 }
 
 void Batcher::add(const SeqArrival& a)
@@ -277,7 +278,7 @@ void Batcher::schedule_chunks(BatchWork& w)
     apply_prefix_cache(s);
     // The whole prompt's blocks are taken on admission (vLLM allocates them then; chunks only
     // split its compute), so a sequence is not let in to be preempted halfway through its prompt.
-    if (!grow(s, s.prompt))
+    if (blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks || !grow(s, s.prompt))
       break;
     XBT_DEBUG("admits request %ld: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld taken, %ld "
               "free of %ld",
@@ -304,7 +305,7 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
     apply_prefix_cache(s);
     const int64_t need = s.prompt - s.computed;
     if ((!w.empty() && w.prefill_tokens + need > config_.max_batch_tokens) ||
-        blocks_for(s.prompt) - s.blocks > free_blocks_)
+        blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks)
       break;
     XBT_DEBUG("admits request %ld whole: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld needed, "
               "%ld free of %ld",

@@ -42,6 +42,9 @@ struct BatcherConfig {
   int64_t prefill_chunk     = 512;  // 0: no chunking, whole prompts in iterations of their own
   bool prefix_caching       = false;
   int64_t hash_block_tokens = 512;  // tokens per prefix hash id (the Mooncake trace's block)
+  // vLLM V0's admission watermark: a prompt is let in only if it leaves this many blocks free.
+  int64_t watermark_blocks = 0;
+  int64_t max_model_len    = 0;  // prompt + output tokens at most; 0: no cap
 };
 
 enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
@@ -68,7 +71,8 @@ class Batcher {
  public:
   Batcher(const BatcherConfig& config, InstanceRole role);
 
-  // Whether a sequence of this many tokens (prompt + output) can ever fit alone.
+  // Whether a sequence of this many tokens (prompt + output) can ever fit alone, within the
+  // watermark and max_model_len.
   bool fits(int64_t tokens) const;
   void add(const SeqArrival& s);
   bool idle() const { return running_.empty() && waiting_.empty(); }

@@ -41,13 +41,24 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
 {
   require_gpus(p, key, group);
   const GpuSpec& gpu = *group.gpu;
-  const double hbm   = gpu.hbm_B * static_cast<double>(gpu.count) * batching.gpu_memory_utilization;
-  const double room  = hbm - model.weight_bytes();
+  const double gpus  = static_cast<double>(gpu.count);
+  const double hbm   = gpu.hbm_B * gpus * batching.gpu_memory_utilization;
+  const double room  = hbm - model.weight_bytes() - batching.activation_reserve_B * gpus;
   BatcherConfig c    = batching.base;
   const double block = static_cast<double>(c.block_size) * model.kv_bytes_per_token;
-  if (room < block)
-    p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in"));
-  c.kv_blocks = kv_blocks_in(p, key, room, block);
+  if (batching.kv_blocks > 0) {  // vLLM's own count: it must fit beside the weights in the whole HBM
+    if (static_cast<double>(batching.kv_blocks) * block + model.weight_bytes() > gpu.hbm_B * gpus)
+      p.fail(key, "batching.kv_blocks: " + std::to_string(batching.kv_blocks) + " KV blocks of " + format_bytes(block) +
+                      " and the weights (" + format_bytes(model.weight_bytes()) + ") exceed the " +
+                      format_bytes(gpu.hbm_B * gpus) + " of HBM of group '" + group.name + "'");
+    c.kv_blocks = batching.kv_blocks;
+  } else {
+    if (room < block)
+      p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in") +
+                      (batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
+    c.kv_blocks = kv_blocks_in(p, key, room, block);
+  }
+  c.watermark_blocks = static_cast<int64_t>(std::ceil(batching.watermark * static_cast<double>(c.kv_blocks)));
   return c;
 }
 
