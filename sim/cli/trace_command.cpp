@@ -16,6 +16,7 @@
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 
 namespace llsim {
 
@@ -23,6 +24,8 @@ namespace {
 
 TraceFormat guess_format(const std::string& file)
 {
+  if (file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0)
+    return TraceFormat::VllmBenchmark;
   if (file.size() >= 6 && file.compare(file.size() - 6, 6, ".jsonl") == 0)
     return TraceFormat::Mooncake;
   std::ifstream in(file);
@@ -32,7 +35,7 @@ TraceFormat guess_format(const std::string& file)
     return TraceFormat::Azure;
   if (header.rfind("Timestamp", 0) == 0)
     return TraceFormat::BurstGpt;
-  throw std::invalid_argument("cannot tell the format of '" + file + "': give --format mooncake, azure or burstgpt");
+  throw std::invalid_argument("cannot tell the format of '" + file + "': give --format " + trace_format_names());
 }
 
 std::vector<size_t> parse_sizes(const std::string& text, std::vector<std::string>* names)
@@ -71,9 +74,27 @@ nlohmann::json lengths(std::vector<double> v)
           {"max", *std::max_element(v.begin(), v.end())}};
 }
 
-const char* format_name(TraceFormat f)
+// A run's measured TTFT and time per output token (requests and vllm_benchmark formats): their
+// percentiles into `j` and lines of `text`; nothing for a trace without measurements.
+void measured_times(const RequestTrace& trace, nlohmann::json& j, std::ostringstream& text)
 {
-  return f == TraceFormat::Mooncake ? "mooncake" : f == TraceFormat::Azure ? "azure" : "burstgpt";
+  std::vector<double> ttft, tpot;
+  for (const auto& r : trace.requests) {
+    if (!std::isnan(r.measured_ttft_s))
+      ttft.push_back(r.measured_ttft_s);
+    if (!std::isnan(r.measured_tpot_s))
+      tpot.push_back(r.measured_tpot_s);
+  }
+  for (const auto& [name, key, values] : {std::make_tuple("TTFT", "measured_ttft_s", &ttft),
+                                          std::make_tuple("time per output token", "measured_tpot_s", &tpot)}) {
+    if (values->empty())
+      continue;
+    j[key]          = lengths(*values);
+    const auto& l   = j[key];
+    const auto time = [&](const char* at) { return with_si_prefix(l[at].get<double>(), "s", 4); };
+    text << "  measured " << name << ": mean " << time("mean") << ", p50 " << time("p50") << ", p90 " << time("p90")
+         << ", p99 " << time("p99") << ", max " << time("max") << "\n";
+  }
 }
 
 }  // namespace
@@ -111,7 +132,7 @@ int trace_stats_command(const TraceArguments& a)
   if (a.format.empty())
     format = guess_format(file);
   else if (!parse_trace_format(a.format, &format))
-    throw std::invalid_argument("--format expects mooncake, azure or burstgpt, got '" + a.format + "'");
+    throw std::invalid_argument(std::string("--format expects ") + trace_format_names() + ", got '" + a.format + "'");
 
   const RequestTrace trace = read_request_trace(file, format, a.skip_bad_lines);
   std::vector<double> in, out;
@@ -130,7 +151,7 @@ int trace_stats_command(const TraceArguments& a)
     ratios[size_names[k]] = std::isnan(ratio) ? nlohmann::json(nullptr) : nlohmann::json(ratio);
   }
   nlohmann::json j = {{"file", file},
-                      {"format", format_name(format)},
+                      {"format", trace_format_name(format)},
                       {"requests", trace.requests.size()},
                       {"skipped_lines", trace.skipped_lines},
                       {"duration_s", duration},
@@ -138,12 +159,14 @@ int trace_stats_command(const TraceArguments& a)
                       {"input_tokens", lengths(in)},
                       {"output_tokens", lengths(out)},
                       {"prefix_hit_ratio", ratios}};
+  std::ostringstream measured;
+  measured_times(trace, j, measured);
   if (json) {
     std::cout << j.dump() << "\n";
     return kExitOk;
   }
   std::ostringstream text;
-  text << file << " (" << format_name(format) << "): " << trace.requests.size() << " requests over "
+  text << file << " (" << trace_format_name(format) << "): " << trace.requests.size() << " requests over "
        << format_number(duration) << " s";
   if (duration > 0)
     text << ", " << std::fixed << std::setprecision(3) << n / duration << " requests/s";
@@ -156,6 +179,7 @@ int trace_stats_command(const TraceArguments& a)
          << ", p50 " << std::setprecision(0) << l["p50"].get<double>() << ", p90 " << l["p90"].get<double>() << ", p99 "
          << l["p99"].get<double>() << ", max " << l["max"].get<double>() << "\n";
   }
+  text << measured.str();
   text << "  ideal prefix hit ratio (LRU cache of N blocks):";
   for (const auto& name : size_names) {
     const auto& r = ratios[name];

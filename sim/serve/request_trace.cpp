@@ -3,6 +3,7 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/serve/measured_requests.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -186,23 +187,41 @@ RequestTrace read_csv_trace(const std::string& file, TraceFormat format, bool sk
 
 }  // namespace
 
+constexpr std::pair<TraceFormat, const char*> kFormats[] = {{TraceFormat::Mooncake, "mooncake"},
+                                                            {TraceFormat::Azure, "azure"},
+                                                            {TraceFormat::BurstGpt, "burstgpt"},
+                                                            {TraceFormat::Requests, "requests"},
+                                                            {TraceFormat::VllmBenchmark, "vllm_benchmark"}};
+
 bool parse_trace_format(const std::string& name, TraceFormat* format)
 {
-  if (name == "mooncake")
-    *format = TraceFormat::Mooncake;
-  else if (name == "azure")
-    *format = TraceFormat::Azure;
-  else if (name == "burstgpt")
-    *format = TraceFormat::BurstGpt;
-  else
-    return false;
-  return true;
+  for (const auto& [f, n] : kFormats)
+    if (name == n) {
+      *format = f;
+      return true;
+    }
+  return false;
+}
+
+const char* trace_format_name(TraceFormat format)
+{
+  for (const auto& [f, n] : kFormats)
+    if (f == format)
+      return n;
+  return "?";
+}
+
+const char* trace_format_names()
+{
+  return "mooncake, azure, burstgpt, requests or vllm_benchmark";
 }
 
 RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines)
 {
-  RequestTrace trace = format == TraceFormat::Mooncake ? read_mooncake(file, skip_bad_lines)
-                                                       : read_csv_trace(file, format, skip_bad_lines);
+  RequestTrace trace = format == TraceFormat::Mooncake        ? read_mooncake(file, skip_bad_lines)
+                       : format == TraceFormat::Requests      ? read_request_log(file, skip_bad_lines)
+                       : format == TraceFormat::VllmBenchmark ? read_vllm_benchmark(file)
+                                                              : read_csv_trace(file, format, skip_bad_lines);
   if (trace.requests.empty())
     throw ConfigError(
         file + ": no requests in the trace" +

@@ -1,10 +1,12 @@
 // Inference request traces (traces/README.md): the Mooncake JSONL release (with prefix block
-// hashes), the Azure LLM inference 2023 CSV and the BurstGPT CSV. A reader returns the requests
+// hashes), the Azure LLM inference 2023 CSV and the BurstGPT CSV, and logs of real runs
+// (sim/serve/measured_requests.hpp). A reader returns the requests
 // in file order with arrival times in seconds from the trace's start. A malformed line is a
 // ConfigError naming the file and the line, unless `skip_bad_lines`, which counts it instead.
 // JSON is read with nlohmann-json.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -15,11 +17,18 @@ struct TraceRequest {
   int64_t input_tokens  = 0;
   int64_t output_tokens = 0;
   std::vector<uint64_t> hash_ids;  // prefix blocks (Mooncake only)
+  // Measured in a real run (the requests and vllm_benchmark formats); NaN when not.
+  double measured_ttft_s = std::numeric_limits<double>::quiet_NaN();
+  double measured_tpot_s = std::numeric_limits<double>::quiet_NaN();  // (last - first token) / (output - 1)
 };
 
-enum class TraceFormat { Mooncake, Azure, BurstGpt };
-// The format named `name` (mooncake, azure, burstgpt); false when there is none.
+enum class TraceFormat { Mooncake, Azure, BurstGpt, Requests, VllmBenchmark };
+// The format named `name` (mooncake, azure, burstgpt, requests, vllm_benchmark); false when
+// there is none.
 bool parse_trace_format(const std::string& name, TraceFormat* format);
+const char* trace_format_name(TraceFormat format);
+// "mooncake, azure, burstgpt, requests or vllm_benchmark", for messages.
+const char* trace_format_names();
 
 struct RequestTrace {
   std::vector<TraceRequest> requests;

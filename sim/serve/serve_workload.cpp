@@ -16,7 +16,8 @@ const ParamTable& serve_workload_params()
 {
   static const ParamTable t = {
       ParamSpec::text("trace", "request trace file (relative to the scenario)").may_be_absent(),
-      ParamSpec::text("format", "trace format: mooncake, azure or burstgpt (absent: mooncake for a .jsonl file)")
+      ParamSpec::text("format", "trace format: mooncake, azure, burstgpt, requests (a run's per-request log) or "
+                                "vllm_benchmark (absent: mooncake for a .jsonl file)")
           .may_be_absent(),
       ParamSpec::flag("skip_bad_lines", "skip and count malformed trace lines instead of failing").defaults("false"),
       ParamSpec::integer("requests", "synthetic: number of requests")
@@ -26,10 +27,12 @@ const ParamTable& serve_workload_params()
       ParamSpec::distribution("arrival", Dimension::Duration, "synthetic: time between arrivals")
           .may_be_absent()
           .at_least(0),
-      ParamSpec::distribution("input_tokens", Dimension::Number, "synthetic: prompt tokens (rounded, at least 1)")
+      ParamSpec::distribution("input_tokens", Dimension::Number,
+                              "synthetic: prompt tokens (rounded, at least 1); with a trace, drawn instead of its own")
           .may_be_absent()
           .at_least(0),
-      ParamSpec::distribution("output_tokens", Dimension::Number, "synthetic: output tokens (rounded, at least 1)")
+      ParamSpec::distribution("output_tokens", Dimension::Number,
+                              "synthetic: output tokens (rounded, at least 1); with a trace, drawn instead of its own")
           .may_be_absent()
           .at_least(0),
       ParamSpec::integer("block_tokens", "mooncake: tokens per prefix block id (absent: 512, the release's)")
@@ -87,6 +90,25 @@ std::vector<TraceRequest> synthetic(const Params& p, uint64_t seed, const std::s
   return out;
 }
 
+// The trace's arrivals with lengths drawn from the given distributions (vLLM's benchmark replays
+// a trace's times with synthetic lengths this way); prefix blocks no longer match and are dropped.
+void redraw_lengths(const Params& p, std::vector<TraceRequest>& requests, uint64_t seed, const std::string& stream)
+{
+  if (!p.has("input_tokens") && !p.has("output_tokens"))
+    return;
+  const auto input  = p.has("input_tokens") ? p.distribution("input_tokens") : nullptr;
+  const auto output = p.has("output_tokens") ? p.distribution("output_tokens") : nullptr;
+  Rng rng           = Rng::stream(seed, stream);
+  for (TraceRequest& r : requests) {
+    if (input) {
+      r.input_tokens = tokens(*input, rng);
+      r.hash_ids.clear();
+    }
+    if (output)
+      r.output_tokens = tokens(*output, rng);
+  }
+}
+
 }  // namespace
 
 ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::string& stream)
@@ -95,16 +117,17 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   if (p.has("block_tokens"))
     w.block_tokens = p.integer("block_tokens");
   if (p.has("trace")) {
-    for (const char* key : {"requests", "arrival", "input_tokens", "output_tokens"})
+    for (const char* key : {"requests", "arrival"})
       if (p.has(key))
-        p.fail(key, "a synthetic workload's key; this workload replays a trace");
+        p.fail(key, "a synthetic workload's key; this workload replays a trace's arrivals");
     const std::string file = p.path("trace");
     TraceFormat format     = TraceFormat::Mooncake;
     if (p.has("format")) {
       if (!parse_trace_format(p.text("format"), &format))
-        p.fail("format", "unknown trace format '" + p.text("format") + "' (expected mooncake, azure or burstgpt)");
+        p.fail("format", "unknown trace format '" + p.text("format") + "' (expected " + trace_format_names() + ")");
     } else if (file.size() < 6 || file.compare(file.size() - 6, 6, ".jsonl") != 0) {
-      p.fail("trace", "give its format (mooncake, azure or burstgpt); only a .jsonl file is taken as mooncake");
+      p.fail("trace",
+             std::string("give its format (") + trace_format_names() + "); only a .jsonl file is taken as mooncake");
     }
     if (format != TraceFormat::Mooncake && p.has("block_tokens"))
       p.fail("block_tokens", "only the mooncake format has prefix blocks");
@@ -116,6 +139,7 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     }
     w.requests  = std::move(trace.requests);
     w.bad_lines = trace.skipped_lines;
+    redraw_lengths(p, w.requests, seed, stream);
   } else {
     w.requests = synthetic(p, seed, stream);
   }

@@ -19,7 +19,7 @@ jobs=${LLSIM_FUZZ_JOBS:-1}
 [ "$runs" = -1 ] || runs=$(( (runs + jobs - 1) / jobs ))
 targets=("${@:4}")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace
-  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace fuzz_calibration)
+  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace fuzz_measurements)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/llsim_fuzz_corpus.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -36,7 +36,7 @@ seeds_for() {
     fuzz_mooncake_trace) ls "$root"/tests/fuzz/seeds/mooncake.jsonl ;;
     fuzz_azure_trace) ls "$root"/tests/fuzz/seeds/azure.csv ;;
     fuzz_burstgpt_trace) ls "$root"/tests/inputs/burstgpt_sample.csv ;;
-    fuzz_calibration) ls "$root"/tests/fuzz/seeds/calibration_*.csv ;;
+    fuzz_measurements) ls "$root"/tests/fuzz/seeds/measurements_* ;;
   esac
 }
 

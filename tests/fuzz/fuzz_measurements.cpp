@@ -1,11 +1,13 @@
 // Fuzz target: the readers of measured serving times. The first byte picks one, the rest is its
 // file: Vidur's mlp.csv, all_reduce.csv or cpu_overheads.csv as the operators model's `profile:`
-// reads them (sim/serve/vidur_profile.hpp), or the step times, mlp.csv, cpu_overheads.csv or
-// all_reduce.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp). Each returns
-// or throws ConfigError.
+// reads them (sim/serve/vidur_profile.hpp); the step times, mlp.csv, cpu_overheads.csv or
+// all_reduce.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp); a run's
+// per-request log (strict and skipping) or vLLM's benchmark result JSON
+// (sim/serve/measured_requests.hpp). Each returns or throws ConfigError.
 #include "fuzz_input_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/serve/calibration_inputs.hpp"
+#include "sim/serve/measured_requests.hpp"
 #include "sim/serve/vidur_profile.hpp"
 
 #include <cstddef>
@@ -41,7 +43,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   if (size == 0)
     return 0;
-  const int reader = data[0] % 7;
+  const int reader = data[0] % 10;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 9
   data += 1, size -= 1;
   try {
     switch (reader) {
@@ -63,8 +65,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     case 5:
       llsim::read_cpu_measurements(llsim::fuzz::write_input("cpu_overheads.csv", data, size));
       break;
-    default:
+    case 6:
       llsim::read_all_reduce_measurements(llsim::fuzz::write_input("all_reduce.csv", data, size));
+      break;
+    case 7:
+      llsim::read_request_log(llsim::fuzz::write_input("log.jsonl", data, size), false);
+      break;
+    case 8:
+      llsim::read_request_log(llsim::fuzz::write_input("log.jsonl", data, size), true);
+      break;
+    default:
+      llsim::read_vllm_benchmark(llsim::fuzz::write_input("bench.json", data, size));
     }
   } catch (const llsim::ConfigError&) {
   }
