@@ -110,14 +110,15 @@ ServeBatching parse_batching(const Params& p)
   return b;
 }
 
-// vLLM stops generating at max_model_len; a prompt that reaches it gets one token here, so that
-// the prompt and it exceed the cap and the system rejects the request on arrival.
+// vLLM's engine stops generating at max_model_len. A prompt that reaches it keeps its length:
+// the system rejects it on arrival (Batcher::fits).
 void cap_at_max_model_len(std::vector<TraceRequest>& requests, int64_t max_model_len)
 {
   if (max_model_len == 0)
     return;
   for (TraceRequest& r : requests)
-    r.output_tokens = std::max<int64_t>(1, std::min(r.output_tokens, max_model_len - r.input_tokens));
+    if (r.input_tokens < max_model_len)
+      r.output_tokens = std::min(r.output_tokens, max_model_len - r.input_tokens);
 }
 
 class ServePhase : public Phase {

@@ -71,14 +71,11 @@ class FastDecode : public ServeSystem {
     if (!model_.has_shape())
       p.fail("gpu", "fastdecode needs the model's layers and d_model (the query and result bytes per layer)");
     const GpuSpec& gpu = *gpu_group_.gpu;
-    if (c.batching.kv_blocks > 0)
-      p.fail("cpu", "batching.kv_blocks is a GPU instance's count; FastDecode's KV is in the R-workers' memory "
-                    "(kv_memory_share)");
-    const double gpus = static_cast<double>(gpu.count);
-    if (model_.weight_bytes() + c.batching.activation_reserve_B * gpus >
-        gpu.hbm_B * gpus * c.batching.gpu_memory_utilization)
-      p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in") +
-                        (c.batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
+    if (c.batching.kv_blocks > 0 || c.batching.activation_reserve_B > 0)
+      p.fail("cpu", std::string(c.batching.kv_blocks > 0 ? "batching.kv_blocks" : "batching.activation_reserve") +
+                        " is for KV in GPU memory; FastDecode's KV is in the R-workers' memory (kv_memory_share)");
+    if (model_.weight_bytes() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
+      p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in"));
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;
     config_               = c.batching.base;
     const double kv_room =
@@ -87,8 +84,8 @@ class FastDecode : public ServeSystem {
     config_.kv_blocks    = kv_blocks_in(p, "cpu", kv_room, block_B);
     if (config_.kv_blocks < 1)
       p.fail("cpu", "the R-workers' memory holds no KV block");
-    config_.watermark_blocks =
-        static_cast<int64_t>(std::ceil(c.batching.watermark * static_cast<double>(config_.kv_blocks)));
+    config_.watermark_blocks =  // truncated, as vLLM V0 counts it
+        static_cast<int64_t>(c.batching.watermark * static_cast<double>(config_.kv_blocks));
     s_model_ = gpu_iteration_model(c, gpu_group_);
   }
 
@@ -113,7 +110,7 @@ class FastDecode : public ServeSystem {
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
     const Batcher& first  = instances_.front().batcher();
-    if (!first.fits(r.input_tokens + r.output_tokens)) {
+    if (!first.fits(r.input_tokens, r.input_tokens + r.output_tokens)) {
       XBT_DEBUG("request %ld rejected: %ld tokens need %ld KV blocks, an instance's R-workers hold %ld",
                 static_cast<long>(id), static_cast<long>(r.input_tokens + r.output_tokens),
                 static_cast<long>(first.blocks_for(r.input_tokens + r.output_tokens)),

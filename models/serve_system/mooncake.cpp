@@ -128,8 +128,9 @@ class Mooncake : public ServeSystem {
   void arrive(int64_t id) override
   {
     const TraceRequest& r = request(id);
-    if (!prefill_.front().batcher().fits(r.input_tokens + 1) ||
-        !decode_.front().batcher().fits(r.input_tokens + r.output_tokens) || decode_.least_loaded() == nullptr) {
+    if (!prefill_.front().batcher().fits(r.input_tokens, r.input_tokens + 1) ||
+        !decode_.front().batcher().fits(r.input_tokens, r.input_tokens + r.output_tokens) ||
+        decode_.least_loaded() == nullptr) {
       XBT_DEBUG("request %ld rejected: its prompt needs %ld KV blocks of a prefill instance's %ld, its %ld tokens %ld "
                 "of a decode instance's %ld (decode instances up: %s)",
                 static_cast<long>(id), static_cast<long>(prefill_.front().batcher().blocks_for(r.input_tokens + 1)),

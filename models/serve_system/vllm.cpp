@@ -55,7 +55,7 @@ class Vllm : public ServeSystem {
   {
     const TraceRequest& r = env_->requests[static_cast<size_t>(id)];
     const Batcher& first  = instances_.front().batcher();
-    if (!first.fits(r.input_tokens + r.output_tokens)) {
+    if (!first.fits(r.input_tokens, r.input_tokens + r.output_tokens)) {
       XBT_DEBUG("request %ld rejected: %ld tokens need %ld KV blocks, an instance holds %ld", static_cast<long>(id),
                 static_cast<long>(r.input_tokens + r.output_tokens),
                 static_cast<long>(first.blocks_for(r.input_tokens + r.output_tokens)),

@@ -109,8 +109,9 @@ CLI::App* add_trace_command(CLI::App& app, TraceArguments& a)
   stats->add_option("TRACE", a.file, "the trace file")->required();
   stats
       ->add_option("--format", a.format,
-                   "mooncake (JSONL with hash_ids), azure or burstgpt (CSV); default: mooncake "
-                   "for .jsonl, else from the CSV header")
+                   "mooncake (JSONL with hash_ids), azure or burstgpt (CSV), requests (a run's "
+                   "per-request JSON lines) or vllm_benchmark (vLLM's benchmark result JSON); default: "
+                   "mooncake for .jsonl, vllm_benchmark for .json, else from the CSV header")
       ->type_name("F");
   stats
       ->add_option("--cache-blocks", a.cache_blocks,

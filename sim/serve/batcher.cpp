@@ -18,10 +18,10 @@ Batcher::Batcher(const BatcherConfig& config, InstanceRole role)
     cache_ = std::make_unique<LruBlockCache>(0);
 }
 
-bool Batcher::fits(int64_t tokens) const
+bool Batcher::fits(int64_t prompt, int64_t total) const
 {
-  return blocks_for(tokens) <= config_.kv_blocks - config_.watermark_blocks &&
-         (config_.max_model_len == 0 || tokens <= config_.max_model_len);
+  return blocks_for(prompt) <= config_.kv_blocks - config_.watermark_blocks && blocks_for(total) <= config_.kv_blocks &&
+         (config_.max_model_len == 0 || (prompt < config_.max_model_len && total <= config_.max_model_len));
 }
 
 void Batcher::add(const SeqArrival& a)

@@ -71,9 +71,10 @@ class Batcher {
  public:
   Batcher(const BatcherConfig& config, InstanceRole role);
 
-  // Whether a sequence of this many tokens (prompt + output) can ever fit alone, within the
-  // watermark and max_model_len.
-  bool fits(int64_t tokens) const;
+  // Whether a sequence of `prompt` tokens growing to `total` (prompt + output) can ever fit
+  // alone: its prompt within the watermark (as vLLM V0 admits), all of it in the blocks, and
+  // under max_model_len.
+  bool fits(int64_t prompt, int64_t total) const;
   void add(const SeqArrival& s);
   bool idle() const { return running_.empty() && waiting_.empty(); }
   // Leading blocks of `ids` in the prefix cache (0 without one).

@@ -20,7 +20,8 @@ struct BadField : std::runtime_error {
 };
 
 constexpr double kMaxTokens  = 1e12;
-constexpr double kMaxSeconds = 1e9;
+constexpr double kMaxSeconds = 1e9;   // from the first request
+constexpr double kMaxClock   = 1e11;  // a time on the log's clock (Unix time is about 1.7e9)
 
 std::ifstream open(const std::string& file)
 {
@@ -33,17 +34,18 @@ std::ifstream open(const std::string& file)
   return in;
 }
 
+// A served request has at least one token in and one out.
 int64_t count_of(const nlohmann::json& v, const std::string& what)
 {
-  if (!v.is_number_integer() || v.get<double>() < 0 || v.get<double>() > kMaxTokens)
-    throw BadField(what + " must be an integer from 0 to 10^12");
+  if (!v.is_number_integer() || v.get<double>() < 1 || v.get<double>() > kMaxTokens)
+    throw BadField(what + " must be an integer from 1 to 10^12");
   return v.get<int64_t>();
 }
 
-double seconds_of(const nlohmann::json& v, const std::string& what)
+double seconds_of(const nlohmann::json& v, const std::string& what, double at_most = kMaxSeconds)
 {
-  if (!v.is_number() || !(v.get<double>() >= 0) || !(v.get<double>() <= kMaxSeconds))
-    throw BadField(what + " must be a number of seconds from 0 to 10^9");
+  if (!v.is_number() || !(v.get<double>() >= 0) || !(v.get<double>() <= at_most))
+    throw BadField(what + " must be a number of seconds from 0 to " + (at_most == kMaxSeconds ? "10^9" : "10^11"));
   return v.get<double>();
 }
 
@@ -67,15 +69,18 @@ TraceRequest log_line(const std::string& line, std::set<std::string>& ids)
   const nlohmann::json v = nlohmann::json::parse(line, nullptr, false);
   if (v.is_discarded() || !v.is_object())
     throw BadField("not a JSON object");
-  const std::string id = field(v, "request_id").dump();
+  const nlohmann::json& id_value = field(v, "request_id");
+  if (!id_value.is_string() && !id_value.is_number_integer())
+    throw BadField("'request_id' must be a string or an integer");
+  const std::string id = id_value.dump();
   if (!ids.insert(id).second)
     throw BadField("request_id " + id + " appears twice");
   TraceRequest r;
   r.input_tokens       = count_of(field(v, "input_tokens"), "'input_tokens'");
   r.output_tokens      = count_of(field(v, "output_tokens"), "'output_tokens'");
-  r.arrival_s          = seconds_of(field(v, "arrival_s"), "'arrival_s'");
-  const double first_s = seconds_of(field(v, "first_token_s"), "'first_token_s'");
-  const double last_s  = seconds_of(field(v, "last_token_s"), "'last_token_s'");
+  r.arrival_s          = seconds_of(field(v, "arrival_s"), "'arrival_s'", kMaxClock);
+  const double first_s = seconds_of(field(v, "first_token_s"), "'first_token_s'", kMaxClock);
+  const double last_s  = seconds_of(field(v, "last_token_s"), "'last_token_s'", kMaxClock);
   if (first_s < r.arrival_s || last_s < first_s)
     throw BadField("expected arrival_s <= first_token_s <= last_token_s");
   r.measured_ttft_s = first_s - r.arrival_s;
@@ -83,16 +88,19 @@ TraceRequest log_line(const std::string& line, std::set<std::string>& ids)
   return r;
 }
 
-// Arrival times from the trace's first request.
-void from_first_arrival(RequestTrace& trace)
+// Arrival times from the trace's first request, at most 10^9 s after it.
+void from_first_arrival(const std::string& file, RequestTrace& trace)
 {
   if (trace.requests.empty())
     return;
   double first = trace.requests.front().arrival_s;
   for (const TraceRequest& r : trace.requests)
     first = std::min(first, r.arrival_s);
-  for (TraceRequest& r : trace.requests)
+  for (TraceRequest& r : trace.requests) {
     r.arrival_s -= first;
+    if (r.arrival_s > kMaxSeconds)
+      throw ConfigError(file + ": a request arrives more than 10^9 s (31 years) after the first");
+  }
 }
 
 // The list `key`, of the benchmark's `n` requests (n is the first list's length).
@@ -131,8 +139,11 @@ TraceRequest benchmark_request(const nlohmann::json& doc, size_t i, size_t n)
       sum += seconds_of(gaps[k], "'itls'" + at + "[" + std::to_string(k) + "]");
     r.measured_tpot_s = tpot(sum, r.output_tokens);
   }
-  r.arrival_s = doc.contains("start_times") ? seconds_of(list(doc, "start_times", &n)[i], "'start_times'" + at)
-                                            : static_cast<double>(i) * arrival_spacing(doc);
+  r.arrival_s = doc.contains("start_times")
+                    ? seconds_of(list(doc, "start_times", &n)[i], "'start_times'" + at, kMaxClock)
+                    : static_cast<double>(i) * arrival_spacing(doc);
+  if (r.arrival_s > kMaxClock)
+    throw BadField("'request_rate' puts request " + std::to_string(i) + " more than 10^11 s after the first");
   return r;
 }
 
@@ -168,7 +179,7 @@ RequestTrace read_request_log(const std::string& file, bool skip_bad_lines)
       trace.skipped_lines += 1;
     }
   }
-  from_first_arrival(trace);
+  from_first_arrival(file, trace);
   return trace;
 }
 
@@ -196,7 +207,9 @@ RequestTrace read_vllm_benchmark(const std::string& file)
       throw BadField("more than " + std::to_string(kMaxTraceRequests) + " requests, llsim's limit for a trace");
     const nlohmann::json* errors = doc.contains("errors") ? &list(doc, "errors", &n) : nullptr;
     for (size_t i = 0; i < n; ++i) {
-      if (errors && !((*errors)[i].is_string() && (*errors)[i].get<std::string>().empty()) && !(*errors)[i].is_null()) {
+      if (errors && !(*errors)[i].is_string() && !(*errors)[i].is_null())
+        throw BadField("'errors'[" + std::to_string(i) + "] must be a text (empty: no error) or null");
+      if (errors && (*errors)[i].is_string() && !(*errors)[i].get<std::string>().empty()) {
         trace.skipped_lines += 1;  // a failed request
         continue;
       }
@@ -205,7 +218,7 @@ RequestTrace read_vllm_benchmark(const std::string& file)
   } catch (const BadField& e) {
     throw ConfigError(file + ": " + e.what());
   }
-  from_first_arrival(trace);
+  from_first_arrival(file, trace);
   return trace;
 }
 

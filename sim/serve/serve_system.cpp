@@ -58,7 +58,7 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
                       (batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
     c.kv_blocks = kv_blocks_in(p, key, room, block);
   }
-  c.watermark_blocks = static_cast<int64_t>(std::ceil(batching.watermark * static_cast<double>(c.kv_blocks)));
+  c.watermark_blocks = static_cast<int64_t>(batching.watermark * static_cast<double>(c.kv_blocks));  // as vLLM V0
   return c;
 }
 

@@ -17,7 +17,7 @@ const ParamTable& serve_workload_params()
   static const ParamTable t = {
       ParamSpec::text("trace", "request trace file (relative to the scenario)").may_be_absent(),
       ParamSpec::text("format", "trace format: mooncake, azure, burstgpt, requests (a run's per-request log) or "
-                                "vllm_benchmark (absent: mooncake for a .jsonl file)")
+                                "vllm_benchmark (absent: mooncake for a .jsonl file, vllm_benchmark for .json)")
           .may_be_absent(),
       ParamSpec::flag("skip_bad_lines", "skip and count malformed trace lines instead of failing").defaults("false"),
       ParamSpec::integer("requests", "synthetic: number of requests")
@@ -125,9 +125,11 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     if (p.has("format")) {
       if (!parse_trace_format(p.text("format"), &format))
         p.fail("format", "unknown trace format '" + p.text("format") + "' (expected " + trace_format_names() + ")");
+    } else if (file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0) {
+      format = TraceFormat::VllmBenchmark;
     } else if (file.size() < 6 || file.compare(file.size() - 6, 6, ".jsonl") != 0) {
-      p.fail("trace",
-             std::string("give its format (") + trace_format_names() + "); only a .jsonl file is taken as mooncake");
+      p.fail("trace", std::string("give its format (") + trace_format_names() +
+                          "); only a .jsonl file is taken as mooncake and a .json file as vllm_benchmark");
     }
     if (format != TraceFormat::Mooncake && p.has("block_tokens"))
       p.fail("block_tokens", "only the mooncake format has prefix blocks");

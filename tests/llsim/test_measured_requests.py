@@ -38,6 +38,10 @@ run("run", SCENARIO, "--quiet", "--out", out2, "--set", f"phases.chat.workload={
     "format: requests, input_tokens: 64, output_tokens: 4}")
 m2 = summary(out2)["phases"]["chat"]
 check(m2["completed"] == 3 and m2["mean_ttft_s"] < m["mean_ttft_s"], "shorter drawn prompts: shorter TTFT")
+# A .json trace is taken as a vLLM benchmark result.
+out3 = scratch_dir()
+run("run", SCENARIO, "--quiet", "--out", out3, "--set", f"phases.chat.workload={{trace: {os.path.abspath(BENCH)}}}")
+check(summary(out3)["phases"]["chat"]["completed"] == 3, "a .json workload replays the benchmark's requests")
 _, _, err = run("run", SCENARIO, "--quiet", "--out", os.path.join(scratch_dir(), "o"), "--set",
                 f"phases.chat.workload={{trace: {os.path.abspath(LOG)}, format: requests, requests: 5}}", expect=2)
 check("a synthetic workload's key; this workload replays a trace's arrivals" in err, f"requests with a trace: {err}")
@@ -62,7 +66,19 @@ refused("order.jsonl", GOOD.replace('"last_token_s": 2', '"last_token_s": 0.5'),
         "order.jsonl:1: expected arrival_s <= first_token_s <= last_token_s")
 refused("notjson.jsonl", "\n\n{oops\n", "requests", "notjson.jsonl:3: not a JSON object")
 refused("negative.jsonl", GOOD.replace('"input_tokens": 10', '"input_tokens": -1'), "requests",
-        "negative.jsonl:1: 'input_tokens' must be an integer from 0 to 10^12")
+        "negative.jsonl:1: 'input_tokens' must be an integer from 1 to 10^12")
+refused("noid.jsonl", GOOD.replace('"request_id": 1', '"request_id": null'), "requests",
+        "noid.jsonl:1: 'request_id' must be a string or an integer")
+refused("tiny_rate.json", '{"input_lens": [1, 2], "output_lens": [1, 1], "ttfts": [0, 0], "request_rate": 1e-300}',
+        "vllm_benchmark", "tiny_rate.json: 'request_rate' puts request 1 more than")
+refused("errors.json", '{"input_lens": [1], "output_lens": [1], "ttfts": [0], "errors": [0]}', "vllm_benchmark",
+        "'errors'[0] must be a text (empty: no error) or null")
+# A log on Unix time is read from its first request.
+with open(os.path.join(bad, "unix.jsonl"), "w") as f:
+    f.write(GOOD.replace('"arrival_s": 0, "first_token_s": 1, "last_token_s": 2',
+                         '"arrival_s": 1700000000.5, "first_token_s": 1700000001, "last_token_s": 1700000002'))
+_, text, _ = run("trace", "stats", os.path.join(bad, "unix.jsonl"), "--format", "requests", "--json")
+check_close(json.loads(text)["measured_ttft_s"]["mean"], 0.5, 1e-9, "Unix-time log: TTFT from its own clock")
 _, text, _ = run("trace", "stats", os.path.join(bad, "twice.jsonl"), "--format", "requests", "--skip-bad-lines")
 check("skipped 1 malformed lines" in text, f"--skip-bad-lines counts: {text}")
 refused("syntax.json", '{\n  "input_lens": [1, 2],\n  "output_lens": [1, 2\n}\n', "vllm_benchmark", "syntax.json:4: not JSON")

@@ -45,7 +45,10 @@ marked = chat("phases.chat.batching.kv_blocks=1000", "phases.chat.batching.water
 check(marked["mean_ttft_s"] > few["mean_ttft_s"], f"a watermark admits fewer: {marked['mean_ttft_s']} vs "
       f"{few['mean_ttft_s']}")
 check(chat("phases.chat.batching.kv_blocks=300", "phases.chat.batching.watermark=0.2")["rejected"] == 20,
-      "a request that fits only below the watermark is rejected, not left waiting")
+      "a request whose prompt fits only below the watermark is rejected, not left waiting")
+long_out = chat("phases.chat.batching.kv_blocks=1000", "phases.chat.batching.watermark=0.5",
+                "phases.chat.workload.output_tokens=5000", "phases.chat.workload.requests=1")
+check(long_out["completed"] == 1, "as in vLLM V0, only the prompt must clear the watermark: decodes may use it")
 # max_model_len: outputs stop at the cap; prompts that reach it are rejected.
 capped = chat("phases.chat.batching.max_model_len=4010")
 check(capped["completed"] == 20 and capped["tokens_per_s"] < base["tokens_per_s"],

@@ -127,8 +127,8 @@ TEST_CASE("batcher: when decodes run out of blocks the latest admitted sequence 
 TEST_CASE("batcher: a sequence too large for the whole KV never fits", "[batcher]")
 {
   Batcher b(config(4), InstanceRole::Colocated);
-  CHECK(b.fits(64));
-  CHECK_FALSE(b.fits(65));
+  CHECK(b.fits(64, 64));
+  CHECK_FALSE(b.fits(65, 65));
 }
 
 TEST_CASE("batcher: a prefill instance hands a sequence off after its first token and frees its blocks", "[batcher]")

@@ -94,8 +94,8 @@ TEST_CASE("serve system sizing: KV blocks are the HBM x utilisation less the wei
   CHECK(c.max_batch_tokens == 4096);
   // An instance then takes sequences of up to 3964 x 32 = 126848 tokens, no more.
   const Batcher b(c, InstanceRole::Colocated);
-  CHECK(b.fits(126848));
-  CHECK_FALSE(b.fits(126849));
+  CHECK(b.fits(126848, 126848));
+  CHECK_FALSE(b.fits(126849, 126849));
 }
 
 TEST_CASE("serve system sizing: weights that leave no room for one block", "[serve_system]")
@@ -105,8 +105,8 @@ TEST_CASE("serve system sizing: weights that leave no room for one block", "[ser
   Serve one("{params: 9.992G, kv_bytes_per_token: 1MB}");
   one.batching.gpu_memory_utilization = 0.5;
   CHECK(one.config("g40").kv_blocks == 1);
-  CHECK(Batcher(one.config("g40"), InstanceRole::Colocated).fits(16));
-  CHECK_FALSE(Batcher(one.config("g40"), InstanceRole::Colocated).fits(17));
+  CHECK(Batcher(one.config("g40"), InstanceRole::Colocated).fits(16, 16));
+  CHECK_FALSE(Batcher(one.config("g40"), InstanceRole::Colocated).fits(17, 17));
   Serve none("{params: 9.993G, kv_bytes_per_token: 1MB}");
   none.batching.gpu_memory_utilization = 0.5;
   CHECK_THROWS_WITH(none.config("g40"), Catch::Contains("system.instances") &&
