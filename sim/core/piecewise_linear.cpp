@@ -11,11 +11,12 @@ PiecewiseLinear::PiecewiseLinear(std::vector<std::pair<double, double>> points, 
 {
   if (beyond_ != Beyond::Chord || points_.size() < 2)
     return;
-  const auto& [x1, y1] = points_.back();
-  const auto half      = std::min_element(points_.begin(), points_.end() - 1, [&](const auto& a, const auto& b) {
+  // Plain copies: a lambda may not capture a structured binding in C++17 (clang refuses it).
+  const double x1 = points_.back().first, y1 = points_.back().second;
+  const auto half = std::min_element(points_.begin(), points_.end() - 1, [x1](const auto& a, const auto& b) {
     return std::abs(a.first - x1 / 2) < std::abs(b.first - x1 / 2);
   });
-  chord_slope_         = std::max(0.0, (y1 - half->second) / (x1 - half->first));
+  chord_slope_    = std::max(0.0, (y1 - half->second) / (x1 - half->first));
 }
 
 double PiecewiseLinear::at(double x) const
