@@ -22,9 +22,8 @@ namespace llsim {
 
 namespace {
 
-// A YAML mapping given on the command line, read by `table`.
-template <class T>
-T parse_option(const std::string& option, const std::string& text, const ParamTable& table, T (*parse)(const Params&))
+// An option's YAML mapping, its braces optional ('preset: x' or '{preset: x}').
+YAML::Node load_mapping(const std::string& option, const std::string& text, const char* example)
 {
   YAML::Node node;
   try {
@@ -33,9 +32,17 @@ T parse_option(const std::string& option, const std::string& text, const ParamTa
     throw ConfigError(option + " '" + text + "': not a YAML mapping (" + e.msg + ")");
   }
   if (!node.IsMap())
-    throw ConfigError(option + " '" + text + "': expected a mapping such as 'preset: ...'");
-  auto source  = std::make_shared<SourceInfo>();
-  source->file = option;
+    throw ConfigError(option + " '" + text + "': expected a mapping such as '" + example + "'");
+  return node;
+}
+
+// A YAML mapping given on the command line, read by `table`.
+template <class T>
+T parse_option(const std::string& option, const std::string& text, const ParamTable& table, T (*parse)(const Params&))
+{
+  const YAML::Node node = load_mapping(option, text, "preset: ...");
+  auto source           = std::make_shared<SourceInfo>();
+  source->file          = option;
   return parse(Params(YamlRef(node, option.substr(2), source), table));
 }
 
@@ -45,14 +52,7 @@ OperatorCoefficients start_values(const std::string& text)
   OperatorCoefficients c;
   if (text.empty())
     return c;
-  YAML::Node node;
-  try {
-    node = YAML::Load(text.find('{') == std::string::npos ? "{" + text + "}" : text);
-  } catch (const YAML::Exception& e) {
-    throw ConfigError("--start '" + text + "': not a YAML mapping (" + e.msg + ")");
-  }
-  if (!node.IsMap())
-    throw ConfigError("--start '" + text + "': expected a mapping such as 'kernel_launch: 4us'");
+  const YAML::Node node = load_mapping("--start", text, "kernel_launch: 4us");
   for (const auto& kv : node) {
     if (!kv.first.IsScalar() || !kv.second.IsScalar())
       throw ConfigError("--start '" + text + "': expected coefficient: value pairs such as 'kernel_launch: 4us'");

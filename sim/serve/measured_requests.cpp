@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -22,17 +21,6 @@ struct BadField : std::runtime_error {
 constexpr double kMaxTokens  = 1e12;
 constexpr double kMaxSeconds = 1e9;   // from the first request
 constexpr double kMaxClock   = 1e11;  // a time on the log's clock (Unix time is about 1.7e9)
-
-std::ifstream open(const std::string& file)
-{
-  std::error_code error;
-  if (std::filesystem::is_directory(file, error))
-    throw ConfigError(file + ": is a directory, not a trace");
-  std::ifstream in(file);
-  if (!in)
-    throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
-  return in;
-}
 
 // A served request has at least one token in and one out.
 int64_t count_of(const nlohmann::json& v, const std::string& what)
@@ -158,7 +146,7 @@ size_t line_at(const std::string& text, size_t offset)
 
 RequestTrace read_request_log(const std::string& file, bool skip_bad_lines)
 {
-  std::ifstream in = open(file);
+  std::ifstream in = open_trace_file(file);
   RequestTrace trace;
   std::set<std::string> ids;
   std::string line;
@@ -185,7 +173,7 @@ RequestTrace read_request_log(const std::string& file, bool skip_bad_lines)
 
 RequestTrace read_vllm_benchmark(const std::string& file)
 {
-  std::ifstream in = open(file);
+  std::ifstream in = open_trace_file(file);
   std::stringstream text;
   text << in.rdbuf();
   const std::string content = text.str();

@@ -53,7 +53,6 @@ struct LayerShape {
   double qkv_width;   // output of the QKV projection on this GPU
   double rope_width;  // rotated query and key widths
   double kv_bytes;    // KV bytes one token of context holds in one layer on this GPU
-  double heads_dim;   // (query heads on this GPU) x head_dim, for attention flops
 };
 
 LayerShape layer_shape(const LlmModel& m, const OperatorDevice& dev)
@@ -63,7 +62,6 @@ LayerShape layer_shape(const LlmModel& m, const OperatorDevice& dev)
   s.b                 = m.dtype_bytes;
   s.t                 = static_cast<double>(dev.tp);
   s.q_width           = static_cast<double>(m.attention_width()) / s.t;
-  s.heads_dim         = s.q_width;
   const double layers = static_cast<double>(m.layers);
   if (m.attention() == Attention::Mla) {
     // MLA caches one latent per token, the same on every GPU; its projection writes it.
@@ -94,13 +92,13 @@ void attention_layer(const BatchWork& w, const LayerShape& s, const OperatorDevi
   add(Op::AttnRope, memory_kernel(2 * tokens * s.rope_width * s.b, d, c));
   if (w.prefill_tokens > 0) {
     const double n = static_cast<double>(w.prefill_tokens);
-    add(Op::AttnPrefill, roofline(4 * s.heads_dim * w.prefill_pairs, n,
-                                  w.prefill_kv_tokens * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
+    add(Op::AttnPrefill,
+        roofline(4 * s.q_width * w.prefill_pairs, n, w.prefill_kv_tokens * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
   }
   if (w.decodes > 0) {
     const double n = static_cast<double>(w.decodes);
     add(Op::AttnDecode,
-        roofline(4 * s.heads_dim * w.decode_context, n, w.decode_context * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
+        roofline(4 * s.q_width * w.decode_context, n, w.decode_context * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
   }
   add(Op::AttnPostProj, gemm_seconds(tokens, s.q_width, s.d, s.b, d, c));
   add(Op::AttnAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));

@@ -4,10 +4,10 @@
 
 namespace llsim {
 
-void OperatorTally::add(const std::string& role, const IterationModel& model, const BatchWork& work)
+void OperatorTally::add(const char* role, const IterationModel& model, const BatchWork& work)
 {
   const std::vector<std::string>& names = model.operator_names();
-  if (names.empty())
+  if (names.empty())  // most models do not break their time down: nothing is allocated for them
     return;
   Sums& s = seconds_[role];
   if (!s.names) {

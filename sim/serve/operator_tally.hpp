@@ -13,7 +13,7 @@ namespace llsim {
 
 class OperatorTally {
  public:
-  void add(const std::string& role, const IterationModel& model, const BatchWork& work);
+  void add(const char* role, const IterationModel& model, const BatchWork& work);
   bool empty() const { return seconds_.empty(); }
   // Columns role, operator, seconds, share (of the role's iteration time).
   CsvWriter table() const;

@@ -103,12 +103,7 @@ void check_count(const std::string& file, size_t line, size_t requests)
 
 RequestTrace read_mooncake(const std::string& file, bool skip_bad_lines)
 {
-  std::error_code error;  // a name the system refuses (too long, say) is left to the open below
-  if (std::filesystem::is_directory(file, error))
-    throw ConfigError(file + ": is a directory, not a trace");
-  std::ifstream in(file);
-  if (!in)
-    throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
+  std::ifstream in = open_trace_file(file);
   RequestTrace trace;
   std::string line;
   size_t number = 0;
@@ -186,6 +181,17 @@ RequestTrace read_csv_trace(const std::string& file, TraceFormat format, bool sk
 }
 
 }  // namespace
+
+std::ifstream open_trace_file(const std::string& file)
+{
+  std::error_code error;  // a name the system refuses (too long, say) is left to the open below
+  if (std::filesystem::is_directory(file, error))
+    throw ConfigError(file + ": is a directory, not a trace");
+  std::ifstream in(file);
+  if (!in)
+    throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
+  return in;
+}
 
 constexpr std::pair<TraceFormat, const char*> kFormats[] = {{TraceFormat::Mooncake, "mooncake"},
                                                             {TraceFormat::Azure, "azure"},

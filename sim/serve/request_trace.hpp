@@ -6,6 +6,7 @@
 // JSON is read with nlohmann-json.
 #pragma once
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <string>
 #include <vector>
@@ -36,6 +37,8 @@ struct RequestTrace {
 };
 
 RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines = false);
+// The trace file opened for reading; a ConfigError for a directory or a file that cannot be read.
+std::ifstream open_trace_file(const std::string& file);
 
 // At most this many requests per trace (about 2 GB held with Mooncake-sized prefixes).
 inline constexpr size_t kMaxTraceRequests = 10000000;

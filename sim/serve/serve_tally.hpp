@@ -45,8 +45,7 @@ class ServeTally {
   // A completed iteration of `instance`, broken down per operator when its model does that.
   void operators(int instance, const IterationModel& model, const BatchWork& work)
   {
-    if (!model.operator_names().empty())  // most models do not break down: cheap for them
-      operators_.add(roles_[static_cast<size_t>(instance)], model, work);
+    operators_.add(roles_[static_cast<size_t>(instance)], model, work);
   }
   // "prefill", "decode" or "colocated": what an instance does, for its rows of the CSV.
   void set_role(int instance, const char* role) { roles_[static_cast<size_t>(instance)] = role; }

@@ -279,3 +279,23 @@ TEST_CASE("batcher: a failure drops every sequence, planned or waiting, their bl
   b.add({6, 48, 1, 0, 0, &ids});
   CHECK(b.plan().prefill_tokens == 48);  // forgotten while idle too
 }
+
+TEST_CASE(
+    "batcher: fits: only the prompt must clear the watermark; prompt and output must fit the blocks and max_model_len",
+    "[batcher]")
+{
+  BatcherConfig c;
+  c.kv_blocks        = 10;
+  c.block_size       = 16;
+  c.watermark_blocks = 4;
+  Batcher b(c, InstanceRole::Colocated);
+  CHECK(b.fits(96, 160));        // 6 blocks of prompt (10 - 4 allowed), 10 in all
+  CHECK_FALSE(b.fits(97, 160));  // a 7th prompt block eats into the watermark
+  CHECK_FALSE(b.fits(96, 161));  // 11 blocks in all
+  c.watermark_blocks = 0;
+  c.max_model_len    = 100;
+  Batcher capped(c, InstanceRole::Colocated);
+  CHECK(capped.fits(99, 100));
+  CHECK_FALSE(capped.fits(100, 100));  // a prompt that reaches the cap
+  CHECK_FALSE(capped.fits(50, 101));
+}
