@@ -5,7 +5,10 @@ usage: analysis/validate_serving.py [--llsim build/llsim] [--out out/validate_se
 
 1. Fits the operators model's coefficients for each GPU (A100 80 GB, H100) to Vidur's measured
    Llama-2-7B operator profile (`llsim calibrate --profile`), and its CPU time per iteration and
-   per sequence to Vidur's measured vLLM CPU overheads (`--cpu-overheads`).
+   per sequence to Vidur's measured vLLM CPU overheads (`--cpu-overheads`). On the A100, the
+   attention kernels' efficiency and fixed time are fitted to Vidur's measured FlashAttention
+   times of Llama-2-70B's shape at TP2 (`--attention`); the H100 keeps those A100 figures (no
+   H100 attention profile is shipped).
 2. Checks those coefficients, unchanged, on the Llama-2-70B operator profile of the same GPU
    (another model, TP 1 to 8: `llsim calibrate --fit none`).
 3. Predicts Splitwise's measured Llama-2-70B prompt and per-token times (DGX-A100 and DGX-H100,
@@ -15,7 +18,8 @@ usage: analysis/validate_serving.py [--llsim build/llsim] [--out out/validate_se
    between tokens is the token time). Three iteration models: operators with the all-reduce
    timed alpha-beta over the GPU's NVLink (link_latency and link_efficiency fitted to Vidur's
    measured all-reduce times, `--all-reduce`), operators reading those measured all-reduce
-   times directly (`profile:`), and the roofline with its default (assumed) efficiencies.
+   times directly (`profile:`), operators reading the measured attention times directly (A100
+   TP2 only, the one degree profiled), and the roofline with its default (assumed) efficiencies.
 
 Writes OUT/points.csv (every configuration, measured and predicted) and OUT/report.md (the
 error tables docs/validation.md quotes); prints the report. --quick runs one configuration per
@@ -36,6 +40,7 @@ GPUS = {  # Splitwise's hardware name -> (llsim preset, Vidur profile dir, Vidur
     "h100-80gb": ("h100-sxm", "h100", "h100_dgx"),
 }
 GPUS_BY_DIR = {profile: network for _, profile, network in GPUS.values()}
+ATTENTION = f"{DATA}/vidur/a100/llama-2-70b-attention"  # Llama-2-70B's shape, TP2, A100 only
 
 
 def run(cmd):
@@ -70,12 +75,24 @@ def calibrate(llsim, gpu, profile_dir, out):
     check = run([llsim, "calibrate", "--model", "preset: llama2-70b", "--gpu", "preset: " + gpu,
                  "--profile", f"{DATA}/vidur/{profile_dir}/llama-2-70b/mlp.csv", "--fit", "none",
                  "--start", "{" + coefficients + "}"])
-    held_out = re.search(r"held-out error \(5-fold, seed 1\): mean ([0-9.]+)%", fit).group(1)
+    parts, texts = [coefficients, cpu_part, link_part], [fit, cpu, link, check]
+    errors = {"fit": mean_error(fit), "held_out": held_out_error(fit), "cpu": mean_error(cpu),
+              "link": mean_error(link), "70b": mean_error(check)}
+    if profile_dir == "a100":
+        attention = run([llsim, "calibrate", "--model", "preset: llama2-70b", "--gpu", f"preset: {gpu}, count: 2",
+                         "--attention", f"{ATTENTION}/attention.csv", "--fit", "attention_efficiency,attention_overhead",
+                         "--start", "{" + coefficients + "}", "--folds", "5"])
+        block = iteration_block(attention)[1:-1].split(", ")
+        parts.append(", ".join(kv for kv in block if kv.startswith("attention_")))
+        texts.append(attention)
+        errors["attention"] = f"{mean_error(attention)}% (5-fold held-out {held_out_error(attention)}%)"
     with open(os.path.join(out, f"calibrate_{profile_dir}.txt"), "w") as f:
-        f.write("\n".join([fit, cpu, link, check]))
-    return ", ".join([coefficients, cpu_part, link_part]), {
-        "fit": mean_error(fit), "held_out": held_out, "cpu": mean_error(cpu), "link": mean_error(link),
-        "70b": mean_error(check)}
+        f.write("\n".join(texts))
+    return ", ".join(parts), errors
+
+
+def held_out_error(text):
+    return re.search(r"held-out error \(5-fold, seed 1\): mean ([0-9.]+)%", text).group(1)
 
 
 SCENARIO = """name: splitwise-{name}
@@ -152,12 +169,14 @@ def main():
         fitted[hw], fit_errors[hw] = calibrate(a.llsim, gpu, profile_dir, a.out)
     points, dropped = measured_points(a.quick)
     steps_fit, _ = fit_steps(a.llsim, a.out, points, fitted["a100-80gb"])
-    variants = {
-        "operators": lambda hw: "{impl: operators, %s}" % fitted[hw],
-        "operators_measured_allreduce": lambda hw: "{impl: operators, %s, profile: %s}" % (
+    variants = {  # iteration: blocks by GPU and TP degree (None: not run there)
+        "operators": lambda hw, tp: "{impl: operators, %s}" % fitted[hw],
+        "operators_measured_allreduce": lambda hw, tp: "{impl: operators, %s, profile: %s}" % (
             fitted[hw], os.path.abspath(f"{DATA}/vidur/network/{GPUS[hw][2]}")),
-        "operators_steps_fit": lambda hw: "{impl: operators, %s}" % merged(fitted[hw], steps_fit),
-        "roofline": lambda hw: "{impl: roofline}",
+        "operators_measured_attention": lambda hw, tp: "{impl: operators, %s, profile: %s}" % (
+            fitted[hw], os.path.abspath(ATTENTION)) if (hw, tp) == ("a100-80gb", 2) else None,
+        "operators_steps_fit": lambda hw, tp: "{impl: operators, %s}" % merged(fitted[hw], steps_fit),
+        "roofline": lambda hw, tp: "{impl: roofline}",
     }
     rows = []
     for (hw, tp, prompt, batch, tokens), prompt_ms, token_ms in points:
@@ -165,8 +184,9 @@ def main():
                "measured_prompt_ms": prompt_ms, "measured_token_ms": token_ms}
         for v, iteration in variants.items():
             name = f"{v}_{hw}_tp{tp}_p{prompt}_b{batch}_t{tokens}"
-            row[v + "_prompt_ms"], row[v + "_token_ms"] = simulate(
-                a.llsim, a.out, name, gpu=GPUS[hw][0], tp=tp, iteration=iteration(hw), batch=batch,
+            block = iteration(hw, tp)
+            row[v + "_prompt_ms"], row[v + "_token_ms"] = ("", "") if block is None else simulate(
+                a.llsim, a.out, name, gpu=GPUS[hw][0], tp=tp, iteration=block, batch=batch,
                 prompt=prompt, tokens=tokens)
         rows.append(row)
     with open(os.path.join(a.out, "points.csv"), "w", newline="") as f:
@@ -212,8 +232,10 @@ def fit_steps(llsim, out, points, a100):
 
 
 def error(rows, variant, what):
-    e = sorted(abs(r[f"{variant}_{what}_ms"] / r[f"measured_{what}_ms"] - 1) for r in rows)
-    return 100 * sum(e) / len(e), 100 * e[len(e) // 2], 100 * e[-1]
+    """Mean, median and max error over the rows the variant ran; None where it ran none."""
+    e = sorted(abs(r[f"{variant}_{what}_ms"] / r[f"measured_{what}_ms"] - 1) for r in rows
+               if r[f"{variant}_{what}_ms"] != "")
+    return (100 * sum(e) / len(e), 100 * e[len(e) // 2], 100 * e[-1]) if e else None
 
 
 def render(rows, fitted, fit_errors, variants, dropped):
@@ -222,7 +244,9 @@ def render(rows, fitted, fit_errors, variants, dropped):
         e = fit_errors[hw]
         out.append(f"- {hw}: `{{impl: operators, {fitted[hw]}}}`; fit error {e['fit']}% (5-fold held-out "
                    f"{e['held_out']}%) on Llama-2-7B's operators, CPU fit {e['cpu']}%, all-reduce fit {e['link']}%; predicted "
-                   f"Llama-2-70B operators (TP 1-8, not fitted): {e['70b']}%")
+                   f"Llama-2-70B operators (TP 1-8, not fitted): {e['70b']}%" +
+                   (f"; attention fit on Llama-2-70B's TP2 FlashAttention kernels {e['attention']}"
+                    if "attention" in e else "; attention coefficients the A100's (not fitted on this GPU)"))
     out += ["", "## Predicted Llama-2-70B prompt and token times against Splitwise's measurements", "",
             "Errors |predicted / measured - 1|: mean, median and max over the configurations.", "",
             "| GPU | TP | points | " + " | ".join(f"{v}: prompt; token" for v in variants) + " |",
@@ -233,7 +257,8 @@ def render(rows, fitted, fit_errors, variants, dropped):
         cells = []
         for v in variants:
             p, t = error(sel, v, "prompt"), error(sel, v, "token")
-            cells.append(f"{p[0]:.0f}%, {p[1]:.0f}%, {p[2]:.0f}%; {t[0]:.0f}%, {t[1]:.0f}%, {t[2]:.0f}%")
+            cells.append("not run" if p is None else
+                         f"{p[0]:.0f}%, {p[1]:.0f}%, {p[2]:.0f}%; {t[0]:.0f}%, {t[1]:.0f}%, {t[2]:.0f}%")
         out.append(f"| {hw} | {tp or 'all'} | {len(sel)} | " + " | ".join(cells) + " |")
     if dropped:
         out += ["", "Left out, as no run can be that fast (below the prefill's flop at 100% of peak): " +

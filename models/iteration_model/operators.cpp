@@ -23,9 +23,10 @@ namespace llsim {
 namespace {
 
 const ParamTable kOperatorsParams = {
-    ParamSpec::text_list("profile", "directory (or list of them) of Vidur profile CSVs: mlp.csv, all_reduce.csv, "
-                                    "cpu_overheads.csv; measured times replace the rooflines of the operators they "
-                                    "cover")
+    ParamSpec::text_list(
+        "profile", "directory (or list of them) of Vidur profile CSVs: mlp.csv, attention.csv, "
+                   "all_reduce.csv, cpu_overheads.csv; measured times replace the rooflines of the operators they "
+                   "cover")
         .may_be_absent(),
     ParamSpec::quantity("gemm_efficiency", Dimension::Number,
                         "share of peak flops a GEMM of many tokens reaches (assumption, or fitted by llsim calibrate)")
@@ -44,6 +45,17 @@ const ParamTable kOperatorsParams = {
     ParamSpec::quantity("kernel_launch", Dimension::Duration,
                         "fixed time of every GPU kernel: launch and synchronisation (assumption, or fitted)")
         .defaults("4us")
+        .at_least(0),
+    ParamSpec::quantity("attention_efficiency", Dimension::Number,
+                        "share of peak flops the attention kernels reach (fitted: Vidur's FlashAttention times of "
+                        "Llama-2-70B at TP2 on an A100, prefill and decode)")
+        .defaults("0.2707")
+        .positive()
+        .at_most(1),
+    ParamSpec::quantity("attention_overhead", Dimension::Duration,
+                        "fixed time of an attention kernel, in place of kernel_launch (fitted, as "
+                        "attention_efficiency)")
+        .defaults("15.21us")
         .at_least(0),
     ParamSpec::quantity("link_latency", Dimension::Duration,
                         "time of one step of a ring all-reduce or all-to-all between the host's GPUs (fitted: "
@@ -88,6 +100,8 @@ class Operators : public IterationModel {
     coefficients_.gemm_half_tokens     = p.quantity("gemm_half_tokens");
     coefficients_.bandwidth_efficiency = p.quantity("bandwidth_efficiency");
     coefficients_.kernel_launch_s      = p.quantity("kernel_launch");
+    coefficients_.attention_efficiency = p.quantity("attention_efficiency");
+    coefficients_.attention_overhead_s = p.quantity("attention_overhead");
     coefficients_.link_latency_s       = p.quantity("link_latency");
     coefficients_.link_efficiency      = p.quantity("link_efficiency");
     coefficients_.cpu_per_iteration_s  = p.quantity("cpu_per_iteration");
@@ -155,6 +169,10 @@ class Operators : public IterationModel {
     }
     if (!profile_->cpu.empty())
       t[static_cast<size_t>(Op::CpuOverhead)] = profile_->cpu.at(static_cast<double>(w.prefills + w.decodes));
+    if (profile_->attention.has_prefill())
+      t[static_cast<size_t>(Op::AttnPrefill)] = layers * profile_->attention.prefill_seconds(w);
+    if (profile_->attention.has_decode())
+      t[static_cast<size_t>(Op::AttnDecode)] = layers * profile_->attention.decode_seconds(w);
   }
 
   LlmModel model_;

@@ -76,7 +76,7 @@ std::vector<std::string> default_keys(const CalibrateArguments& a)
     return {"cpu_per_iteration", "cpu_per_sequence"};
   if (!a.all_reduce.empty())
     return {"link_latency", "link_efficiency"};
-  if (!a.profile.empty())
+  if (!a.profile.empty() || !a.attention.empty())
     return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
   return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "cpu_per_iteration"};
 }
@@ -189,10 +189,13 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
                               "context,seconds[,tp]")
                     ->type_name("FILE");
   auto* profile = c->add_option("--profile", a.profile, "Vidur's mlp.csv: per-operator times")->type_name("FILE");
-  auto* cpu     = c->add_option("--cpu-overheads", a.cpu_overheads, "Vidur's cpu_overheads.csv")->type_name("FILE");
-  auto* ar      = c->add_option("--all-reduce", a.all_reduce, "Vidur's all_reduce.csv")->type_name("FILE");
-  steps->excludes(profile)->excludes(cpu)->excludes(ar);
-  profile->excludes(cpu)->excludes(ar);
+  auto* attention =
+      c->add_option("--attention", a.attention, "Vidur's attention.csv: attention kernel times")->type_name("FILE");
+  auto* cpu = c->add_option("--cpu-overheads", a.cpu_overheads, "Vidur's cpu_overheads.csv")->type_name("FILE");
+  auto* ar  = c->add_option("--all-reduce", a.all_reduce, "Vidur's all_reduce.csv")->type_name("FILE");
+  steps->excludes(profile)->excludes(attention)->excludes(cpu)->excludes(ar);
+  profile->excludes(attention)->excludes(cpu)->excludes(ar);
+  attention->excludes(cpu)->excludes(ar);
   cpu->excludes(ar);
   c->add_option("--fit", a.fit,
                 "coefficients to fit (default: those the measurements determine); 'none' checks the --start "
@@ -212,10 +215,12 @@ int calibrate_command(const CalibrateArguments& a)
 {
   const std::string input = !a.steps.empty()           ? a.steps
                             : !a.profile.empty()       ? a.profile
+                            : !a.attention.empty()     ? a.attention
                             : !a.cpu_overheads.empty() ? a.cpu_overheads
                                                        : a.all_reduce;
   if (input.empty())
-    throw std::invalid_argument("calibrate needs measurements: --steps, --profile, --cpu-overheads or --all-reduce");
+    throw std::invalid_argument(
+        "calibrate needs measurements: --steps, --profile, --attention, --cpu-overheads or --all-reduce");
   const LlmModel model = parse_option<LlmModel>("--model", a.model, llm_model_params(), parse_llm_model);
   const GpuSpec gpu    = parse_option<GpuSpec>("--gpu", a.gpu, gpu_params(), parse_gpu);
   if (gpu.flops == 0 || gpu.hbm_Bps == 0)
@@ -228,6 +233,7 @@ int calibrate_command(const CalibrateArguments& a)
   const OperatorCoefficients start      = start_values(a.start);
   const std::vector<Measurement> points = !a.steps.empty()           ? read_step_times(a.steps, gpu.count)
                                           : !a.profile.empty()       ? read_profile_measurements(a.profile, model)
+                                          : !a.attention.empty()     ? read_attention_measurements(a.attention, model)
                                           : !a.cpu_overheads.empty() ? read_cpu_measurements(a.cpu_overheads)
                                                                      : read_all_reduce_measurements(a.all_reduce);
   check_folds(a.folds, points.size(), keys.size());

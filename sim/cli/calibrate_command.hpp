@@ -1,4 +1,4 @@
-// `llsim calibrate --model M --gpu G (--steps F | --profile F | --cpu-overheads F |
+// `llsim calibrate --model M --gpu G (--steps F | --profile F | --attention F | --cpu-overheads F |
 // --all-reduce F) [--fit K,...]
 // [--start C] [--folds K] [--seed N] [--errors F] [--out F]`: fits the operators iteration
 // model's free coefficients for one GPU type to measured times (sim/serve/calibration.hpp,
@@ -16,7 +16,7 @@ class App;
 namespace llsim {
 
 struct CalibrateArguments {
-  std::string model, gpu, steps, profile, cpu_overheads, all_reduce, fit, start, errors, out;
+  std::string model, gpu, steps, profile, attention, cpu_overheads, all_reduce, fit, start, errors, out;
   int folds     = 5;
   uint64_t seed = 1;
 };

@@ -21,6 +21,8 @@ PiecewiseLinear::PiecewiseLinear(std::vector<std::pair<double, double>> points, 
 
 double PiecewiseLinear::at(double x) const
 {
+  if (points_.size() == 1)
+    return points_.front().second;
   if (beyond_ == Beyond::Chord) {
     if (x <= points_.front().first)
       return points_.front().second;

@@ -20,7 +20,8 @@ class PiecewiseLinear {
   enum class Beyond { LastTwo, Chord };
 
   PiecewiseLinear() = default;
-  // Points with x strictly increasing, at least two of them (the caller checks and says why).
+  // Points with x strictly increasing, at least one (the caller checks and says why); one point
+  // is a constant.
   explicit PiecewiseLinear(std::vector<std::pair<double, double>> points, Beyond beyond = Beyond::LastTwo);
 
   double at(double x) const;

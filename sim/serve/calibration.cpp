@@ -96,6 +96,8 @@ const std::vector<CoefficientSpec>& fittable_coefficients()
       {"gemm_half_tokens", &OperatorCoefficients::gemm_half_tokens, false, false},
       {"bandwidth_efficiency", &OperatorCoefficients::bandwidth_efficiency, true, false},
       {"kernel_launch", &OperatorCoefficients::kernel_launch_s, false, true},
+      {"attention_efficiency", &OperatorCoefficients::attention_efficiency, true, false},
+      {"attention_overhead", &OperatorCoefficients::attention_overhead_s, false, true},
       {"link_latency", &OperatorCoefficients::link_latency_s, false, true},
       {"link_efficiency", &OperatorCoefficients::link_efficiency, true, false},
       {"cpu_per_iteration", &OperatorCoefficients::cpu_per_iteration_s, false, true},

@@ -2,6 +2,8 @@
 
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/serve/vidur_attention.hpp"
+#include "sim/serve/vidur_csv.hpp"
 #include "sim/serve/vidur_profile.hpp"
 
 #include <algorithm>
@@ -11,17 +13,12 @@ namespace llsim {
 
 namespace {
 
-std::string where(const CsvTable& csv, size_t row)
-{
-  return csv.file + ":" + std::to_string(csv.line_of_row[row]);
-}
-
 // A count cell: a whole number >= minimum.
 int64_t count(const CsvTable& csv, size_t row, size_t col, int64_t minimum)
 {
   const double v = csv.number(row, col);
   if (v != std::floor(v) || v < static_cast<double>(minimum) || v > 1e12)
-    throw ConfigError(where(csv, row) + ": column '" + csv.header[col] + "': expected a whole number from " +
+    throw ConfigError(row_location(csv, row) + ": column '" + csv.header[col] + "': expected a whole number from " +
                       std::to_string(minimum) + " to 1e12");
   return static_cast<int64_t>(v);
 }
@@ -31,7 +28,7 @@ double measured(const CsvTable& csv, size_t row, size_t col, double seconds_per_
 {
   const double v = csv.number(row, col);
   if (!(v > 0))
-    throw ConfigError(where(csv, row) + ": column '" + csv.header[col] +
+    throw ConfigError(row_location(csv, row) + ": column '" + csv.header[col] +
                       "': a measured time must be > 0 (the fit weighs relative errors)");
   return v * seconds_per_unit;
 }
@@ -50,11 +47,11 @@ std::vector<Measurement> read_step_times(const std::string& file, int64_t defaul
   check_rows(csv);
   const size_t prefills = csv.column("prefills"), tokens = csv.column("prefill_tokens");
   const size_t decodes = csv.column("decodes"), context = csv.column("context"), seconds = csv.column("seconds");
-  const bool has_tp = std::find(csv.header.begin(), csv.header.end(), "tp") != csv.header.end();
+  const bool has_tp = has_column(csv, "tp");
   std::vector<Measurement> points;
   for (size_t r = 0; r < csv.rows.size(); ++r) {
     Measurement m;
-    m.where           = where(csv, r);
+    m.where           = row_location(csv, r);
     m.tp              = has_tp ? count(csv, r, csv.column("tp"), 1) : default_tp;
     const int64_t p   = count(csv, r, prefills, 0);
     const int64_t n   = count(csv, r, tokens, 0);
@@ -82,6 +79,7 @@ std::vector<Measurement> read_profile_measurements(const std::string& file, cons
   const CsvTable csv = read_csv_file(file);
   check_rows(csv);
   const size_t tokens = csv.column("num_tokens"), workers = csv.column("num_tensor_parallel_workers");
+  const std::vector<std::pair<Op, size_t>> columns = mlp_time_columns(csv);
   std::vector<Measurement> points;
   for (size_t r = 0; r < csv.rows.size(); ++r) {
     check_profile_shape(csv, r, model);
@@ -90,11 +88,8 @@ std::vector<Measurement> read_profile_measurements(const std::string& file, cons
     const int64_t tp    = count(csv, r, workers, 1);
     const size_t first  = points.size();
     double layer_time_s = 0;
-    for (const auto& [name, op] : vidur_mlp_operators()) {
-      const std::string column = "time_stats." + std::string(name) + ".median";
-      if (std::find(csv.header.begin(), csv.header.end(), column) == csv.header.end())
-        continue;
-      const double s = measured(csv, r, csv.column(column), 1e-3);
+    for (const auto& [op, column] : columns) {
+      const double s = measured(csv, r, column, 1e-3);
       layer_time_s += s;
       Measurement m;
       m.work    = work;
@@ -102,14 +97,39 @@ std::vector<Measurement> read_profile_measurements(const std::string& file, cons
       m.op      = op;
       m.calls   = profile_calls(op, model);
       m.seconds = s;
-      m.where   = where(csv, r) + " " + name;
+      m.where   = row_location(csv, r) + " " + op_name(op);
       points.push_back(m);
     }
     for (size_t i = first; i < points.size(); ++i)
       points[i].scale = layer_time_s;
   }
-  if (points.empty())
-    throw ConfigError(file + ": no time_stats.<operator>.median column (expected Vidur's mlp.csv layout)");
+  return points;
+}
+
+std::vector<Measurement> read_attention_measurements(const std::string& file, const LlmModel& model)
+{
+  const CsvTable csv = read_csv_file(file);
+  std::vector<Measurement> points;
+  size_t r = 0;
+  for (const AttentionRow& row : read_attention_rows(csv, model)) {
+    Measurement m;
+    m.where        = row_location(csv, r++);
+    m.tp           = row.tp;
+    m.op           = row.prefill ? Op::AttnPrefill : Op::AttnDecode;
+    m.calls        = static_cast<double>(model.layers);
+    const auto key = static_cast<int64_t>(row.key), context = static_cast<int64_t>(row.context);
+    if (static_cast<double>(key) != row.key || static_cast<double>(context) != row.context)
+      throw ConfigError(m.where + ": tokens, batch size and kv_cache_size must be whole numbers");
+    if (row.prefill)
+      m.work.add_prefill(context, key);
+    else
+      m.work.add_decodes(key, context);
+    if (!(row.time_ms > 0))
+      throw ConfigError(m.where + ": a measured time must be > 0 (the fit weighs relative errors)");
+    m.seconds = row.time_ms * 1e-3;
+    m.scale   = m.seconds;
+    points.push_back(m);
+  }
   return points;
 }
 
@@ -118,14 +138,11 @@ std::vector<Measurement> read_cpu_measurements(const std::string& file)
   const CsvTable csv = read_csv_file(file);
   check_rows(csv);
   const size_t batch = csv.column("batch_size"), degree = csv.column("tensor_parallel_degree");
-  std::vector<size_t> parts;
-  for (const char* c :
-       {"schedule_median", "sampler_e2e_median", "prepare_inputs_e2e_median", "process_model_outputs_median"})
-    parts.push_back(csv.column(c));
+  const std::vector<size_t> parts = cpu_time_columns(csv);
   std::vector<Measurement> points;
   for (size_t r = 0; r < csv.rows.size(); ++r) {
     Measurement m;
-    m.where = where(csv, r);
+    m.where = row_location(csv, r);
     m.tp    = count(csv, r, degree, 1);
     m.op    = Op::CpuOverhead;
     m.work.add_decodes(count(csv, r, batch, 1), 0);
@@ -149,7 +166,7 @@ std::vector<Measurement> read_all_reduce_measurements(const std::string& file)
     if (n < 2 || count(csv, r, per_node, 1) != n)
       continue;
     Measurement m;
-    m.where            = where(csv, r);
+    m.where            = row_location(csv, r);
     m.tp               = n;
     m.all_reduce_bytes = csv.number(r, size);
     if (!(m.all_reduce_bytes > 0))

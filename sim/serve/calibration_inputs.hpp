@@ -5,6 +5,8 @@
 //                context; tp defaults to the GPU's count;
 //   Vidur mlp.csv per-operator times against num_tokens and the TP degree (one measurement per
 //                row and operator, per call: per layer, or once for the embedding);
+//   Vidur attention.csv      one layer's prefill or decode attention time (kernel, reshapes and
+//                KV-cache save) against chunk or batch size, context and TP degree;
 //   Vidur cpu_overheads.csv  CPU time of an iteration against its batch size;
 //   Vidur all_reduce.csv     one all-reduce's time against its bytes and workers (the rows of
 //                workers on one node, as an instance's GPUs are).
@@ -19,6 +21,7 @@ namespace llsim {
 
 std::vector<Measurement> read_step_times(const std::string& file, int64_t default_tp);
 std::vector<Measurement> read_profile_measurements(const std::string& file, const LlmModel& model);
+std::vector<Measurement> read_attention_measurements(const std::string& file, const LlmModel& model);
 std::vector<Measurement> read_cpu_measurements(const std::string& file);
 std::vector<Measurement> read_all_reduce_measurements(const std::string& file);
 

@@ -38,6 +38,13 @@ double roofline(double flop, double tokens, double bytes, const OperatorDevice& 
   return c.kernel_launch_s + std::max(compute, memory_seconds(bytes, d, c));
 }
 
+// FlashAttention-style kernels: their fixed time, then their flops at their own efficiency or
+// the KV they read, whichever takes longer.
+double attention_kernel(double flop, double bytes, const OperatorDevice& d, const OperatorCoefficients& c)
+{
+  return c.attention_overhead_s + std::max(flop / (d.peak_flops * c.attention_efficiency), memory_seconds(bytes, d, c));
+}
+
 double all_to_all_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c)
 {
   if (d.tp <= 1 || bytes <= 0)
@@ -92,13 +99,13 @@ void attention_layer(const BatchWork& w, const LayerShape& s, const OperatorDevi
   add(Op::AttnRope, memory_kernel(2 * tokens * s.rope_width * s.b, d, c));
   if (w.prefill_tokens > 0) {
     const double n = static_cast<double>(w.prefill_tokens);
-    add(Op::AttnPrefill,
-        roofline(4 * s.q_width * w.prefill_pairs, n, w.prefill_kv_tokens * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
+    add(Op::AttnPrefill, attention_kernel(4 * s.q_width * w.prefill_pairs,
+                                          w.prefill_kv_tokens * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
   }
   if (w.decodes > 0) {
     const double n = static_cast<double>(w.decodes);
-    add(Op::AttnDecode,
-        roofline(4 * s.q_width * w.decode_context, n, w.decode_context * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
+    add(Op::AttnDecode, attention_kernel(4 * s.q_width * w.decode_context,
+                                         w.decode_context * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
   }
   add(Op::AttnPostProj, gemm_seconds(tokens, s.q_width, s.d, s.b, d, c));
   add(Op::AttnAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));

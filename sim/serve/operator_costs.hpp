@@ -9,8 +9,9 @@
 // so a GEMM of few tokens is bound by reading its weights and a large one by compute at an
 // efficiency that grows with M. A memory-bound kernel (norms, RoPE, activations, residual adds,
 // the embedding gather) moves its bytes at hbm x bandwidth_efficiency. Every kernel also takes
-// kernel_launch. Attention is a roofline
-// of its flops (at the GEMM efficiency of its tokens) and the KV it reads. A tensor-parallel
+// kernel_launch. An attention kernel (FlashAttention's prefill, or a decode over paged KV) takes
+//   attention_overhead + max(flop / (peak x attention_efficiency), bytes / (hbm x bandwidth_efficiency))
+// for the 4 x query width flop of each attended token pair and the KV and queries it moves. A tensor-parallel
 // all-reduce of B bytes over t GPUs is a ring's 2 (t-1) steps, each of link_latency and B/t
 // bytes over the link at link_efficiency of its bandwidth:
 // 2 (t-1) (link_latency + B / (t x link bandwidth x link_efficiency)) (the alpha-beta model
@@ -59,10 +60,12 @@ double total(const OpTimes& t);
 // The free coefficients of the operators model: what `llsim calibrate` fits. The defaults are
 // the model's (models/iteration_model/operators.cpp says which are fitted and which assumed).
 struct OperatorCoefficients {
-  double gemm_efficiency      = 0.7;   // share of peak a large GEMM reaches
-  double gemm_half_tokens     = 64;    // tokens at which a GEMM reaches half of that
-  double bandwidth_efficiency = 0.8;   // share of HBM bandwidth a memory-bound kernel reaches
-  double kernel_launch_s      = 4e-6;  // fixed time of every GPU kernel
+  double gemm_efficiency      = 0.7;       // share of peak a large GEMM reaches
+  double gemm_half_tokens     = 64;        // tokens at which a GEMM reaches half of that
+  double bandwidth_efficiency = 0.8;       // share of HBM bandwidth a memory-bound kernel reaches
+  double kernel_launch_s      = 4e-6;      // fixed time of every GPU kernel
+  double attention_efficiency = 0.2707;    // share of peak the attention kernels' flops reach
+  double attention_overhead_s = 15.21e-6;  // fixed time of an attention kernel (instead of kernel_launch)
   double link_latency_s       = 3.375e-6;
   double link_efficiency      = 0.4763;  // share of the GPU link's bandwidth a collective reaches
   double cpu_per_iteration_s  = 0.8679e-3;

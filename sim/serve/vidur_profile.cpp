@@ -3,61 +3,17 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/serve/vidur_csv.hpp"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
-#include <tuple>
 #include <utility>
 #include <vector>
 
 namespace llsim {
 
 namespace {
-
-std::string where(const CsvTable& csv, size_t row)
-{
-  return csv.file + ":" + std::to_string(csv.line_of_row[row]) + ": ";
-}
-
-// Points (x, milliseconds), averaged where x repeats, as a curve in seconds.
-class CurveBuilder {
- public:
-  void add(double x, double ms)
-  {
-    auto& [sum, n] = points_[x];
-    sum += ms, n += 1;
-  }
-  size_t size() const { return points_.size(); }
-  PiecewiseLinear build() const
-  {
-    std::vector<std::pair<double, double>> curve;
-    for (const auto& [x, sn] : points_)
-      curve.emplace_back(x, sn.first / sn.second / 1000);
-    return PiecewiseLinear(std::move(curve), PiecewiseLinear::Beyond::Chord);
-  }
-
- private:
-  std::map<double, std::pair<double, double>> points_;
-};
-
-// A time cell: a number of milliseconds >= 0.
-double milliseconds(const CsvTable& csv, size_t row, size_t col)
-{
-  const double v = csv.number(row, col);
-  if (v < 0)
-    throw ConfigError(where(csv, row) + "column '" + csv.header[col] + "': a time must be >= 0 ms");
-  return v;
-}
-
-// A key cell (tokens, bytes, batch size, degree): a number > 0.
-double positive(const CsvTable& csv, size_t row, size_t col)
-{
-  const double v = csv.number(row, col);
-  if (!(v > 0))
-    throw ConfigError(where(csv, row) + "column '" + csv.header[col] + "': must be > 0");
-  return v;
-}
 
 std::string listed(const std::vector<double>& values)
 {
@@ -83,26 +39,15 @@ PiecewiseLinear finish(const CurveBuilder& b, const std::string& file, const std
 // Llama-2's 32000).
 void check_profile_shape(const CsvTable& csv, size_t row, const LlmModel& m)
 {
-  const int64_t heads                                                      = m.attention_width() / m.head_dim;
-  const std::vector<std::tuple<const char*, double, const char*>> expected = {
-      {"n_embd", static_cast<double>(m.d_model), "d_model"},
-      {"n_head", static_cast<double>(heads), "heads"},
-      {"n_kv_head", static_cast<double>(m.kv_heads), "kv_heads"},
-      {"n_expanded_embd", static_cast<double>(m.ffn), "ffn"},
-  };
-  for (const auto& [column, value, key] : expected) {
-    const double measured = csv.number(row, csv.column(column));
-    if (measured != value)
-      throw ConfigError(where(csv, row) + "the profile was measured for " + column + " " + format_number(measured) +
-                        "; the model has " + key + " " + format_number(value) +
-                        " (profile a model of the same shape, or leave the profile out)");
-  }
-  const std::string gated = csv.rows[row][csv.column("use_gated_mlp")];
-  if (gated != "True" && gated != "False")
-    throw ConfigError(where(csv, row) + "column 'use_gated_mlp': '" + gated + "' (expected True or False)");
-  if ((gated == "True") != m.gated_mlp)
-    throw ConfigError(where(csv, row) + "the profile was measured with use_gated_mlp " + gated +
-                      "; the model has gated_mlp " + (m.gated_mlp ? "true" : "false"));
+  check_shape(csv, row,
+              {{"n_embd", static_cast<double>(m.d_model), "d_model"},
+               {"n_head", static_cast<double>(m.attention_width() / m.head_dim), "heads"},
+               {"n_kv_head", static_cast<double>(m.kv_heads), "kv_heads"},
+               {"n_expanded_embd", static_cast<double>(m.ffn), "ffn"}});
+  const bool gated = python_bool_cell(csv, row, csv.column("use_gated_mlp"));
+  if (gated != m.gated_mlp)
+    throw ConfigError(row_location(csv, row) + ": the profile was measured with use_gated_mlp " +
+                      (gated ? "True" : "False") + "; the model has gated_mlp " + (m.gated_mlp ? "true" : "false"));
 }
 
 namespace {
@@ -111,25 +56,19 @@ void read_mlp(const std::string& file, const LlmModel& m, int64_t tp, VidurProfi
 {
   const CsvTable csv  = read_csv_file(file);
   const size_t tokens = csv.column("num_tokens"), workers = csv.column("num_tensor_parallel_workers");
-  std::vector<std::pair<Op, size_t>> columns;
-  for (const auto& [name, op] : vidur_mlp_operators())
-    if (std::find(csv.header.begin(), csv.header.end(), "time_stats." + std::string(name) + ".median") !=
-        csv.header.end())
-      columns.emplace_back(op, csv.column("time_stats." + std::string(name) + ".median"));
-  if (columns.empty())
-    throw ConfigError(file + ": no time_stats.<operator>.median column (expected Vidur's mlp.csv layout)");
+  const std::vector<std::pair<Op, size_t>> columns = mlp_time_columns(csv);
   std::map<Op, CurveBuilder> curves;
   std::vector<double> degrees;
   for (size_t r = 0; r < csv.rows.size(); ++r) {
-    const double degree = positive(csv, r, workers);
+    const double degree = positive_cell(csv, r, workers);
     if (std::find(degrees.begin(), degrees.end(), degree) == degrees.end())
       degrees.push_back(degree);
     if (degree != static_cast<double>(tp))
       continue;
     check_profile_shape(csv, r, m);
-    const double x = positive(csv, r, tokens);
+    const double x = positive_cell(csv, r, tokens);
     for (const auto& [op, col] : columns)
-      curves[op].add(x, milliseconds(csv, r, col));
+      curves[op].add(x, milliseconds_cell(csv, r, col));
   }
   for (const auto& [op, col] : columns)
     p.op[static_cast<size_t>(op)] = finish(curves[op], file, "num_tensor_parallel_workers", tp, degrees);
@@ -143,12 +82,12 @@ void read_all_reduce(const std::string& file, int64_t tp, VidurProfile& p)
   CurveBuilder curve;
   std::vector<double> degrees;
   for (size_t r = 0; r < csv.rows.size(); ++r) {
-    const double n = positive(csv, r, workers);
+    const double n = positive_cell(csv, r, workers);
     if (std::find(degrees.begin(), degrees.end(), n) == degrees.end())
       degrees.push_back(n);
     // An instance's GPUs share one host.
-    if (n == static_cast<double>(tp) && positive(csv, r, per_node) == n)
-      curve.add(positive(csv, r, size), milliseconds(csv, r, time));
+    if (n == static_cast<double>(tp) && positive_cell(csv, r, per_node) == n)
+      curve.add(positive_cell(csv, r, size), milliseconds_cell(csv, r, time));
   }
   p.all_reduce = finish(curve, file, "num_workers (on one node)", tp, degrees);
 }
@@ -157,16 +96,13 @@ void read_cpu(const std::string& file, int64_t tp, VidurProfile& p)
 {
   const CsvTable csv = read_csv_file(file);
   const size_t batch = csv.column("batch_size"), degree = csv.column("tensor_parallel_degree");
-  const size_t model = csv.column("model_name");
-  std::vector<size_t> parts;
-  for (const char* c :
-       {"schedule_median", "sampler_e2e_median", "prepare_inputs_e2e_median", "process_model_outputs_median"})
-    parts.push_back(csv.column(c));
+  const size_t model              = csv.column("model_name");
+  const std::vector<size_t> parts = cpu_time_columns(csv);
   CurveBuilder curve;
   std::vector<double> degrees;
   std::string first_model;
   for (size_t r = 0; r < csv.rows.size(); ++r) {
-    const double d = positive(csv, r, degree);
+    const double d = positive_cell(csv, r, degree);
     if (std::find(degrees.begin(), degrees.end(), d) == degrees.end())
       degrees.push_back(d);
     if (d != static_cast<double>(tp))
@@ -174,12 +110,12 @@ void read_cpu(const std::string& file, int64_t tp, VidurProfile& p)
     if (first_model.empty())
       first_model = csv.rows[r][model];
     else if (csv.rows[r][model] != first_model)
-      throw ConfigError(where(csv, r) + "a second model, " + csv.rows[r][model] + " after " + first_model +
+      throw ConfigError(row_location(csv, r) + ": a second model, " + csv.rows[r][model] + " after " + first_model +
                         " (keep the rows of one model)");
     double ms = 0;
     for (size_t c : parts)
-      ms += milliseconds(csv, r, c);
-    curve.add(positive(csv, r, batch), ms);
+      ms += milliseconds_cell(csv, r, c);
+    curve.add(positive_cell(csv, r, batch), ms);
   }
   p.cpu = finish(curve, file, "tensor_parallel_degree", tp, degrees);
 }
@@ -229,9 +165,11 @@ VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmM
     return found;
   };
   const std::string mlp = find("mlp.csv"), all_reduce = find("all_reduce.csv"), cpu = find("cpu_overheads.csv");
-  if (mlp.empty() && all_reduce.empty() && cpu.empty())
+  const std::string attention = find("attention.csv");
+  if (mlp.empty() && all_reduce.empty() && cpu.empty() && attention.empty())
     throw ConfigError("profile: " + join(dirs, ", ") +
-                      " holds none of mlp.csv, all_reduce.csv, cpu_overheads.csv (Vidur's profile files)");
+                      " holds none of mlp.csv, attention.csv, all_reduce.csv, cpu_overheads.csv (Vidur's profile "
+                      "files)");
   VidurProfile p;
   if (!mlp.empty())
     read_mlp(mlp, model, tp, p);
@@ -239,6 +177,8 @@ VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmM
     read_all_reduce(all_reduce, tp, p);
   if (!cpu.empty())
     read_cpu(cpu, tp, p);
+  if (!attention.empty())
+    p.attention = AttentionProfile(attention, model, tp);
   return p;
 }
 

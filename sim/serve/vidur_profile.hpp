@@ -7,9 +7,12 @@
 //                      n_kv_head, n_embd, n_expanded_embd, vocab_size, use_gated_mlp;
 //   all_reduce.csv     time_stats.all_reduce.median (ms) against size (bytes) and num_workers,
 //                      all workers on one node (devices_per_node = num_workers);
+//   attention.csv      attention kernel times of prefill chunks and decode batches against their
+//                      tokens or batch size and context (sim/serve/vidur_attention.hpp);
 //   cpu_overheads.csv  schedule, sampler_e2e, prepare_inputs_e2e and process_model_outputs
 //                      medians (ms) against batch_size and tensor_parallel_degree.
-// Rows at the same point are averaged. Each curve is read between its points by
+// send_recv.csv is not read: llsim's serving instances have no pipeline stages. Rows at the same
+// point are averaged. Each curve is read between its points by
 // PiecewiseLinear (a point of the profile reads back exactly); below the first point it keeps the
 // first value, beyond the last it grows at the slope of the chord over the last half of the
 // measured range (sim/core/piecewise_linear.hpp).
@@ -17,6 +20,7 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/piecewise_linear.hpp"
 #include "sim/serve/operator_costs.hpp"
+#include "sim/serve/vidur_attention.hpp"
 
 #include <array>
 #include <string>
@@ -29,6 +33,7 @@ struct VidurProfile {
   std::array<PiecewiseLinear, kOpCount> op;  // seconds of one call (one layer) against tokens; empty: not measured
   PiecewiseLinear all_reduce;                // seconds against bytes
   PiecewiseLinear cpu;                       // seconds of an iteration's CPU work against its sequences
+  AttentionProfile attention;                // per layer
 };
 
 // The operators mlp.csv measures, by Vidur's column names (time_stats.<name>.median).

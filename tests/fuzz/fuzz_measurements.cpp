@@ -1,7 +1,7 @@
 // Fuzz target: the readers of measured serving times. The first byte picks one, the rest is its
-// file: Vidur's mlp.csv, all_reduce.csv or cpu_overheads.csv as the operators model's `profile:`
-// reads them (sim/serve/vidur_profile.hpp); the step times, mlp.csv, cpu_overheads.csv or
-// all_reduce.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp); a run's
+// file: Vidur's mlp.csv, all_reduce.csv, cpu_overheads.csv or attention.csv as the operators
+// model's `profile:` reads them (sim/serve/vidur_profile.hpp); the step times, mlp.csv,
+// cpu_overheads.csv, all_reduce.csv or attention.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp); a run's
 // per-request log (strict and skipping) or vLLM's benchmark result JSON
 // (sim/serve/measured_requests.hpp). Each returns or throws ConfigError.
 #include "fuzz_input_file.hpp"
@@ -17,14 +17,25 @@
 
 namespace {
 
+const llsim::LlmModel& preset(const std::string& name)
+{
+  for (const llsim::LlmModel& m : llsim::llm_presets())
+    if (m.name == name)
+      return m;
+  static const llsim::LlmModel none;
+  return none;
+}
+
 const llsim::LlmModel& llama2_7b()
 {
-  static const llsim::LlmModel model = [] {
-    for (const llsim::LlmModel& m : llsim::llm_presets())
-      if (m.name == "llama2-7b")
-        return m;
-    return llsim::LlmModel{};
-  }();
+  static const llsim::LlmModel& model = preset("llama2-7b");
+  return model;
+}
+
+// The shape of the shipped attention.csv.
+const llsim::LlmModel& llama2_70b()
+{
+  static const llsim::LlmModel& model = preset("llama2-70b");
   return model;
 }
 
@@ -43,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   if (size == 0)
     return 0;
-  const int reader = data[0] % 10;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 9
+  const int reader = data[0] % 12;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 11
   data += 1, size -= 1;
   try {
     switch (reader) {
@@ -74,8 +85,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     case 8:
       llsim::read_request_log(llsim::fuzz::write_input("log.jsonl", data, size), true);
       break;
-    default:
+    case 9:
       llsim::read_vllm_benchmark(llsim::fuzz::write_input("bench.json", data, size));
+      break;
+    case 10:
+      llsim::read_vidur_profile({profile_dir("attention.csv", data, size)}, llama2_70b(), 2);
+      break;
+    default:
+      llsim::read_attention_measurements(llsim::fuzz::write_input("attention.csv", data, size), llama2_70b());
     }
   } catch (const llsim::ConfigError&) {
   }

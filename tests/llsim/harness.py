@@ -41,6 +41,18 @@ def phase_metrics(scenario, phase, *sets):
     return summary(out)["phases"][phase] if code == 0 else None
 
 
+def run_fails(scenario, text, *sets):
+    """Runs `scenario` with --set overrides, expecting a bad-input error (exit 2) that says `text`
+    and no output directory."""
+    out = os.path.join(scratch_dir(), "out")
+    args = ["run", scenario, "--out", out]
+    for s in sets:
+        args += ["--set", s]
+    _, _, err = run(*args, expect=2)
+    check(text in err, f"error says {text!r}: {err.strip()}")
+    check(not os.path.exists(out), f"no output after {text!r}")
+
+
 def check(condition, message):
     if condition:
         _results["passed"] += 1

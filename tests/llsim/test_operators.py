@@ -7,7 +7,7 @@ import csv
 import os
 import shutil
 
-from harness import ROOT, check, check_close, finish, run, scratch_dir, summary
+from harness import ROOT, check, check_close, finish, run, run_fails, scratch_dir, summary
 
 SCENARIO = "tests/inputs/serve_operators.yaml"
 PROFILE = "traces/calibration/vidur/a100/llama-2-7b"
@@ -146,21 +146,15 @@ moves("shared_experts", MOE, "phases.chat.model.shared_experts=2", scenario_base
 bad = scratch_dir()
 
 
-def fails(text, *sets, where=None):
-    out = os.path.join(scratch_dir(), "out")
-    args = ["run", SCENARIO, "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    _, _, err = run(*args, expect=2)
-    check(text in err, f"error says {text!r}: {err.strip()}")
-    check(not os.path.exists(out), f"no output after {text!r}")
+def fails(text, *sets):
+    run_fails(SCENARIO, text, *sets)
 
 
 fails(f"{PROFILE}/mlp.csv:785: the profile was measured for n_embd 4096; the model has d_model 8192",
       f"phases.chat.iteration.profile={os.path.join(ROOT, PROFILE)}")
 fails("no rows for num_tensor_parallel_workers 3 (it has 1, 2, 4, 8)", *LLAMA2[:1],
       "platform.groups.gpu.gpu.count=3", f"phases.chat.iteration.profile={os.path.join(ROOT, PROFILE)}")
-fails("holds none of mlp.csv, all_reduce.csv, cpu_overheads.csv", f"phases.chat.iteration.profile={bad}")
+fails("holds none of mlp.csv, attention.csv, all_reduce.csv, cpu_overheads.csv", f"phases.chat.iteration.profile={bad}")
 os.makedirs(os.path.join(bad, "broken"))
 shutil.copy(os.path.join(ROOT, PROFILE, "mlp.csv"), os.path.join(bad, "broken", "mlp.csv"))
 with open(os.path.join(bad, "broken", "mlp.csv")) as f:
