@@ -70,6 +70,16 @@ const ParamTable kBatchingParams = {
         .defaults("0")
         .at_least(0)
         .at_most(0.5),
+    ParamSpec::flag("padded_budget", "count a whole-prompt batch's tokens as its prompts times its longest prompt, "
+                                     "as vLLM V0's scheduler did before chunked prefill (needs prefill_chunk 0)")
+        .defaults("false"),
+    ParamSpec::text("preemption", "what a sequence preempted for KV blocks loses: recompute (its KV dropped, "
+                                  "prefilled again) or swap (its KV moved to CPU memory over PCIe and back)")
+        .defaults("recompute"),
+    ParamSpec::quantity("swap_space", Dimension::Size,
+                        "CPU memory per GPU for swapped-out KV, with preemption swap (vLLM's swap_space: 4 GiB)")
+        .defaults("4GiB")
+        .positive(),
     ParamSpec::integer("max_model_len", "prompt + output tokens at most (vLLM's max_model_len): a longer output "
                                         "stops there, a prompt that reaches it is rejected; default: no cap")
         .may_be_absent()
@@ -105,6 +115,14 @@ ServeBatching parse_batching(const Params& p)
   b.activation_reserve_B   = p.quantity("activation_reserve");
   b.watermark              = p.quantity("watermark");
   b.base.max_model_len     = p.has("max_model_len") ? p.integer("max_model_len") : 0;
+  b.base.padded_budget     = p.flag("padded_budget");
+  if (b.base.padded_budget && b.base.prefill_chunk > 0)
+    p.fail("padded_budget", "applies to whole-prompt batches: set prefill_chunk: 0");
+  const std::string preemption = p.text("preemption");
+  if (preemption != "recompute" && preemption != "swap")
+    p.fail("preemption", "unknown preemption '" + preemption + "' (expected recompute or swap)");
+  b.swap         = preemption == "swap";
+  b.swap_space_B = p.quantity("swap_space");
   if (b.base.max_batch_tokens < b.base.max_batch_size)
     p.fail("max_batch_tokens", "must be at least max_batch_size (every running sequence decodes one token)");
   return b;

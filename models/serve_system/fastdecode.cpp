@@ -74,6 +74,9 @@ class FastDecode : public ServeSystem {
     if (c.batching.kv_blocks > 0 || c.batching.activation_reserve_B > 0)
       p.fail("cpu", std::string(c.batching.kv_blocks > 0 ? "batching.kv_blocks" : "batching.activation_reserve") +
                         " is for KV in GPU memory; FastDecode's KV is in the R-workers' memory (kv_memory_share)");
+    if (c.batching.swap)
+      p.fail("cpu", "batching.preemption swap moves KV from GPU to CPU memory; FastDecode's KV is already in the "
+                    "R-workers' memory");
     if (model_.weight_bytes() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
       p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in"));
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;

@@ -80,7 +80,8 @@ class Vllm : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.preemptions = instances_.preemptions();
+    t.preemptions   = instances_.preemptions();
+    t.swapped_bytes = instances_.swapped_bytes();
     return t;
   }
 

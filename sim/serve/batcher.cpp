@@ -13,6 +13,7 @@ Batcher::Batcher(const BatcherConfig& config, InstanceRole role)
     : config_(config)
     , role_(role)
     , free_blocks_(config.kv_blocks)
+    , swap_free_(config.swap_blocks)
 {
   if (config_.prefix_caching)
     cache_ = std::make_unique<LruBlockCache>(0);
@@ -78,15 +79,54 @@ void Batcher::preempt_last()
   const int64_t id = running_.back();
   running_.pop_back();
   Seq& s = seqs_.at(id);
+  s.step = 0;
+  preemptions_ += 1;
+  if (swap_out(id, s))
+    return;
   release(s);
   s.prompt   = s.a.input_tokens + s.a.generated;
   s.computed = 0;
-  s.step     = 0;
   waiting_.push_front(id);
-  preemptions_ += 1;
   XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
             static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(free_blocks_),
             static_cast<long>(config_.kv_blocks));
+}
+
+// A decoding sequence's KV goes to the swap space when the space holds it.
+bool Batcher::swap_out(int64_t id, Seq& s)
+{
+  const int64_t blocks = blocks_for(s.computed);
+  if (config_.swap_blocks == 0 || s.computed < s.prompt || blocks > swap_free_)
+    return false;
+  release(s);
+  swap_free_ -= blocks;
+  s.swapped = blocks;
+  moved_now_ += blocks;
+  swapped_.insert(std::upper_bound(swapped_.begin(), swapped_.end(), id), id);
+  XBT_DEBUG("swaps request %ld (the latest arrival) out: %ld KV blocks to CPU memory, %ld of %ld swap blocks free",
+            static_cast<long>(id), static_cast<long>(blocks), static_cast<long>(swap_free_),
+            static_cast<long>(config_.swap_blocks));
+  return true;
+}
+
+// Swapped sequences come back, earliest arrival first, while their blocks (and the next
+// token's) are free, and join this iteration's decodes.
+void Batcher::swap_in(BatchWork& w)
+{
+  while (!swapped_.empty() && running() < config_.max_batch_size && w.decodes < config_.max_batch_tokens) {
+    const int64_t id = swapped_.front();
+    Seq& s           = seqs_.at(id);
+    // The watermark keeps room for running sequences; with none running it would only stall.
+    if (blocks_for(s.computed + 1) > free_blocks_ - (running_.empty() ? 0 : config_.watermark_blocks))
+      break;
+    swapped_.erase(swapped_.begin());
+    swap_free_ += s.swapped;
+    moved_now_ += s.swapped;
+    s.swapped = 0;
+    grow(s, s.computed);
+    admit(id);
+    take(id, s, 1, w);
+  }
 }
 
 // Whole prefix blocks cached; the tokens skipped are fewer when they would cover the prompt's
@@ -106,6 +146,8 @@ std::vector<int64_t> Batcher::drop_all()
   seqs_.clear();
   running_.clear();
   waiting_.clear();
+  swapped_.clear();
+  swap_free_ = config_.swap_blocks;
   batch_.clear();
   free_blocks_ = config_.kv_blocks;
   forget_cache();
@@ -127,7 +169,7 @@ void Batcher::trim_cache()
 
 int64_t Batcher::steady_decode_steps(int64_t at_most) const
 {
-  if (!waiting_.empty() || running_.empty())
+  if (!waiting_.empty() || !swapped_.empty() || running_.empty())
     return 0;
   int64_t k = at_most;
   for (int64_t id : running_) {
@@ -161,17 +203,23 @@ BatchWork Batcher::plan_steady()
 {
   batch_.clear();
   BatchWork w;
+  moved_now_ = 0;
   schedule_decodes(w);
+  w.swapped_blocks = moved_now_;
+  swapped_blocks_ += moved_now_;
   return w;
 }
 
 BatchWork Batcher::plan()
 {
+  moved_now_  = 0;
   BatchWork w = plan_once();
   while (w.empty() && !running_.empty()) {
     preempt_last();
     w = plan_once();
   }
+  w.swapped_blocks = moved_now_;
+  swapped_blocks_ += moved_now_;
   return w;
 }
 
@@ -188,6 +236,8 @@ BatchWork Batcher::plan_once()
     }
   }
   schedule_decodes(w);
+  if (!preempted_now_)
+    swap_in(w);
   if (config_.prefill_chunk > 0)
     schedule_chunks(w);
   trim_cache();
@@ -269,8 +319,8 @@ void Batcher::schedule_chunks(BatchWork& w)
     }
   }
   // After a preemption nothing new is admitted in the same iteration (as vLLM does): a victim
-  // readmitted at once would only be preempted again.
-  while (!preempted_now_ && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
+  // readmitted at once would only be preempted again. Nor while sequences wait swapped out.
+  while (!preempted_now_ && swapped_.empty() && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
     Seq& s           = seqs_.at(id);
     if (s.computed >= s.prompt)
@@ -297,14 +347,16 @@ void Batcher::schedule_chunks(BatchWork& w)
 // iteration of their own, up to max_batch_tokens (a longer prompt runs alone).
 void Batcher::prefill_whole_prompts(BatchWork& w)
 {
-  while (!waiting_.empty() && running() < config_.max_batch_size) {
+  int64_t longest = 0;
+  while (swapped_.empty() && !waiting_.empty() && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
     Seq& s           = seqs_.at(id);
     if (s.computed >= s.prompt)
       break;
     apply_prefix_cache(s);
-    const int64_t need = s.prompt - s.computed;
-    if ((!w.empty() && w.prefill_tokens + need > config_.max_batch_tokens) ||
+    const int64_t need   = s.prompt - s.computed;
+    const int64_t tokens = config_.padded_budget ? (w.prefills + 1) * std::max(longest, need) : w.prefill_tokens + need;
+    if ((!w.empty() && tokens > config_.max_batch_tokens) ||
         blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks)
       break;
     XBT_DEBUG("admits request %ld whole: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld needed, "
@@ -315,6 +367,7 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
     waiting_.pop_front();
     admit(id);
     take(id, s, need, w);
+    longest = std::max(longest, need);
   }
 }
 

@@ -7,12 +7,17 @@
 // - Each iteration: every running decode first (one token each); when a decode needs a block
 //   and none is free, the running sequence that arrived last is preempted by recompute (its
 //   blocks freed, back to the front of the queue, to prefill its prompt and its output so far
-//   again); nothing new is admitted in that iteration. Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
+//   again), or, with swap space (vLLM V0's preemption by swap), swapped out: its KV blocks move
+//   to CPU memory and come back, before any new prompt is admitted, when its blocks are free
+//   again (a sequence still prefilling, or one whose blocks the swap space cannot hold, is
+//   recomputed); nothing new is admitted in that iteration. Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
 //   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
 //   order while the batch has fewer than max_batch_size sequences and the blocks of their whole
 //   prompt are free (taken on admission, as vLLM does; chunks split only the compute).
 //   With prefill_chunk 0 (vLLM before chunked prefill), waiting prompts are prefilled whole in
-//   iterations without decodes, which run only when no prompt can be admitted.
+//   iterations without decodes, which run only when no prompt can be admitted; with
+//   padded_budget, as vLLM V0 counted them, such a batch's tokens are its prompts' count times
+//   its longest prompt.
 // - The iteration that completes a prompt emits a token (the first one, or the next after a
 //   recompute); each decode emits one. A sequence ends with its last output token.
 // - PrefillOnly instances (disaggregated prefill) hand a sequence off once its first token is
@@ -44,7 +49,11 @@ struct BatcherConfig {
   int64_t hash_block_tokens = 512;  // tokens per prefix hash id (the Mooncake trace's block)
   // vLLM V0's admission watermark: a prompt is let in only if it leaves this many blocks free.
   int64_t watermark_blocks = 0;
-  int64_t max_model_len    = 0;  // prompt + output tokens at most; 0: no cap
+  int64_t max_model_len    = 0;      // prompt + output tokens at most; 0: no cap
+  bool padded_budget       = false;  // whole-prompt batches count as prompts x longest prompt
+  int64_t swap_blocks      = 0;      // KV blocks the CPU swap space holds; 0: preemption by recompute
+  double swap_block_s      = 0;      // seconds to move one KV block between HBM and CPU memory
+  double block_B           = 0;      // bytes of one KV block over the instance's GPUs
 };
 
 enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
@@ -76,7 +85,7 @@ class Batcher {
   // under max_model_len.
   bool fits(int64_t prompt, int64_t total) const;
   void add(const SeqArrival& s);
-  bool idle() const { return running_.empty() && waiting_.empty(); }
+  bool idle() const { return running_.empty() && waiting_.empty() && swapped_.empty(); }
   // Leading blocks of `ids` in the prefix cache (0 without one).
   int64_t cached_blocks(const std::vector<uint64_t>& ids) const
   {
@@ -98,7 +107,8 @@ class Batcher {
   BatchWork plan_steady();
 
   int64_t running() const { return static_cast<int64_t>(running_.size()); }
-  int64_t waiting() const { return static_cast<int64_t>(waiting_.size()); }
+  int64_t waiting() const { return static_cast<int64_t>(waiting_.size() + swapped_.size()); }  // swapped included
+  int64_t swapped() const { return static_cast<int64_t>(swapped_.size()); }
   int64_t used_blocks() const { return config_.kv_blocks - free_blocks_; }
   int64_t free_blocks() const { return free_blocks_; }
   int64_t kv_blocks() const { return config_.kv_blocks; }
@@ -117,6 +127,9 @@ class Batcher {
   std::vector<int64_t> drop_all();
   void forget_cache();  // the prefix cache alone (a failure while idle)
   double preemptions() const { return preemptions_; }
+  double swapped_bytes() const { return static_cast<double>(swapped_blocks_) * config_.block_B; }
+  // The time of moving an iteration's swapped blocks.
+  double swap_seconds(const BatchWork& w) const { return static_cast<double>(w.swapped_blocks) * config_.swap_block_s; }
 
  private:
   struct Seq {
@@ -126,11 +139,14 @@ class Batcher {
     int64_t blocks     = 0;
     int64_t step       = 0;  // tokens this iteration computes
     int64_t hit_blocks = 0;  // prefix blocks found in the cache when admitted
+    int64_t swapped    = 0;  // blocks held in the swap space
   };
   bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
   void release(Seq& s);
   void admit(int64_t id);
   void preempt_last();
+  bool swap_out(int64_t id, Seq& s);
+  void swap_in(BatchWork& w);
   int64_t cached_prefix(const Seq& s);
   void trim_cache();
   BatchWork plan_once();
@@ -147,10 +163,13 @@ class Batcher {
   std::unordered_map<int64_t, Seq> seqs_;
   std::vector<int64_t> running_;  // arrival (id) order
   std::deque<int64_t> waiting_;
-  std::vector<int64_t> batch_;  // this iteration's sequences
+  std::vector<int64_t> swapped_;  // arrival (id) order
+  std::vector<int64_t> batch_;    // this iteration's sequences
   std::unique_ptr<LruBlockCache> cache_;
   double prefix_hit_tokens_ = 0, preemptions_ = 0;
-  bool preempted_now_ = false;  // this iteration's decodes preempted a sequence
+  int64_t swap_free_ = 0, swapped_blocks_ = 0;  // swapped_blocks_: moved out and in, in all
+  int64_t moved_now_  = 0;                      // blocks moved for the iteration being planned
+  bool preempted_now_ = false;                  // this iteration's decodes preempted a sequence
 };
 
 }  // namespace llsim

@@ -60,11 +60,11 @@ void InstanceSet::close_and_join()
     i->join();
 }
 
-double InstanceSet::preemptions() const
+double InstanceSet::sum(double (Batcher::*figure)() const) const
 {
   double n = 0;
   for (const auto& i : instances_)
-    n += i->batcher().preemptions();
+    n += (i->batcher().*figure)();
   return n;
 }
 

@@ -1,6 +1,6 @@
 // The serving instances of one group of a serve system, as every system needs them: started
 // one per host, following its host's faults, the least loaded of those up found, closed and
-// joined at the end, their preemptions summed.
+// joined at the end, their preemptions and swapped KV summed.
 #pragma once
 #include "sim/serve/serve_instance.hpp"
 #include "sim/serve/serve_system.hpp"
@@ -28,9 +28,12 @@ class InstanceSet {
   // The loads a router sees, for logs: "3 1 down 0", one per instance in index order.
   std::string loads() const;
   void close_and_join();
-  double preemptions() const;
+  double preemptions() const { return sum(&Batcher::preemptions); }
+  double swapped_bytes() const { return sum(&Batcher::swapped_bytes); }
 
  private:
+  double sum(double (Batcher::*figure)() const) const;
+
   std::vector<std::unique_ptr<ServeInstance>> instances_;
 };
 

@@ -21,6 +21,9 @@ struct BatchWork {
   double prefill_kv_tokens = 0;  // context + new tokens of the prefill parts (KV read and written)
   int64_t decodes          = 0;  // requests generating one token each
   double decode_context    = 0;  // context tokens of the decodes (KV read)
+  // KV blocks moved between HBM and CPU memory by preemption by swap (out and in). Timed by the
+  // instance over the host's PCIe, not by the iteration model.
+  int64_t swapped_blocks = 0;
 
   void add_prefill(int64_t context, int64_t n) { add_prefills(1, context, n); }
   void add_decode(int64_t context) { add_decodes(1, context); }

@@ -157,7 +157,7 @@ void ServeInstance::iterate_once(double fail_at)
   const double t0 = now();
   double busy     = 0;
   if (model_) {
-    busy = model_->seconds(work);
+    busy = model_->seconds(work) + batcher_.swap_seconds(work);
     if (t0 + busy > fail_at) {
       sleep_until(fail_at);
       tally_.cut_iteration(index_, fail_at - t0);

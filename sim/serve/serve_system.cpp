@@ -23,10 +23,13 @@ std::string weights_error(const LlmModel& model, const GroupSpec& group, double 
          " of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name + "'";
 }
 
+namespace {
+constexpr double kMaxKvBlocks = 1e15;
+}
+
 int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, double block_B)
 {
-  constexpr double kMaxKvBlocks = 1e15;
-  const double blocks           = std::floor(room_B / block_B);
+  const double blocks = std::floor(room_B / block_B);
   if (!(blocks <= kMaxKvBlocks)) {
     char count[32];
     std::snprintf(count, sizeof count, "%.3g", blocks);
@@ -35,6 +38,27 @@ int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, dou
   }
   return static_cast<int64_t>(blocks);
 }
+
+namespace {
+
+// Preemption by swap: each GPU moves its share of a block over its own PCIe link.
+void swap_config(const Params& p, const std::string& key, const GroupSpec& group, double swap_space_B, BatcherConfig& c)
+{
+  const GpuSpec& gpu = *group.gpu;
+  if (gpu.pcie_gen == 0 || gpu.pcie_lanes == 0)
+    p.fail(key, "batching.preemption swap needs the PCIe link of group '" + group.name +
+                    "''s GPUs to time the swap (give pcie_gen and pcie_lanes, or a preset)");
+  const double gpus     = static_cast<double>(gpu.count);
+  const double per_gpu  = c.block_B / gpus;
+  const double capacity = std::floor(swap_space_B / per_gpu);
+  if (capacity < 1)
+    p.fail(key, "batching.swap_space holds no KV block of group '" + group.name + "' (" + format_bytes(per_gpu) +
+                    " per GPU)");
+  c.swap_blocks  = static_cast<int64_t>(std::min(capacity, kMaxKvBlocks));
+  c.swap_block_s = per_gpu / pcie_Bps(gpu.pcie_gen, gpu.pcie_lanes);
+}
+
+}  // namespace
 
 BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
                                   const LlmModel& model, const ServeBatching& batching)
@@ -59,6 +83,9 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
     c.kv_blocks = kv_blocks_in(p, key, room, block);
   }
   c.watermark_blocks = static_cast<int64_t>(batching.watermark * static_cast<double>(c.kv_blocks));  // as vLLM V0
+  c.block_B          = block;
+  if (batching.swap)
+    swap_config(p, key, group, batching.swap_space_B, c);
   return c;
 }
 

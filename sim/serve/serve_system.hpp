@@ -32,9 +32,11 @@ class IterationModel;
 struct ServeBatching {
   BatcherConfig base;  // kv_blocks left 0
   double gpu_memory_utilization = 0.9;
-  int64_t kv_blocks             = 0;  // given (as vLLM's log prints it); 0: derived from the HBM left
-  double activation_reserve_B   = 0;  // per GPU, kept from the KV when the block count is derived
-  double watermark              = 0;  // share of the blocks a prompt's admission must leave free
+  int64_t kv_blocks             = 0;      // given (as vLLM's log prints it); 0: derived from the HBM left
+  double activation_reserve_B   = 0;      // per GPU, kept from the KV when the block count is derived
+  double watermark              = 0;      // share of the blocks a prompt's admission must leave free
+  bool swap                     = false;  // preemption by swap (else by recompute)
+  double swap_space_B           = 0;      // CPU memory per GPU for swapped KV
 };
 
 struct ServeEnv {

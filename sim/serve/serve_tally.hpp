@@ -19,10 +19,10 @@
 namespace llsim {
 
 // What a serving system measured beyond the requests, read after the simulation: KV moved and
-// held, evictions, preemptions, and the KV writes (to a pool or SSD tier) that finished after
+// held, evictions, preemptions (and the KV they swapped), and the KV writes (to a pool or SSD tier) that finished after
 // the last request ended, in the background: their bytes and when the last one finished.
 struct ServeTotals {
-  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0;
+  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0, swapped_bytes = 0;
   double drain_bytes = 0, drain_end_s = 0;
 };
 

@@ -1,7 +1,8 @@
 """vLLM's scheduling options in a serve phase's batching, each through llsim: kv_blocks as vLLM's log
 prints it (and refused beyond the HBM), activation_reserve taken from the KV, V0's admission
-watermark, max_model_len capping outputs and rejecting prompts that reach it. Defaults leave
-results as they were (V1: no watermark, no cap, blocks derived)."""
+watermark, max_model_len capping outputs and rejecting prompts that reach it, V0's padded token
+budget, preemption by swap over PCIe with its swap space. Defaults leave results as they were
+(V1: no watermark, no cap, blocks derived, real tokens counted, preemption by recompute)."""
 import os
 
 from harness import check, check_close, finish, run, scratch_dir, summary
@@ -54,4 +55,44 @@ capped = chat("phases.chat.batching.max_model_len=4010")
 check(capped["completed"] == 20 and capped["tokens_per_s"] < base["tokens_per_s"],
       "max_model_len 4010: 10 tokens out per request instead of 50")
 check(chat("phases.chat.batching.max_model_len=4000")["rejected"] == 20, "a 4,000-token prompt reaches 4,000")
+
+# padded_budget (V0 before chunked prefill): a whole-prompt batch counts prompts x its longest.
+# Prompts of one length (4,000 tokens) pad to nothing; prompts of 100 to 4,000 tokens do.
+WHOLE = ["phases.chat.batching.prefill_chunk=0"]
+same = chat(*WHOLE)
+check(chat(*WHOLE, "phases.chat.batching.padded_budget=true")["mean_ttft_s"] == same["mean_ttft_s"],
+      "prompts of one length: the padded budget is the real one")
+MIXED = [*WHOLE, "phases.chat.workload.input_tokens={dist: uniform, min: 100, max: 4000}"]
+unpadded = chat(*MIXED)
+padded = chat(*MIXED, "phases.chat.batching.padded_budget=true")
+check(padded["mean_ttft_s"] != unpadded["mean_ttft_s"],
+      f"prompts of many lengths: smaller padded batches move TTFT: {padded['mean_ttft_s']} vs "
+      f"{unpadded['mean_ttft_s']}")
+_, _, err = run("run", SCENARIO, "--quiet", "--out", os.path.join(scratch_dir(), "o"), "--set",
+                "phases.chat.batching.padded_budget=true", "--set", "phases.chat.batching.prefill_chunk=512", expect=2)
+check("padded_budget: applies to whole-prompt batches: set prefill_chunk: 0" in err, f"chunked: {err.strip()}")
+
+# Preemption by swap: 1,000 blocks, 20 requests of 4,000 + 2,000 tokens, so decodes preempt.
+TIGHT = ["phases.chat.batching.kv_blocks=1000", "phases.chat.workload.output_tokens=2000"]
+recomputed = chat(*TIGHT)
+swapped = chat(*TIGHT, "phases.chat.batching.preemption=swap")
+BLOCK = 16 * 327680  # bytes of one KV block of Llama-3-70B (all 8 GPUs)
+check(recomputed["preemptions"] > 0 and recomputed["kv_swapped_bytes"] == 0, "preemption by recompute swaps nothing")
+check(swapped["preemptions"] > 0 and swapped["kv_swapped_bytes"] > 0 and swapped["kv_swapped_bytes"] % BLOCK == 0,
+      f"preemption by swap moves whole blocks: {swapped['kv_swapped_bytes']} bytes")
+check(swapped["completed"] == 20 and swapped["end_s"] != recomputed["end_s"],
+      f"swapping instead of recomputing changes the run: {swapped['end_s']} vs {recomputed['end_s']}")
+slow_link = chat(*TIGHT, "phases.chat.batching.preemption=swap", "platform.groups.gpu.gpu.pcie_gen=3")
+check(slow_link["end_s"] > swapped["end_s"], "the swap crosses PCIe: Gen3 takes longer than Gen4")
+small = chat(*TIGHT, "phases.chat.batching.preemption=swap", "phases.chat.batching.swap_space=100MB")
+check(small["kv_swapped_bytes"] == 0 and small["end_s"] == recomputed["end_s"],
+      "a swap space that holds no victim (100 MB per GPU, a victim needs 160 MB or more) recomputes")
+for bad, says in [("phases.chat.batching.preemption=drop", "unknown preemption 'drop' (expected recompute or swap)"),
+                  ("phases.chat.batching.swap_space=100kB", "batching.swap_space holds no KV block")]:
+    _, _, err = run("run", SCENARIO, "--quiet", "--out", os.path.join(scratch_dir(), "o"), "--set",
+                    "phases.chat.batching.preemption=swap", "--set", bad, expect=2)
+    check(says in err, f"{bad}: {err.strip()}")
+_, _, err = run("run", "scenarios/paper/fastdecode.yaml", "--quiet", "--out", os.path.join(scratch_dir(), "o"),
+                "--set", "phases.fastdecode.batching.preemption=swap", expect=2)
+check("FastDecode's KV is already in the R-workers' memory" in err, f"FastDecode refuses swap: {err.strip()}")
 finish()

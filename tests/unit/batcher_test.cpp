@@ -1,4 +1,5 @@
 #include "sim/serve/batcher.hpp"
+#include "tests/unit/batcher_fixture.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -6,34 +7,9 @@
 #include <vector>
 
 using namespace llsim;
+using namespace llsim::testing;
 
 namespace {
-
-struct Log : BatchListener {
-  std::map<int64_t, int> tokens;
-  std::vector<int64_t> finished_ids, handed;
-  void token(int64_t id, bool first) override
-  {
-    if (first)
-      CHECK(tokens[id] == 0);
-    tokens[id] += 1;
-  }
-  void finished(int64_t id) override { finished_ids.push_back(id); }
-  void handed_off(int64_t id) override { handed.push_back(id); }
-  void prefix_hit(int64_t, int64_t blocks) override { hit_blocks += blocks; }
-  int64_t hit_blocks = 0;
-};
-
-BatcherConfig config(int64_t blocks)
-{
-  BatcherConfig c;
-  c.kv_blocks        = blocks;
-  c.block_size       = 16;
-  c.max_batch_tokens = 64;
-  c.max_batch_size   = 4;
-  c.prefill_chunk    = 32;
-  return c;
-}
 
 // Prefix caching by 16-token blocks, whole 48-token prompts in one iteration.
 BatcherConfig caching_config()
@@ -44,18 +20,6 @@ BatcherConfig caching_config()
   c.max_batch_tokens  = 256;
   c.prefill_chunk     = 256;
   return c;
-}
-
-// Runs iterations until idle; returns how many.
-int drain(Batcher& b, Log& log, int limit = 10000)
-{
-  int n = 0;
-  while (!b.idle() && n < limit) {
-    REQUIRE_FALSE(b.plan().empty());
-    b.complete(log);
-    ++n;
-  }
-  return n;
 }
 
 }  // namespace

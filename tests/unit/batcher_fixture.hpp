@@ -1,0 +1,51 @@
+// What the batcher tests share: a listener that counts tokens, a small instance's config, and a
+// loop that runs iterations until the batcher is idle.
+#pragma once
+#include "sim/serve/batcher.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <vector>
+
+namespace llsim::testing {
+
+struct Log : BatchListener {
+  std::map<int64_t, int> tokens;
+  std::vector<int64_t> finished_ids, handed;
+  void token(int64_t id, bool first) override
+  {
+    if (first)
+      CHECK(tokens[id] == 0);
+    tokens[id] += 1;
+  }
+  void finished(int64_t id) override { finished_ids.push_back(id); }
+  void handed_off(int64_t id) override { handed.push_back(id); }
+  void prefix_hit(int64_t, int64_t blocks) override { hit_blocks += blocks; }
+  int64_t hit_blocks = 0;
+};
+
+inline BatcherConfig config(int64_t blocks)
+{
+  BatcherConfig c;
+  c.kv_blocks        = blocks;
+  c.block_size       = 16;
+  c.max_batch_tokens = 64;
+  c.max_batch_size   = 4;
+  c.prefill_chunk    = 32;
+  return c;
+}
+
+// Runs iterations until idle; returns how many.
+inline int drain(Batcher& b, Log& log, int limit = 10000)
+{
+  int n = 0;
+  while (!b.idle() && n < limit) {
+    REQUIRE_FALSE(b.plan().empty());
+    b.complete(log);
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace llsim::testing
