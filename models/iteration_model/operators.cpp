@@ -171,7 +171,7 @@ class Operators : public IterationModel {
       t[static_cast<size_t>(Op::CpuOverhead)] = profile_->cpu.at(static_cast<double>(w.prefills + w.decodes));
     if (profile_->attention.has_prefill())
       t[static_cast<size_t>(Op::AttnPrefill)] = layers * profile_->attention.prefill_seconds(w);
-    if (profile_->attention.has_decode())
+    if (profile_->attention.has_decode() && w.decode_context > 0)
       t[static_cast<size_t>(Op::AttnDecode)] = layers * profile_->attention.decode_seconds(w);
   }
 

@@ -107,6 +107,17 @@ std::vector<GpuPreset> others()
            {"pcie_lanes", "16"},
            {"tdp", "1000"},  // HGX B200 datasheet: up to 1,000 W per GPU
        }},
+      {"a10",
+       "NVIDIA A10 24GB",
+       {
+           {"flops", "125TFlops"},        // A10 datasheet: BF16 tensor 125 TFLOPS (250 with sparsity), no FP8
+           {"hbm", "24GB"},               // A10 datasheet: 24 GB GDDR6
+           {"hbm_bandwidth", "600GBps"},  // A10 datasheet
+           {"interconnect", "pcie"},      // A10 datasheet: no NVLink
+           {"pcie_gen", "4"},             // A10 datasheet: PCIe Gen4 x16, 64 GB/s bidirectional
+           {"pcie_lanes", "16"},
+           {"tdp", "150"},  // A10 datasheet
+       }},
       {"l40s",
        "NVIDIA L40S 48GB",
        {

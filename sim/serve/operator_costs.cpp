@@ -102,7 +102,8 @@ void attention_layer(const BatchWork& w, const LayerShape& s, const OperatorDevi
     add(Op::AttnPrefill, attention_kernel(4 * s.q_width * w.prefill_pairs,
                                           w.prefill_kv_tokens * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
   }
-  if (w.decodes > 0) {
+  // Decodes over no context are FastDecode's S-part, whose attention runs on its R-workers.
+  if (w.decodes > 0 && w.decode_context > 0) {
     const double n = static_cast<double>(w.decodes);
     add(Op::AttnDecode, attention_kernel(4 * s.q_width * w.decode_context,
                                          w.decode_context * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));

@@ -18,6 +18,7 @@ for text, what in [
      " interconnect nvlink, interconnect_bandwidth 450GBps, pcie_gen 5, pcie_lanes 16, tdp 700", "H100 SXM"),
     ("a100-40gb-pcie (NVIDIA A100 40GB PCIe): flops 312TFlops, hbm 40GB", "A100 40GB PCIe, no FP8"),
     ("mi300x (AMD Instinct MI300X 192GB)", "MI300X"),
+    ("a10 (NVIDIA A10 24GB): flops 125TFlops, hbm 24GB, hbm_bandwidth 600GBps, interconnect pcie", "A10"),
     ("rtx-pro-6000", "RTX PRO 6000 Blackwell"),
     ("mixtral-8x7b: 46.7 G parameters", "Mixtral 8x7B"),
     ("8 experts of 14336 (2 per token, 0 shared) -> 12.877132544 G active", "Mixtral's active params"),

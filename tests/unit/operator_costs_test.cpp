@@ -130,6 +130,23 @@ TEST_CASE("a dense model has no MoE operators and the iteration is the sum of it
   CHECK(total(operator_times(m, BatchWork{}, device(1), c)) == 0);
 }
 
+TEST_CASE("decode attention reads each sequence's KV at its fixed time plus bytes; with no context it is not run")
+{
+  const LlmModel m = preset("llama3.1-8b");
+  OperatorCoefficients c;
+  BatchWork w;
+  w.add_decodes(4, 999);  // 4 sequences, 1,000 tokens of KV each
+  // KV per token per layer: 8 KV heads x 128 x 2 (K and V) x 2 bytes; the queries in and out.
+  const double bytes = 4 * 1000 * 8 * 128 * 2 * 2.0 + 2 * 4 * 4096 * 2.0;
+  const double flop  = 4 * 4096 * 4 * 1000.0;
+  const double one   = c.attention_overhead_s +
+                     std::max(flop / (1e15 * c.attention_efficiency), bytes / (2e12 * c.bandwidth_efficiency));
+  CHECK(op(operator_times(m, w, device(1), c), Op::AttnDecode) == Approx(32 * one).epsilon(1e-12));
+  // FastDecode's S-part: the decodes without their context, whose attention runs on the R-workers.
+  w.decode_context = 0;
+  CHECK(op(operator_times(m, w, device(1), c), Op::AttnDecode) == 0);
+}
+
 TEST_CASE("a measured curve reads back its points exactly and is monotone between them")
 {
   const PiecewiseLinear curve({{1, 0.1}, {3, 0.30000000000000004}, {10, 0.7}});
