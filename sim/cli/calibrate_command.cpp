@@ -1,5 +1,8 @@
 #include "sim/cli/calibrate_command.hpp"
 
+#include "sim/cli/calibrate_requests.hpp"
+#include "sim/cli/calibrate_text.hpp"
+
 #include "sim/core/errors.hpp"
 #include "sim/core/params.hpp"
 #include "sim/core/text.hpp"
@@ -72,6 +75,10 @@ OperatorCoefficients start_values(const std::string& text)
 
 std::vector<std::string> default_keys(const CalibrateArguments& a)
 {
+  // Prefills' compute and the per-step CPU. A decode step's weight reads (bandwidth_efficiency)
+  // trade off against its CPU time in a run's token times: fit them from a profile.
+  if (!a.requests.empty())
+    return {"gemm_efficiency", "cpu_per_iteration"};
   if (!a.cpu_overheads.empty())
     return {"cpu_per_iteration", "cpu_per_sequence"};
   if (!a.all_reduce.empty())
@@ -79,27 +86,6 @@ std::vector<std::string> default_keys(const CalibrateArguments& a)
   if (!a.profile.empty() || !a.attention.empty())
     return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
   return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "cpu_per_iteration"};
-}
-
-std::string coefficient_text(const CoefficientSpec& s, double v)
-{
-  char buf[64];
-  if (!s.duration) {
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-  }
-  if (v >= 1e-3)
-    std::snprintf(buf, sizeof buf, "%.4gms", v * 1e3);
-  else
-    std::snprintf(buf, sizeof buf, "%.4gus", v * 1e6);
-  return buf;
-}
-
-std::string percent(double share)
-{
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%", share * 100);
-  return buf;
 }
 
 void write_errors(const std::string& file, const std::vector<Measurement>& points, const FitResult& fit)
@@ -132,17 +118,6 @@ void print_points(std::ostream& out, const std::vector<Measurement>& points, con
         << ", predicted " << format_quantity(fit.predicted[i], Dimension::Duration, 4) << ", "
         << (error(i) >= 0 ? "+" : "") << percent(error(i)) << "\n";
   }
-}
-
-// A file the command will write: refused before any work when it cannot be.
-void check_writable(const char* option, const std::string& file)
-{
-  namespace fs            = std::filesystem;
-  const fs::path parent   = fs::path(file).parent_path();
-  const bool no_directory = !parent.empty() && !fs::is_directory(parent);
-  if (file.empty() || fs::is_directory(file) || no_directory)
-    throw ConfigError(std::string(option) + " " + file + ": cannot write there (" +
-                      (no_directory ? "no directory " + parent.string() : "expected a file name") + ")");
 }
 
 // The coefficients to fit: --fit's list, "none", or what the input determines.
@@ -182,8 +157,8 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
 {
   CLI::App* c = app.add_subcommand("calibrate", "fit the operators iteration model's coefficients for one GPU to "
                                                 "measured times; print the errors and an iteration: block");
-  c->add_option("--model", a.model, "the model, as a scenario writes it: 'preset: llama2-7b'")->required();
-  c->add_option("--gpu", a.gpu, "the GPU, as a scenario writes it: 'preset: a100-80gb-sxm, count: 1'")->required();
+  auto* model = c->add_option("--model", a.model, "the model, as a scenario writes it: 'preset: llama2-7b'");
+  auto* gpu   = c->add_option("--gpu", a.gpu, "the GPU, as a scenario writes it: 'preset: a100-80gb-sxm, count: 1'");
   auto* steps = c->add_option("--steps", a.steps,
                               "CSV of iteration times: prefills,prefill_tokens,decodes,"
                               "context,seconds[,tp]")
@@ -193,6 +168,17 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
       c->add_option("--attention", a.attention, "Vidur's attention.csv: attention kernel times")->type_name("FILE");
   auto* cpu = c->add_option("--cpu-overheads", a.cpu_overheads, "Vidur's cpu_overheads.csv")->type_name("FILE");
   auto* ar  = c->add_option("--all-reduce", a.all_reduce, "Vidur's all_reduce.csv")->type_name("FILE");
+  auto* requests =
+      c->add_option("--requests", a.requests, "a real run's per-request times, fitted by simulating the run")
+          ->type_name("FILE");
+  c->add_option("--scenario", a.scenario, "with --requests: the scenario that describes the run's platform")
+      ->type_name("FILE");
+  c->add_option("--phase", a.phase, "with --requests: its serve phase, whose workload becomes the log");
+  c->add_option("--format", a.format, "with --requests: requests (JSON lines) or vllm_benchmark");
+  c->add_option("--max-runs", a.max_runs, "with --requests: simulations the search may make")
+      ->check(CLI::Range(1, 100000));
+  requests->excludes(model)->excludes(gpu)->excludes(steps)->excludes(profile)->excludes(attention);
+  requests->excludes(cpu)->excludes(ar);
   steps->excludes(profile)->excludes(attention)->excludes(cpu)->excludes(ar);
   profile->excludes(attention)->excludes(cpu)->excludes(ar);
   attention->excludes(cpu)->excludes(ar);
@@ -213,6 +199,16 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
 
 int calibrate_command(const CalibrateArguments& a)
 {
+  if (!a.requests.empty()) {
+    const std::vector<std::string> keys = fit_keys(a);
+    if (!a.errors.empty())
+      check_writable("--errors", a.errors);
+    if (!a.out.empty())
+      check_writable("--out", a.out);
+    return calibrate_requests(a, keys, start_values(a.start));
+  }
+  if (a.model.empty() || a.gpu.empty())
+    throw std::invalid_argument("calibrate needs --model and --gpu (or --requests with --scenario)");
   const std::string input = !a.steps.empty()           ? a.steps
                             : !a.profile.empty()       ? a.profile
                             : !a.attention.empty()     ? a.attention
@@ -220,7 +216,7 @@ int calibrate_command(const CalibrateArguments& a)
                                                        : a.all_reduce;
   if (input.empty())
     throw std::invalid_argument(
-        "calibrate needs measurements: --steps, --profile, --attention, --cpu-overheads or --all-reduce");
+        "calibrate needs measurements: --steps, --profile, --attention, --cpu-overheads, --all-reduce or --requests");
   const LlmModel model = parse_option<LlmModel>("--model", a.model, llm_model_params(), parse_llm_model);
   const GpuSpec gpu    = parse_option<GpuSpec>("--gpu", a.gpu, gpu_params(), parse_gpu);
   if (gpu.flops == 0 || gpu.hbm_Bps == 0)
@@ -263,18 +259,10 @@ int calibrate_command(const CalibrateArguments& a)
   block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << input << " ("
         << points.size() << " measurements, mean error " << percent(fit.mean_abs_error)
         << (held_out.empty() ? "" : ", held-out " + held_out) << ")\n"
-        << "iteration: {impl: operators";
-  for (const CoefficientSpec& s : fittable_coefficients())
-    if (std::find(keys.begin(), keys.end(), s.key) != keys.end() || a.start.find(s.key) != std::string::npos)
-      block << ", " << s.key << ": " << coefficient_text(s, fit.coefficients.*(s.field));
-  block << "}\n";
+        << iteration_line(keys, a.start, fit.coefficients);
   if (!a.errors.empty())
     write_errors(a.errors, points, fit);
-  if (!a.out.empty()) {
-    std::ofstream out(a.out);
-    if (!(out << block.str()))
-      throw ConfigError("--out " + a.out + ": cannot write");
-  }
+  write_block(a.out, block.str());
   std::cout << report.str() << block.str();
   return kExitOk;
 }

@@ -1,5 +1,6 @@
 // `llsim calibrate --model M --gpu G (--steps F | --profile F | --attention F | --cpu-overheads F |
-// --all-reduce F) [--fit K,...]
+// --all-reduce F) [--fit K,...]`, or `llsim calibrate --requests LOG --scenario S --phase P
+// [--format F] [--max-runs N] [--fit K,...]` (sim/cli/calibrate_requests.hpp), then
 // [--start C] [--folds K] [--seed N] [--errors F] [--out F]`: fits the operators iteration
 // model's free coefficients for one GPU type to measured times (sim/serve/calibration.hpp,
 // inputs in sim/serve/calibration_inputs.hpp) and prints the fit's error on the points, its
@@ -17,7 +18,9 @@ namespace llsim {
 
 struct CalibrateArguments {
   std::string model, gpu, steps, profile, attention, cpu_overheads, all_reduce, fit, start, errors, out;
+  std::string requests, scenario, phase, format = "requests";
   int folds     = 5;
+  int max_runs  = 100;
   uint64_t seed = 1;
 };
 

@@ -36,9 +36,11 @@ const char* const kUsage =
     "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
     "       llsim models [--markdown]\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
-    "       llsim calibrate --model M --gpu G (--steps F | --profile F | --cpu-overheads F\n"
+    "       llsim calibrate --model M --gpu G (--steps F | --profile F | --attention F | --cpu-overheads F\n"
     "                   | --all-reduce F) [--fit K,...] [--start C] [--folds K] [--seed N] [--errors FILE]\n"
     "                   [--out FILE]\n"
+    "       llsim calibrate --requests LOG --scenario S --phase P [--format F] [--max-runs N] [--fit K,...]\n"
+    "                   [--start C] [--folds K] [--errors FILE] [--out FILE]\n"
     "       llsim --help | --version      (and llsim COMMAND --help)\n";
 
 const std::vector<std::string> kCommands = {"run", "validate", "sweep", "models", "trace", "calibrate", "help"};

@@ -16,22 +16,6 @@ namespace llsim {
 
 namespace {
 
-// Coefficients live in an unbounded space for the solver: shares through a logistic; the others
-// as |x| in units of a typical magnitude, so that a coefficient can reach 0 and come back (an
-// exponential would stall there).
-double unit(const CoefficientSpec& s)
-{
-  return s.duration ? 1e-6 : 1;
-}
-double to_free(const CoefficientSpec& s, double v)
-{
-  return s.share ? std::log(v / (1 - std::min(v, 1 - 1e-12))) : v / unit(s);
-}
-double from_free(const CoefficientSpec& s, double x)
-{
-  return s.share ? 1 / (1 + std::exp(-x)) : std::abs(x) * unit(s);
-}
-
 struct Residuals {
   using Scalar       = double;
   using InputType    = Eigen::VectorXd;
@@ -87,6 +71,23 @@ void Calibration::check_determined(const std::vector<Measurement>& points,
     if (!matters)
       throw ConfigError(std::string("no measurement depends on ") + s->key + ": leave it out of --fit");
   }
+}
+
+namespace {
+double unit(const CoefficientSpec& s)
+{
+  return s.duration ? 1e-6 : 1;
+}
+}  // namespace
+
+double to_free(const CoefficientSpec& s, double v)
+{
+  return s.share ? std::log(v / (1 - std::min(v, 1 - 1e-12))) : v / unit(s);
+}
+
+double from_free(const CoefficientSpec& s, double x)
+{
+  return s.share ? 1 / (1 + std::exp(-x)) : std::abs(x) * unit(s);
 }
 
 const std::vector<CoefficientSpec>& fittable_coefficients()

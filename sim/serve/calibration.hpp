@@ -38,6 +38,11 @@ struct CoefficientSpec {
   bool duration;  // written with a time unit
 };
 const std::vector<CoefficientSpec>& fittable_coefficients();
+// Coefficients live in an unbounded space for a solver: shares through a logistic; the others as
+// |x| in units of a typical magnitude (1 us for durations), so that a coefficient can reach 0 and
+// come back (an exponential would stall there).
+double to_free(const CoefficientSpec& s, double value);
+double from_free(const CoefficientSpec& s, double x);
 // ConfigError naming the known keys for an unknown one.
 const CoefficientSpec& coefficient(const std::string& key);
 

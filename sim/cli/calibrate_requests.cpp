@@ -1,0 +1,191 @@
+#include "sim/cli/calibrate_requests.hpp"
+
+#include "sim/cli/calibrate_text.hpp"
+#include "sim/core/csv.hpp"
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+#include "sim/run/child_runs.hpp"
+#include "sim/serve/request_fit.hpp"
+#include "sim/serve/request_trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace llsim {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A text as a double-quoted YAML scalar.
+std::string quoted(const std::string& text)
+{
+  std::string q = "\"";
+  for (char c : text)
+    q += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return q + "\"";
+}
+
+// A coefficient at full precision, for a run's --set (the printed block rounds to 4 digits).
+std::string exact(const CoefficientSpec& s, double v)
+{
+  char buf[64];
+  std::snprintf(buf, sizeof buf, s.duration ? "%.17gs" : "%.17g", v);
+  return buf;
+}
+
+// The measured requests in the order the phase replays them (by arrival, ties in file order).
+std::vector<RequestTimes> measured_times(const std::string& file, TraceFormat format)
+{
+  std::vector<TraceRequest> requests = read_request_trace(file, format).requests;
+  std::stable_sort(requests.begin(), requests.end(),
+                   [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; });
+  std::vector<RequestTimes> times;
+  for (const TraceRequest& r : requests)
+    times.push_back({r.measured_ttft_s, r.measured_tpot_s});
+  return times;
+}
+
+// Runs of the scenario, one per candidate, in a scratch directory removed at the end.
+class ScenarioRuns {
+ public:
+  ScenarioRuns(const CalibrateArguments& a, TraceFormat format)
+      : a_(a)
+      , format_(format)
+  {
+    std::string pattern = (fs::temp_directory_path() / "llsim_calibrate_XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr)
+      throw std::runtime_error("cannot make a scratch directory in " + fs::temp_directory_path().string());
+    dir_ = pattern;
+  }
+  ~ScenarioRuns()
+  {
+    std::error_code ignored;
+    fs::remove_all(dir_, ignored);
+  }
+  ScenarioRuns(const ScenarioRuns&)            = delete;
+  ScenarioRuns& operator=(const ScenarioRuns&) = delete;
+
+  std::vector<RequestTimes> operator()(const OperatorCoefficients& c)
+  {
+    const std::string out = (dir_ / "run").string(), log = (dir_ / "stderr").string();
+    std::vector<std::string> args = {"run",
+                                     a_.scenario,
+                                     "--quiet",
+                                     "--out",
+                                     out,
+                                     "--set",
+                                     "phases." + a_.phase +
+                                         ".workload={trace: " + quoted(fs::absolute(a_.requests).string()) +
+                                         ", format: " + trace_format_name(format_) + "}"};
+    for (const CoefficientSpec& s : fittable_coefficients())
+      args.insert(args.end(), {"--set", "phases." + a_.phase + ".iteration." + s.key + "=" + exact(s, c.*(s.field))});
+    ChildRuns child;
+    child.start(0, args, log);
+    const int status = child.wait_any().status;
+    if (status != 0) {
+      std::ifstream in(log);
+      std::stringstream text;
+      text << in.rdbuf();
+      throw ConfigError("--scenario " + a_.scenario + ": llsim run of phase '" + a_.phase + "' failed (exit " +
+                        std::to_string(status) + "): " + text.str());
+    }
+    std::vector<RequestTimes> times = read_times(out + "/" + a_.phase + "_requests.csv");
+    fs::remove_all(out);
+    return times;
+  }
+
+ private:
+  static std::vector<RequestTimes> read_times(const std::string& file)
+  {
+    const CsvTable csv = read_csv_file(file);
+    const size_t first = csv.column("first_token_s"), finish = csv.column("finish_s");
+    const size_t tokens = csv.column("output_tokens"), ttft = csv.column("ttft_s");
+    std::vector<RequestTimes> times;
+    for (size_t r = 0; r < csv.rows.size(); ++r) {
+      RequestTimes t;
+      if (csv.number(r, finish) >= 0) {  // completed
+        t.ttft_s         = csv.number(r, ttft);
+        const double out = csv.number(r, tokens);
+        if (out >= 2)
+          t.tpot_s = (csv.number(r, finish) - csv.number(r, first)) / (out - 1);
+      }
+      times.push_back(t);
+    }
+    return times;
+  }
+
+  const CalibrateArguments& a_;
+  TraceFormat format_;
+  fs::path dir_;
+};
+
+// A CSV cell: empty where there is no figure.
+std::string cell(double v)
+{
+  return std::isnan(v) ? "" : format_number(v);
+}
+
+void write_request_errors(const std::string& file, const std::vector<RequestTimes>& measured,
+                          const RequestFitResult& fit, size_t held_out_from)
+{
+  std::ofstream out(file);
+  out << "request,measured_ttft_s,simulated_ttft_s,ttft_error,measured_tpot_s,simulated_tpot_s,tpot_error,held_out\n";
+  for (size_t i = 0; i < measured.size(); ++i)
+    out << i << "," << cell(measured[i].ttft_s) << "," << cell(fit.simulated[i].ttft_s) << ","
+        << cell(fit.errors.ttft[i]) << "," << cell(measured[i].tpot_s) << "," << cell(fit.simulated[i].tpot_s) << ","
+        << cell(fit.errors.tpot[i]) << "," << (i >= held_out_from ? 1 : 0) << "\n";
+  if (!out)
+    throw ConfigError("--errors " + file + ": cannot write");
+}
+
+}  // namespace
+
+int calibrate_requests(const CalibrateArguments& a, const std::vector<std::string>& keys,
+                       const OperatorCoefficients& start)
+{
+  if (a.scenario.empty() || a.phase.empty())
+    throw std::invalid_argument("--requests needs --scenario (the run's platform and serve phase) and --phase");
+  TraceFormat format{};
+  if (!parse_trace_format(a.format, &format) ||
+      (format != TraceFormat::Requests && format != TraceFormat::VllmBenchmark))
+    throw std::invalid_argument("--format '" + a.format + "': expected requests or vllm_benchmark");
+  const std::vector<RequestTimes> measured = measured_times(a.requests, format);
+  if (a.folds == 1 || static_cast<size_t>(a.folds) > measured.size())
+    throw std::invalid_argument("--folds must be 0, or between 2 and the " + std::to_string(measured.size()) +
+                                " requests");
+  // The last 1/folds of the requests, by arrival, are held out of the fit.
+  const size_t held_out_from =
+      a.folds > 0 ? measured.size() - measured.size() / static_cast<size_t>(a.folds) : measured.size();
+  ScenarioRuns runs(a, format);
+  const RequestFitResult fit = fit_by_simulation(
+      measured, keys, start, [&](const OperatorCoefficients& c) { return runs(c); }, held_out_from, a.max_runs);
+  std::ostringstream report, block;
+  report << (keys.empty() ? "checked on " : "calibrated on ") << a.requests << ": " << measured.size() << " requests, "
+         << (keys.empty() ? "fitting nothing" : "fitting " + join(keys, ", ")) << ", by " << fit.runs
+         << " simulations of phase '" << a.phase << "' of " << a.scenario
+         << "\n  errors are each request's TTFT and time per output token, relative to the measured"
+         << "\n  error on the " << held_out_from << " requests fitted: mean " << percent(fit.errors.fitted) << "\n";
+  if (held_out_from < measured.size())
+    report << "  held-out error (the last " << measured.size() - held_out_from << " requests, not fitted): mean "
+           << percent(fit.errors.held_out) << "\n";
+  if (fit.runs > a.max_runs)
+    report << "  note: the search stopped at --max-runs " << a.max_runs << " simulations\n";
+  block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << a.requests << " ("
+        << measured.size() << " requests, mean error " << percent(fit.errors.fitted)
+        << (held_out_from < measured.size() ? ", held-out " + percent(fit.errors.held_out) : "") << ")\n"
+        << iteration_line(keys, a.start, fit.coefficients);
+  if (!a.errors.empty())
+    write_request_errors(a.errors, measured, fit, held_out_from);
+  write_block(a.out, block.str());
+  std::cout << report.str() << block.str();
+  return kExitOk;
+}
+
+}  // namespace llsim

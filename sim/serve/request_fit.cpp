@@ -1,0 +1,196 @@
+#include "sim/serve/request_fit.hpp"
+
+#include "sim/core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace llsim {
+
+namespace {
+
+constexpr int kRounds = 3;  // simplex searches, each from the last one's best
+
+double relative(double simulated, double measured)
+{
+  if (!(measured > 0))
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::isfinite(simulated) ? simulated / measured - 1 : 1;
+}
+
+// What the simplex minimises: the squared errors of the fitted requests.
+double sum_of_squares(const RequestErrors& e, size_t fitted)
+{
+  double ss = 0;
+  for (size_t i = 0; i < fitted; ++i)
+    for (double v : {e.ttft[i], e.tpot[i]})
+      if (!std::isnan(v))
+        ss += v * v;
+  return ss;
+}
+
+struct Vertex {
+  std::vector<double> x;  // free space
+  double f = 0;
+};
+
+class Search {
+ public:
+  Search(const std::vector<RequestTimes>& measured, std::vector<const CoefficientSpec*> specs,
+         const OperatorCoefficients& start, const SimulateRun& simulate, size_t fitted)
+      : measured_(measured)
+      , specs_(std::move(specs))
+      , start_(start)
+      , simulate_(simulate)
+      , fitted_(fitted)
+  {}
+
+  OperatorCoefficients at(const std::vector<double>& x) const
+  {
+    OperatorCoefficients c = start_;
+    for (size_t i = 0; i < specs_.size(); ++i)
+      c.*(specs_[i]->field) = from_free(*specs_[i], x[i]);
+    return c;
+  }
+  Vertex evaluate(std::vector<double> x)
+  {
+    ++runs_;
+    const RequestErrors e = request_errors(measured_, simulate_(at(x)), fitted_);
+    return {std::move(x), sum_of_squares(e, fitted_)};
+  }
+  int runs() const { return runs_; }
+
+ private:
+  const std::vector<RequestTimes>& measured_;
+  std::vector<const CoefficientSpec*> specs_;
+  OperatorCoefficients start_;
+  const SimulateRun& simulate_;
+  size_t fitted_;
+  int runs_ = 0;
+};
+
+// A simplex around x0: x0 and each coefficient moved in turn (a share by `step` units of its
+// logit, another by `step` / 2 of its value). On the first, a coefficient whose move changes
+// nothing is refused.
+std::vector<Vertex> simplex_around(Search& search, const std::vector<const CoefficientSpec*>& specs,
+                                   const std::vector<double>& x0, double step, bool check)
+{
+  std::vector<Vertex> simplex = {search.evaluate(x0)};
+  for (size_t i = 0; i < specs.size(); ++i) {
+    std::vector<double> x = x0;
+    x[i] += specs[i]->share ? step : step * (x0[i] != 0 ? 0.5 * x0[i] : 1);
+    simplex.push_back(search.evaluate(x));
+    if (check && simplex.back().f == simplex.front().f)
+      throw ConfigError(std::string("no request's simulated time depends on ") + specs[i]->key +
+                        ": leave it out of --fit");
+  }
+  return simplex;
+}
+
+// x_c + t (x_w - x_c): the centroid c of all but the worst, moved towards (t > 0) or away from
+// the worst w.
+std::vector<double> along(const std::vector<double>& centroid, const std::vector<double>& worst, double t)
+{
+  std::vector<double> x(centroid.size());
+  for (size_t i = 0; i < x.size(); ++i)
+    x[i] = centroid[i] + t * (worst[i] - centroid[i]);
+  return x;
+}
+
+// Converged: every vertex as good as the best, or the simplex shrunk to nothing.
+bool converged(const std::vector<Vertex>& simplex)
+{
+  double size = 0, scale = 1e-12;
+  for (const Vertex& v : simplex)
+    for (size_t i = 0; i < v.x.size(); ++i) {
+      size  = std::max(size, std::abs(v.x[i] - simplex.front().x[i]));
+      scale = std::max(scale, std::abs(simplex.front().x[i]));
+    }
+  return simplex.back().f - simplex.front().f <= 1e-12 * (1 + simplex.front().f) || size <= 1e-4 * scale;
+}
+
+// Nelder-Mead until converged or out of runs; the simplex comes back sorted, best first.
+void nelder_mead(Search& search, std::vector<Vertex>& simplex, int max_runs)
+{
+  const auto by_f = [](const Vertex& a, const Vertex& b) { return a.f < b.f; };
+  const size_t n  = simplex.size() - 1;
+  for (std::stable_sort(simplex.begin(), simplex.end(), by_f); search.runs() < max_runs && !converged(simplex);
+       std::stable_sort(simplex.begin(), simplex.end(), by_f)) {
+    std::vector<double> centroid(n, 0);
+    for (size_t v = 0; v < n; ++v)
+      for (size_t i = 0; i < n; ++i)
+        centroid[i] += simplex[v].x[i] / static_cast<double>(n);
+    Vertex& worst        = simplex.back();
+    const Vertex reflect = search.evaluate(along(centroid, worst.x, -1));
+    if (reflect.f < simplex.front().f) {
+      Vertex expand = search.evaluate(along(centroid, worst.x, -2));
+      worst         = expand.f < reflect.f ? std::move(expand) : reflect;
+    } else if (reflect.f < simplex[n - 1].f) {
+      worst = reflect;
+    } else {
+      Vertex contract = search.evaluate(along(centroid, worst.x, reflect.f < worst.f ? -0.5 : 0.5));
+      if (contract.f < std::min(reflect.f, worst.f))
+        worst = std::move(contract);
+      else  // shrink towards the best
+        for (size_t v = 1; v <= n && search.runs() < max_runs; ++v)
+          simplex[v] = search.evaluate(along(simplex.front().x, simplex[v].x, 0.5));
+    }
+  }
+}
+
+}  // namespace
+
+RequestErrors request_errors(const std::vector<RequestTimes>& measured, const std::vector<RequestTimes>& simulated,
+                             size_t held_out_from)
+{
+  if (simulated.size() != measured.size())
+    throw ConfigError("the simulated run has " + std::to_string(simulated.size()) + " requests, the measured one " +
+                      std::to_string(measured.size()));
+  RequestErrors e;
+  double sums[2] = {0, 0}, counts[2] = {0, 0};
+  for (size_t i = 0; i < measured.size(); ++i) {
+    e.ttft.push_back(relative(simulated[i].ttft_s, measured[i].ttft_s));
+    e.tpot.push_back(relative(simulated[i].tpot_s, measured[i].tpot_s));
+    const int part = i < held_out_from ? 0 : 1;
+    for (double v : {e.ttft.back(), e.tpot.back()})
+      if (!std::isnan(v))
+        sums[part] += std::abs(v), counts[part] += 1;
+  }
+  e.fitted   = counts[0] > 0 ? sums[0] / counts[0] : 0;
+  e.held_out = counts[1] > 0 ? sums[1] / counts[1] : 0;
+  return e;
+}
+
+RequestFitResult fit_by_simulation(const std::vector<RequestTimes>& measured, const std::vector<std::string>& keys,
+                                   const OperatorCoefficients& start, const SimulateRun& simulate, size_t held_out_from,
+                                   int max_runs)
+{
+  std::vector<const CoefficientSpec*> specs;
+  for (const std::string& k : keys)
+    specs.push_back(&coefficient(k));
+  Search search(measured, specs, start, simulate, held_out_from);
+  OperatorCoefficients best = start;
+  if (!specs.empty()) {
+    // A simulated run's times jump where a batch forms differently, so the simplex can settle on
+    // a step of that rough surface: it starts again from its best, smaller, while runs remain.
+    std::vector<double> x;
+    for (const CoefficientSpec* s : specs)
+      x.push_back(to_free(*s, start.*(s->field)));
+    double step = 1;
+    for (int round = 0; round < kRounds && search.runs() < max_runs; ++round, step /= 4) {
+      std::vector<Vertex> simplex = simplex_around(search, specs, x, step, round == 0);
+      nelder_mead(search, simplex, max_runs);
+      x = simplex.front().x;
+    }
+    best = search.at(x);
+  }
+  RequestFitResult r;
+  r.coefficients = best;
+  r.simulated    = simulate(best);
+  r.errors       = request_errors(measured, r.simulated, held_out_from);
+  r.runs         = search.runs() + 1;
+  return r;
+}
+
+}  // namespace llsim
