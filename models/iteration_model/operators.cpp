@@ -24,9 +24,10 @@ namespace {
 
 const ParamTable kOperatorsParams = {
     ParamSpec::text_list(
-        "profile", "directory (or list of them) of Vidur profile CSVs: mlp.csv, attention.csv, "
-                   "all_reduce.csv, cpu_overheads.csv; measured times replace the rooflines of the operators they "
-                   "cover")
+        "profile",
+        "directory (or list of them) of Vidur profile CSVs: mlp.csv, attention.csv, "
+        "all_reduce.csv, send_recv.csv, cpu_overheads.csv; measured times replace the rooflines of the operators they "
+        "cover")
         .may_be_absent(),
     ParamSpec::quantity("gemm_efficiency", Dimension::Number,
                         "share of peak flops a GEMM of many tokens reaches (assumption, or fitted by llsim calibrate)")
@@ -95,7 +96,7 @@ class Operators : public IterationModel {
                    c.group + ".gpu)");
     if (p.flag("expert_parallel") && !c.model.moe())
       p.fail("expert_parallel", "needs a mixture of experts (the model has no experts)");
-    device_                            = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"));
+    device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
     coefficients_.gemm_efficiency      = p.quantity("gemm_efficiency");
     coefficients_.gemm_half_tokens     = p.quantity("gemm_half_tokens");
     coefficients_.bandwidth_efficiency = p.quantity("bandwidth_efficiency");
@@ -107,11 +108,15 @@ class Operators : public IterationModel {
     coefficients_.cpu_per_iteration_s  = p.quantity("cpu_per_iteration");
     coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
     if (p.has("profile"))
-      profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count);
+      profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count, c.pipeline_stages);
     if (device_.tp > 1 && device_.link_Bps == 0 && !(profile_ && !profile_->all_reduce.empty()))
       p.ref().fail("the operators model needs the link between the " + std::to_string(device_.tp) +
                    " GPUs of a host (give interconnect, or a preset, in platform.groups." + c.group +
                    ".gpu, or an all_reduce.csv in the profile)");
+    if (device_.pp > 1 && device_.link_Bps == 0 && !(profile_ && !profile_->send_recv.empty()))
+      p.ref().fail("the operators model needs the link between the " + std::to_string(device_.pp) +
+                   " pipeline stages of a host (give interconnect, or a preset, in platform.groups." + c.group +
+                   ".gpu, or a send_recv.csv in the profile)");
   }
 
   double seconds(const BatchWork& w) const override { return total(times(w)); }
@@ -167,6 +172,10 @@ class Operators : public IterationModel {
       t[static_cast<size_t>(Op::AttnAllReduce)] = layers * one;
       t[static_cast<size_t>(Op::MlpAllReduce)]  = (device_.expert_parallel ? dense_layers : layers) * one;
     }
+    if (!profile_->send_recv.empty())
+      t[static_cast<size_t>(Op::PipelineSendRecv)] =
+          static_cast<double>(device_.pp - 1) *
+          profile_->send_recv.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_bytes);
     if (!profile_->cpu.empty())
       t[static_cast<size_t>(Op::CpuOverhead)] = profile_->cpu.at(static_cast<double>(w.prefills + w.decodes));
     if (profile_->attention.has_prefill())

@@ -1,6 +1,10 @@
-// Serve system `vllm`: colocated instances (vLLM; Kwon et al., SOSP'23), one per host of a GPU
+// Serve system `vllm`: colocated instances (vLLM; Kwon et al., SOSP'23) on the hosts of a GPU
 // group, each prefilling and decoding its own requests with continuous batching and the KV in
-// the HBM its weights leave. A router sends each request to one instance:
+// the HBM its weights leave. An instance takes tp x pp of a host's GPUs (default: all of them,
+// tensor-parallel), so a host runs count / (tp x pp) instances; with pp pipeline stages an
+// instance runs as pp engines (vLLM's virtual engines), each with its own batches and 1/pp of
+// its KV, assuming the stages overlap the engines' batches perfectly. A router sends each
+// request to one engine:
 //   round_robin   in turn;
 //   least_loaded  the instance with the fewest requests queued and running (ties: lowest index).
 // prefix_caching: vLLM's automatic prefix caching inside an instance (needs prefix blocks in the
@@ -21,7 +25,15 @@ namespace llsim {
 namespace {
 
 const ParamTable kVllmParams = {
-    ParamSpec::text("instances", "GPU group; each host is one instance"),
+    ParamSpec::text("instances", "GPU group; each host runs count / (tp x pp) instances"),
+    ParamSpec::integer("tp", "tensor-parallel GPUs of an instance; default: the host's GPUs / pp")
+        .may_be_absent()
+        .at_least(1)
+        .at_most(1024),
+    ParamSpec::integer("pp", "pipeline stages of an instance, each run as an engine of its own batches")
+        .defaults("1")
+        .at_least(1)
+        .at_most(1024),
     ParamSpec::text("router", "round_robin or least_loaded").defaults("least_loaded"),
     ParamSpec::flag("prefix_caching", "reuse the KV of cached prefix blocks within an instance").defaults("false"),
 };
@@ -32,23 +44,33 @@ class Vllm : public ServeSystem {
       : group_(c.platform.group_param(p, "instances"))
   {
     c.claims.push_back({group_.name, p.raw("instances")});
-    config_                  = gpu_instance_config(p, "instances", group_, c.model, c.batching);
+    require_gpus(p, "instances", group_);
+    layout_.pp = p.integer("pp");
+    layout_.tp = p.has("tp") ? p.integer("tp") : group_.gpu->count / layout_.pp;
+    if (layout_.tp < 1 || group_.gpu->count % (layout_.tp * layout_.pp) != 0)
+      p.fail(p.has("tp") ? "tp" : "pp", "tp x pp (" + std::to_string(layout_.tp) + " x " + std::to_string(layout_.pp) +
+                                            ") must divide the " + std::to_string(group_.gpu->count) +
+                                            " GPUs of a host of group '" + group_.name + "'");
+    engines_per_host_        = group_.gpu->count / layout_.tp;  // instances per host x pp
+    config_                  = gpu_instance_config(p, "instances", group_, c.model, c.batching, layout_);
     config_.prefix_caching   = p.flag("prefix_caching");
-    model_                   = gpu_iteration_model(c, group_);
+    model_                   = gpu_iteration_model(c, group_, layout_);
     const std::string router = p.text("router");
     if (router != "round_robin" && router != "least_loaded")
       p.fail("router", "unknown router '" + router + "' (expected round_robin or least_loaded)");
     least_loaded_ = router == "least_loaded";
   }
 
-  size_t instances() const override { return static_cast<size_t>(group_.count); }
+  size_t instances() const override { return static_cast<size_t>(group_.count * engines_per_host_); }
 
+  // Engine k of host h is instance h x engines_per_host + k.
   void start(ServeEnv& env) override
   {
     env_ = &env;
     for (int64_t i = 0; i < group_.count; ++i)
-      instances_.start(env, static_cast<int>(i), group_.host(i), config_, InstanceRole::Colocated,
-                       [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
+      for (int64_t k = 0; k < engines_per_host_; ++k)
+        instances_.start(env, static_cast<int>(i * engines_per_host_ + k), group_.host(i), config_,
+                         InstanceRole::Colocated, [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
   }
 
   void arrive(int64_t id) override
@@ -98,6 +120,8 @@ class Vllm : public ServeSystem {
   }
 
   const GroupSpec& group_;
+  InstanceLayout layout_;
+  int64_t engines_per_host_ = 1;
   BatcherConfig config_;
   std::unique_ptr<IterationModel> model_;
   bool least_loaded_ = true;

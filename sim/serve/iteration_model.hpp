@@ -48,8 +48,9 @@ class IterationModel {
  public:
   struct Context {
     const LlmModel& model;
-    const GpuSpec& gpu;        // the instance's host
-    const std::string& group;  // its group's name, for messages
+    const GpuSpec& gpu;           // one pipeline stage's GPUs (count: the tensor-parallel degree)
+    const std::string& group;     // its group's name, for messages
+    int64_t pipeline_stages = 1;  // an iteration passes through this many stages of `gpu`
   };
   static constexpr const char* kInterfaceName = "iteration_model";
   static constexpr const char* kHeader        = "sim/serve/iteration_model.hpp";

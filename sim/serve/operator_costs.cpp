@@ -7,13 +7,14 @@ namespace llsim {
 
 namespace {
 
-constexpr const char* kOpNames[kOpCount] = {"embedding",       "input_layernorm", "attn_pre_proj",
-                                            "attn_rope",       "attn_prefill",    "attn_decode",
-                                            "attn_post_proj",  "attn_all_reduce", "post_attention_layernorm",
-                                            "mlp_up_proj",     "mlp_act",         "mlp_down_proj",
-                                            "moe_router",      "moe_dispatch",    "moe_experts",
-                                            "moe_combine",     "mlp_all_reduce",  "add",
-                                            "final_layernorm", "lm_head",         "cpu_overhead"};
+constexpr const char* kOpNames[kOpCount] = {"embedding",          "input_layernorm", "attn_pre_proj",
+                                            "attn_rope",          "attn_prefill",    "attn_decode",
+                                            "attn_post_proj",     "attn_all_reduce", "post_attention_layernorm",
+                                            "mlp_up_proj",        "mlp_act",         "mlp_down_proj",
+                                            "moe_router",         "moe_dispatch",    "moe_experts",
+                                            "moe_combine",        "mlp_all_reduce",  "add",
+                                            "pipeline_send_recv", "final_layernorm", "lm_head",
+                                            "cpu_overhead"};
 
 double gemm_efficiency(double tokens, const OperatorCoefficients& c)
 {
@@ -162,10 +163,11 @@ double total(const OpTimes& t)
   return sum;
 }
 
-OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_t tp, bool expert_parallel)
+OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_t tp, bool expert_parallel, int64_t pp)
 {
   OperatorDevice d;
   d.tp              = tp;
+  d.pp              = pp;
   d.hbm_Bps         = gpu.hbm_Bps;
   d.link_Bps        = gpu.link_Bps;
   d.expert_parallel = expert_parallel;
@@ -195,6 +197,13 @@ double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorC
   return 2 * (t - 1) * (c.link_latency_s + bytes / t / (d.link_Bps * c.link_efficiency));
 }
 
+double pipeline_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c)
+{
+  if (d.pp <= 1 || bytes <= 0)
+    return 0;
+  return static_cast<double>(d.pp - 1) * (c.link_latency_s + bytes / (d.link_Bps * c.link_efficiency));
+}
+
 OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c)
 {
   OpTimes t{};
@@ -209,8 +218,9 @@ OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevi
     dense_mlp(m, tokens, s, d, c, static_cast<double>(m.layers - moe_layers), t);
   if (moe_layers > 0)
     moe_mlp(m, tokens, s, d, c, static_cast<double>(moe_layers), t);
-  t[static_cast<size_t>(Op::Embedding)]      = memory_kernel(tokens * s.d * s.b, d, c);
-  t[static_cast<size_t>(Op::FinalLayernorm)] = memory_kernel(2 * tokens * s.d * s.b, d, c);
+  t[static_cast<size_t>(Op::PipelineSendRecv)] = pipeline_seconds(tokens * s.d * s.b, d, c);
+  t[static_cast<size_t>(Op::Embedding)]        = memory_kernel(tokens * s.d * s.b, d, c);
+  t[static_cast<size_t>(Op::FinalLayernorm)]   = memory_kernel(2 * tokens * s.d * s.b, d, c);
   // Logits only for each sequence's last token, as vLLM computes them.
   t[static_cast<size_t>(Op::LmHead)]      = gemm_seconds(sequences, s.d, static_cast<double>(m.vocab) / s.t, s.b, d, c);
   t[static_cast<size_t>(Op::CpuOverhead)] = c.cpu_per_iteration_s + c.cpu_per_sequence_s * sequences;

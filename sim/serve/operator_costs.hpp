@@ -15,7 +15,8 @@
 // all-reduce of B bytes over t GPUs is a ring's 2 (t-1) steps, each of link_latency and B/t
 // bytes over the link at link_efficiency of its bandwidth:
 // 2 (t-1) (link_latency + B / (t x link bandwidth x link_efficiency)) (the alpha-beta model
-// of Thakur, Rabenseifner and Gropp, 2005); an all-to-all is (t-1) such steps.
+// of Thakur, Rabenseifner and Gropp, 2005); an all-to-all is (t-1) such steps, and a pipeline
+// stage's send of its activations to the next is one.
 #pragma once
 #include "sim/platform/gpu_spec.hpp"
 #include "sim/serve/iteration_model.hpp"
@@ -46,6 +47,7 @@ enum class Op : size_t {
   MoeCombine,
   MlpAllReduce,
   Add,
+  PipelineSendRecv,
   FinalLayernorm,
   LmHead,
   CpuOverhead,
@@ -77,24 +79,30 @@ struct OperatorDevice {
   double peak_flops    = 0;  // of one GPU at the model's dtype
   double hbm_Bps       = 0;
   double link_Bps      = 0;      // GPU-to-GPU, each direction; 0 when there is one GPU
-  int64_t tp           = 1;      // tensor-parallel degree: the instance's GPUs
+  int64_t tp           = 1;      // tensor-parallel degree: a pipeline stage's GPUs
+  int64_t pp           = 1;      // pipeline stages an iteration passes through
   bool expert_parallel = false;  // experts placed whole across the GPUs, with all-to-all
 };
 
-// One of the host's GPUs serving `model` on `tp` of them. FP8 weights (dtype_bytes 1) run at
-// the FP8 peak where the GPU has one.
-OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_t tp, bool expert_parallel);
+// One of the host's GPUs serving `model` on `tp` of them per stage, over `pp` stages. FP8 weights
+// (dtype_bytes 1) run at the FP8 peak where the GPU has one.
+OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_t tp, bool expert_parallel,
+                               int64_t pp = 1);
 
 // Distinct routed experts that T tokens reach on average, each reaching k of E at random:
 // E (1 - (1 - k/E)^T).
 double experts_reached(int64_t experts, int64_t per_token, double tokens);
 
-// Seconds of each operator for the batch, on one GPU (all GPUs of the instance do the same).
+// Seconds of each operator for the batch as it passes through every stage: each stage's layers
+// on one of its GPUs (the stage's GPUs do the same), and the activations sent from each stage to
+// the next. Summed over the stages, as one batch takes them in turn.
 OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c);
 
 // The pieces, for calibration and tests.
 double gemm_seconds(double m, double k, double n, double dtype_bytes, const OperatorDevice& d,
                     const OperatorCoefficients& c);
 double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c);
+// The pp - 1 sends of B bytes between stages, each one step: link_latency + B / (link x link_efficiency).
+double pipeline_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c);
 
 }  // namespace llsim

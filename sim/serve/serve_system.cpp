@@ -16,10 +16,10 @@ void require_gpus(const Params& p, const std::string& key, const GroupSpec& grou
 }
 
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
-                          const std::string& verdict)
+                          const std::string& verdict, int64_t gpus)
 {
   return "the weights (" + format_bytes(model.weight_bytes()) + ") " + verdict + " " +
-         std::to_string(group.gpu->count) + " x " + format_bytes(group.gpu->hbm_B) +
+         std::to_string(gpus > 0 ? gpus : group.gpu->count) + " x " + format_bytes(group.gpu->hbm_B) +
          " of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name + "'";
 }
 
@@ -42,14 +42,14 @@ int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, dou
 namespace {
 
 // Preemption by swap: each GPU moves its share of a block over its own PCIe link.
-void swap_config(const Params& p, const std::string& key, const GroupSpec& group, double swap_space_B, BatcherConfig& c)
+void swap_config(const Params& p, const std::string& key, const GroupSpec& group, double swap_space_B, int64_t n,
+                 BatcherConfig& c)
 {
   const GpuSpec& gpu = *group.gpu;
   if (gpu.pcie_gen == 0 || gpu.pcie_lanes == 0)
     p.fail(key, "batching.preemption swap needs the PCIe link of group '" + group.name +
                     "''s GPUs to time the swap (give pcie_gen and pcie_lanes, or a preset)");
-  const double gpus     = static_cast<double>(gpu.count);
-  const double per_gpu  = c.block_B / gpus;
+  const double per_gpu  = c.block_B / static_cast<double>(n);
   const double capacity = std::floor(swap_space_B / per_gpu);
   if (capacity < 1)
     p.fail(key, "batching.swap_space holds no KV block of group '" + group.name + "' (" + format_bytes(per_gpu) +
@@ -60,12 +60,18 @@ void swap_config(const Params& p, const std::string& key, const GroupSpec& group
 
 }  // namespace
 
+int64_t layout_tp(const GroupSpec& group, const InstanceLayout& layout)
+{
+  return layout.tp > 0 ? layout.tp : group.gpu->count / layout.pp;
+}
+
 BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
-                                  const LlmModel& model, const ServeBatching& batching)
+                                  const LlmModel& model, const ServeBatching& batching, const InstanceLayout& layout)
 {
   require_gpus(p, key, group);
   const GpuSpec& gpu = *group.gpu;
-  const double gpus  = static_cast<double>(gpu.count);
+  const int64_t n    = layout_tp(group, layout) * layout.pp;  // the instance's GPUs
+  const double gpus  = static_cast<double>(n);
   const double hbm   = gpu.hbm_B * gpus * batching.gpu_memory_utilization;
   const double room  = hbm - model.weight_bytes() - batching.activation_reserve_B * gpus;
   BatcherConfig c    = batching.base;
@@ -78,20 +84,27 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
     c.kv_blocks = batching.kv_blocks;
   } else {
     if (room < block)
-      p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in") +
+      p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in", n) +
                       (batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
     c.kv_blocks = kv_blocks_in(p, key, room, block);
   }
+  if (c.kv_blocks < layout.pp)
+    p.fail(key, "the instance's " + std::to_string(c.kv_blocks) + " KV blocks cannot be shared out over its " +
+                    std::to_string(layout.pp) + " pipeline engines");
+  c.kv_blocks /= layout.pp;
   c.watermark_blocks = static_cast<int64_t>(batching.watermark * static_cast<double>(c.kv_blocks));  // as vLLM V0
   c.block_B          = block;
   if (batching.swap)
-    swap_config(p, key, group, batching.swap_space_B, c);
+    swap_config(p, key, group, batching.swap_space_B, n, c);
   return c;
 }
 
-std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group)
+std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group,
+                                                    const InstanceLayout& layout)
 {
-  return Registry<IterationModel>::create(c.iteration, {c.model, *group.gpu, group.name});
+  GpuSpec stage = *group.gpu;  // one pipeline stage's GPUs
+  stage.count   = layout_tp(group, layout);
+  return Registry<IterationModel>::create(c.iteration, {c.model, stage, group.name, layout.pp});
 }
 
 }  // namespace llsim

@@ -71,26 +71,41 @@ class ServeSystem {
   virtual ServeTotals totals() const = 0;
 };
 
+// How an instance spreads over a host's GPUs: tp x pp of them (tp 0: all the host's GPUs, over
+// pp). With pp pipeline stages it runs as pp engines (vLLM's virtual engines), each with its own
+// batches and 1/pp of the instance's KV blocks, each batch passing through every stage.
+struct InstanceLayout {
+  int64_t tp = 0;
+  int64_t pp = 1;
+};
+
 // A located error (at `key` of `p`) when `group` has no GPUs.
 void require_gpus(const Params& p, const std::string& key, const GroupSpec& group);
 
 // "the weights (13.48 GB) <verdict> 1 x 24 GB of HBM x gpu_memory_utilization 0.3 on group 'a10'":
 // the figures of an instance whose weights do not fit, for its located error.
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
-                          const std::string& verdict);
+                          const std::string& verdict, int64_t gpus = 0);  // gpus 0: the host's
 
 // The KV blocks of `block_B` bytes that `room_B` bytes hold. A located error (at `key` of `p`)
 // past 1e15 blocks, which no memory holds (a size in the wrong unit?) and which a block count
 // could not represent exactly.
 int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, double block_B);
 
-// The batcher configuration of a GPU instance on a host of `group`: the KV blocks are the HBM
-// of its GPUs x gpu_memory_utilization, less the weights. A located error (at `key` of `p`)
-// when the group has no GPUs or the weights leave no room.
+// The batcher configuration of one engine of a GPU instance on a host of `group`: the KV blocks
+// are the HBM of the instance's GPUs x gpu_memory_utilization, less the weights, shared out over
+// its pp engines. A located error (at `key` of `p`) when the group has no GPUs or the weights
+// leave no room.
 BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const GroupSpec& group,
-                                  const LlmModel& model, const ServeBatching& batching);
+                                  const LlmModel& model, const ServeBatching& batching,
+                                  const InstanceLayout& layout = {});
 
-// An iteration model for instances on `group`'s GPUs.
-std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group);
+// An iteration model for the engines of instances on `group`'s GPUs: an iteration is a batch
+// through every stage.
+std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& c, const GroupSpec& group,
+                                                    const InstanceLayout& layout = {});
+
+// The layout's tensor-parallel degree (tp 0 resolved).
+int64_t layout_tp(const GroupSpec& group, const InstanceLayout& layout);
 
 }  // namespace llsim

@@ -92,6 +92,24 @@ void read_all_reduce(const std::string& file, int64_t tp, VidurProfile& p)
   p.all_reduce = finish(curve, file, "num_workers (on one node)", tp, degrees);
 }
 
+// Two workers on one node, as an instance's stages are.
+void read_send_recv(const std::string& file, VidurProfile& p)
+{
+  const CsvTable csv = read_csv_file(file);
+  const size_t size = csv.column("size"), workers = csv.column("num_workers");
+  const size_t per_node = csv.column("devices_per_node"), time = csv.column("time_stats.send_recv.median");
+  CurveBuilder curve;
+  std::vector<double> pairs;
+  for (size_t r = 0; r < csv.rows.size(); ++r) {
+    const double n = positive_cell(csv, r, workers), on_node = positive_cell(csv, r, per_node);
+    if (std::find(pairs.begin(), pairs.end(), on_node) == pairs.end())
+      pairs.push_back(on_node);
+    if (n == 2 && on_node == 2)
+      curve.add(positive_cell(csv, r, size), milliseconds_cell(csv, r, time));
+  }
+  p.send_recv = finish(curve, file, "two workers on one node: devices_per_node", 2, pairs);
+}
+
 void read_cpu(const std::string& file, int64_t tp, VidurProfile& p)
 {
   const CsvTable csv = read_csv_file(file);
@@ -147,7 +165,7 @@ double profile_calls(Op op, const LlmModel& m)
   return static_cast<double>(mlp && m.moe() ? m.dense_layers : m.layers);
 }
 
-VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmModel& model, int64_t tp)
+VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmModel& model, int64_t tp, int64_t pp)
 {
   namespace fs = std::filesystem;
   for (const std::string& dir : dirs)
@@ -165,11 +183,11 @@ VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmM
     return found;
   };
   const std::string mlp = find("mlp.csv"), all_reduce = find("all_reduce.csv"), cpu = find("cpu_overheads.csv");
-  const std::string attention = find("attention.csv");
-  if (mlp.empty() && all_reduce.empty() && cpu.empty() && attention.empty())
+  const std::string attention = find("attention.csv"), send_recv = find("send_recv.csv");
+  if (mlp.empty() && all_reduce.empty() && cpu.empty() && attention.empty() && send_recv.empty())
     throw ConfigError("profile: " + join(dirs, ", ") +
-                      " holds none of mlp.csv, attention.csv, all_reduce.csv, cpu_overheads.csv (Vidur's profile "
-                      "files)");
+                      " holds none of mlp.csv, attention.csv, all_reduce.csv, send_recv.csv, cpu_overheads.csv "
+                      "(Vidur's profile files)");
   VidurProfile p;
   if (!mlp.empty())
     read_mlp(mlp, model, tp, p);
@@ -179,6 +197,8 @@ VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmM
     read_cpu(cpu, tp, p);
   if (!attention.empty())
     p.attention = AttentionProfile(attention, model, tp);
+  if (!send_recv.empty() && pp > 1)
+    read_send_recv(send_recv, p);
   return p;
 }
 

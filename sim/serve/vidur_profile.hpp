@@ -7,12 +7,13 @@
 //                      n_kv_head, n_embd, n_expanded_embd, vocab_size, use_gated_mlp;
 //   all_reduce.csv     time_stats.all_reduce.median (ms) against size (bytes) and num_workers,
 //                      all workers on one node (devices_per_node = num_workers);
+//   send_recv.csv      time_stats.send_recv.median (ms) against size (bytes), the rows of two
+//                      workers on one node: a pipeline stage's send to the next;
 //   attention.csv      attention kernel times of prefill chunks and decode batches against their
 //                      tokens or batch size and context (sim/serve/vidur_attention.hpp);
 //   cpu_overheads.csv  schedule, sampler_e2e, prepare_inputs_e2e and process_model_outputs
 //                      medians (ms) against batch_size and tensor_parallel_degree.
-// send_recv.csv is not read: llsim's serving instances have no pipeline stages. Rows at the same
-// point are averaged. Each curve is read between its points by
+// Rows at the same point are averaged. Each curve is read between its points by
 // PiecewiseLinear (a point of the profile reads back exactly); below the first point it keeps the
 // first value, beyond the last it grows at the slope of the chord over the last half of the
 // measured range (sim/core/piecewise_linear.hpp).
@@ -32,6 +33,7 @@ namespace llsim {
 struct VidurProfile {
   std::array<PiecewiseLinear, kOpCount> op;  // seconds of one call (one layer) against tokens; empty: not measured
   PiecewiseLinear all_reduce;                // seconds against bytes
+  PiecewiseLinear send_recv;                 // seconds against bytes
   PiecewiseLinear cpu;                       // seconds of an iteration's CPU work against its sequences
   AttentionProfile attention;                // per layer
 };
@@ -46,6 +48,7 @@ void check_profile_shape(const CsvTable& csv, size_t row, const LlmModel& model)
 
 // ConfigError naming the file and line for a malformed file, a model shape the profile was not
 // measured for, or a tensor-parallel degree it lacks.
-VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmModel& model, int64_t tp);
+VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmModel& model, int64_t tp,
+                                int64_t pp = 1);
 
 }  // namespace llsim

@@ -1,5 +1,5 @@
 // Fuzz target: the readers of measured serving times. The first byte picks one, the rest is its
-// file: Vidur's mlp.csv, all_reduce.csv, cpu_overheads.csv or attention.csv as the operators
+// file: Vidur's mlp.csv, all_reduce.csv, cpu_overheads.csv, attention.csv or send_recv.csv as the operators
 // model's `profile:` reads them (sim/serve/vidur_profile.hpp); the step times, mlp.csv,
 // cpu_overheads.csv, all_reduce.csv or attention.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp); a run's
 // per-request log (strict and skipping) or vLLM's benchmark result JSON
@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   if (size == 0)
     return 0;
-  const int reader = data[0] % 12;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 11
+  const int reader = data[0] % 13;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 12
   data += 1, size -= 1;
   try {
     switch (reader) {
@@ -91,8 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     case 10:
       llsim::read_vidur_profile({profile_dir("attention.csv", data, size)}, llama2_70b(), 2);
       break;
-    default:
+    case 11:
       llsim::read_attention_measurements(llsim::fuzz::write_input("attention.csv", data, size), llama2_70b());
+      break;
+    default:
+      llsim::read_vidur_profile({profile_dir("send_recv.csv", data, size)}, llama2_7b(), 1, 2);
     }
   } catch (const llsim::ConfigError&) {
   }

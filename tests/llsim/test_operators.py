@@ -154,7 +154,7 @@ fails(f"{PROFILE}/mlp.csv:785: the profile was measured for n_embd 4096; the mod
       f"phases.chat.iteration.profile={os.path.join(ROOT, PROFILE)}")
 fails("no rows for num_tensor_parallel_workers 3 (it has 1, 2, 4, 8)", *LLAMA2[:1],
       "platform.groups.gpu.gpu.count=3", f"phases.chat.iteration.profile={os.path.join(ROOT, PROFILE)}")
-fails("holds none of mlp.csv, attention.csv, all_reduce.csv, cpu_overheads.csv", f"phases.chat.iteration.profile={bad}")
+fails("holds none of mlp.csv, attention.csv, all_reduce.csv, send_recv.csv, cpu_overheads.csv", f"phases.chat.iteration.profile={bad}")
 os.makedirs(os.path.join(bad, "broken"))
 shutil.copy(os.path.join(ROOT, PROFILE, "mlp.csv"), os.path.join(bad, "broken", "mlp.csv"))
 with open(os.path.join(bad, "broken", "mlp.csv")) as f:
