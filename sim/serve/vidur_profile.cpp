@@ -74,40 +74,26 @@ void read_mlp(const std::string& file, const LlmModel& m, int64_t tp, VidurProfi
     p.op[static_cast<size_t>(op)] = finish(curves[op], file, "num_tensor_parallel_workers", tp, degrees);
 }
 
-void read_all_reduce(const std::string& file, int64_t tp, VidurProfile& p)
+// A collective's time (time_stats.<collective>.median) against its bytes, from the rows of
+// `workers` workers all on one node, as an instance's GPUs are.
+PiecewiseLinear read_on_node(const std::string& file, const char* collective, int64_t workers)
 {
   const CsvTable csv = read_csv_file(file);
-  const size_t size = csv.column("size"), workers = csv.column("num_workers");
-  const size_t per_node = csv.column("devices_per_node"), time = csv.column("time_stats.all_reduce.median");
+  const size_t size = csv.column("size"), count = csv.column("num_workers");
+  const size_t per_node = csv.column("devices_per_node");
+  const size_t time     = csv.column("time_stats." + std::string(collective) + ".median");
   CurveBuilder curve;
-  std::vector<double> degrees;
+  std::vector<double> on_node;  // worker counts the file has on one node
   for (size_t r = 0; r < csv.rows.size(); ++r) {
-    const double n = positive_cell(csv, r, workers);
-    if (std::find(degrees.begin(), degrees.end(), n) == degrees.end())
-      degrees.push_back(n);
-    // An instance's GPUs share one host.
-    if (n == static_cast<double>(tp) && positive_cell(csv, r, per_node) == n)
+    const double n = positive_cell(csv, r, count);
+    if (positive_cell(csv, r, per_node) != n)
+      continue;
+    if (std::find(on_node.begin(), on_node.end(), n) == on_node.end())
+      on_node.push_back(n);
+    if (n == static_cast<double>(workers))
       curve.add(positive_cell(csv, r, size), milliseconds_cell(csv, r, time));
   }
-  p.all_reduce = finish(curve, file, "num_workers (on one node)", tp, degrees);
-}
-
-// Two workers on one node, as an instance's stages are.
-void read_send_recv(const std::string& file, VidurProfile& p)
-{
-  const CsvTable csv = read_csv_file(file);
-  const size_t size = csv.column("size"), workers = csv.column("num_workers");
-  const size_t per_node = csv.column("devices_per_node"), time = csv.column("time_stats.send_recv.median");
-  CurveBuilder curve;
-  std::vector<double> pairs;
-  for (size_t r = 0; r < csv.rows.size(); ++r) {
-    const double n = positive_cell(csv, r, workers), on_node = positive_cell(csv, r, per_node);
-    if (std::find(pairs.begin(), pairs.end(), on_node) == pairs.end())
-      pairs.push_back(on_node);
-    if (n == 2 && on_node == 2)
-      curve.add(positive_cell(csv, r, size), milliseconds_cell(csv, r, time));
-  }
-  p.send_recv = finish(curve, file, "two workers on one node: devices_per_node", 2, pairs);
+  return finish(curve, file, "num_workers (on one node)", workers, on_node);
 }
 
 void read_cpu(const std::string& file, int64_t tp, VidurProfile& p)
@@ -192,13 +178,13 @@ VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmM
   if (!mlp.empty())
     read_mlp(mlp, model, tp, p);
   if (!all_reduce.empty() && tp > 1)
-    read_all_reduce(all_reduce, tp, p);
+    p.all_reduce = read_on_node(all_reduce, "all_reduce", tp);
   if (!cpu.empty())
     read_cpu(cpu, tp, p);
   if (!attention.empty())
     p.attention = AttentionProfile(attention, model, tp);
   if (!send_recv.empty() && pp > 1)
-    read_send_recv(send_recv, p);
+    p.send_recv = read_on_node(send_recv, "send_recv", 2);  // a stage sends to the next
   return p;
 }
 
