@@ -79,6 +79,10 @@ const ParamTable kOperatorsParams = {
         "CPU time per sequence of the batch: sampling, output processing (fitted, as cpu_per_iteration)")
         .defaults("0.03621ms")
         .at_least(0),
+    ParamSpec::text("experts_reached", "routed experts a MoE layer's tokens reach: mean (E (1 - (1 - k/E)^T) on every "
+                                       "layer) or drawn (each layer's own draw, from the scenario's seed and the "
+                                       "batch)")
+        .defaults("mean"),
     ParamSpec::flag("expert_parallel", "experts placed whole across the instance's GPUs, with an all-to-all "
                                        "dispatch and combine per MoE layer, instead of each expert split across them")
         .defaults("false"),
@@ -96,6 +100,11 @@ class Operators : public IterationModel {
                    c.group + ".gpu)");
     if (p.flag("expert_parallel") && !c.model.moe())
       p.fail("expert_parallel", "needs a mixture of experts (the model has no experts)");
+    const std::string reached = p.text("experts_reached");
+    if (reached != "mean" && reached != "drawn")
+      p.fail("experts_reached", "unknown '" + reached + "' (expected mean or drawn)");
+    if (reached == "drawn" && c.model.moe())
+      draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
     device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
     coefficients_.gemm_efficiency      = p.quantity("gemm_efficiency");
     coefficients_.gemm_half_tokens     = p.quantity("gemm_half_tokens");
@@ -152,7 +161,10 @@ class Operators : public IterationModel {
 
   OpTimes times(const BatchWork& w) const
   {
-    OpTimes t = operator_times(model_, w, device_, coefficients_);
+    std::vector<double> reached;
+    if (draw_key_)
+      reached = draw_reached(w);
+    OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &reached : nullptr);
     if (profile_ && !w.empty())
       apply_profile(w, t);
     return t;
@@ -184,7 +196,25 @@ class Operators : public IterationModel {
       t[static_cast<size_t>(Op::AttnDecode)] = layers * profile_->attention.decode_seconds(w);
   }
 
+  // Each MoE layer's draw, from a stream keyed by the batch: the same batch draws the same
+  // experts, so an iteration's time and its breakdown agree, in any order of calls.
+  std::vector<double> draw_reached(const BatchWork& w) const
+  {
+    uint64_t h = 0;
+    for (uint64_t v :
+         {static_cast<uint64_t>(w.prefills), static_cast<uint64_t>(w.prefill_tokens), static_cast<uint64_t>(w.decodes),
+          static_cast<uint64_t>(w.decode_context), static_cast<uint64_t>(w.prefill_pairs)})
+      h = (h ^ v) * 0x100000001b3ULL;  // FNV-1a's multiplier over whole words
+    Rng rng = Rng::keyed(*draw_key_, h);
+    std::vector<double> reached;
+    const int64_t tokens = w.prefill_tokens + w.decodes;
+    for (int64_t l = model_.dense_layers; l < model_.layers; ++l)
+      reached.push_back(draw_experts_reached(model_.experts, model_.experts_per_token, tokens, rng));
+    return reached;
+  }
+
   LlmModel model_;
+  std::optional<uint64_t> draw_key_;  // experts_reached: drawn
   OperatorDevice device_;
   OperatorCoefficients coefficients_;
   std::optional<VidurProfile> profile_;

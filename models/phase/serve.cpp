@@ -151,8 +151,9 @@ class ServePhase : public Phase {
     workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
     cap_at_max_model_len(workload_.requests, batching_.base.max_model_len);
     batching_.base.hash_block_tokens = workload_.block_tokens;
-    system_                          = Registry<ServeSystem>::create(
-                                 p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_, c.claims});
+    system_ =
+        Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
+                                                        slo_, c.claims, c.seed, "phase." + c.phase_name});
   }
 
   void run(PhaseRuntime& runtime) override

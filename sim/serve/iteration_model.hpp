@@ -51,6 +51,8 @@ class IterationModel {
     const GpuSpec& gpu;           // one pipeline stage's GPUs (count: the tensor-parallel degree)
     const std::string& group;     // its group's name, for messages
     int64_t pipeline_stages = 1;  // an iteration passes through this many stages of `gpu`
+    uint64_t seed           = 0;  // the scenario's, and the name of this model's random stream
+    std::string stream      = "iteration";
   };
   static constexpr const char* kInterfaceName = "iteration_model";
   static constexpr const char* kHeader        = "sim/serve/iteration_model.hpp";

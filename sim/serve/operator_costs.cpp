@@ -127,19 +127,31 @@ void dense_mlp(const LlmModel& m, double tokens, const LayerShape& s, const Oper
   add(Op::MlpAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));
 }
 
-// Routed experts read the weights of those the tokens reach; shared experts are always reached.
-void moe_mlp(const LlmModel& m, double tokens, const LayerShape& s, const OperatorDevice& d,
-             const OperatorCoefficients& c, double layers, OpTimes& t)
+// The experts' time in one layer whose tokens reach `reach` routed experts.
+double experts_seconds(const LlmModel& m, double tokens, double reach, const LayerShape& s, const OperatorDevice& d,
+                       const OperatorCoefficients& c)
 {
-  auto add            = [&](Op op, double seconds) { t[static_cast<size_t>(op)] += layers * seconds; };
   const double k      = static_cast<double>(m.experts_per_token);
   const double shared = static_cast<double>(m.shared_experts);
-  const double reach  = experts_reached(m.experts, m.experts_per_token, tokens);
   const double matrix = (m.gated_mlp ? 3 : 2) * s.d * static_cast<double>(m.expert_ffn);  // one expert
   const double flop   = 2 * tokens * (k + shared) * matrix / s.t;
   const double bytes  = ((reach + shared) * matrix + 2 * tokens * (k + shared) * s.d) * s.b / s.t;
+  return roofline(flop, tokens * k / reach, bytes, d, c);
+}
+
+// Routed experts read the weights of those the tokens reach (the mean on every layer, or each
+// layer's drawn count); shared experts are always reached.
+void moe_mlp(const LlmModel& m, double tokens, const LayerShape& s, const OperatorDevice& d,
+             const OperatorCoefficients& c, double layers, const std::vector<double>* reached, OpTimes& t)
+{
+  auto add       = [&](Op op, double seconds) { t[static_cast<size_t>(op)] += layers * seconds; };
+  const double k = static_cast<double>(m.experts_per_token);
   add(Op::MoeRouter, gemm_seconds(tokens, s.d, static_cast<double>(m.experts), s.b, d, c));
-  add(Op::MoeExperts, roofline(flop, tokens * k / reach, bytes, d, c));
+  if (reached == nullptr)
+    add(Op::MoeExperts, experts_seconds(m, tokens, experts_reached(m.experts, m.experts_per_token, tokens), s, d, c));
+  else
+    for (double reach : *reached)
+      t[static_cast<size_t>(Op::MoeExperts)] += experts_seconds(m, tokens, reach, s, d, c);
   if (d.expert_parallel) {
     add(Op::MoeDispatch, all_to_all_seconds(tokens * k * s.d * s.b, d, c));
     add(Op::MoeCombine, all_to_all_seconds(tokens * k * s.d * s.b, d, c));
@@ -181,6 +193,21 @@ double experts_reached(int64_t experts, int64_t per_token, double tokens)
   return e * (1 - std::pow(1 - static_cast<double>(per_token) / e, tokens));
 }
 
+double draw_experts_reached(int64_t experts, int64_t per_token, int64_t tokens, Rng& rng)
+{
+  int64_t reached = 0;
+  for (int64_t i = 0; i < tokens && reached < experts; ++i) {
+    // The token's j-th pick is one of the experts - j it has not picked; a new one with
+    // probability (not reached yet and not picked) / (not picked).
+    int64_t fresh = 0;
+    for (int64_t j = 0; j < per_token; ++j)
+      if (rng.uniform() * static_cast<double>(experts - j) < static_cast<double>(experts - reached - fresh))
+        ++fresh;
+    reached += fresh;
+  }
+  return static_cast<double>(reached);
+}
+
 double gemm_seconds(double m, double k, double n, double dtype_bytes, const OperatorDevice& d,
                     const OperatorCoefficients& c)
 {
@@ -204,7 +231,8 @@ double pipeline_seconds(double bytes, const OperatorDevice& d, const OperatorCoe
   return static_cast<double>(d.pp - 1) * (c.link_latency_s + bytes / (d.link_Bps * c.link_efficiency));
 }
 
-OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c)
+OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c,
+                       const std::vector<double>* reached)
 {
   OpTimes t{};
   if (w.empty())
@@ -217,7 +245,7 @@ OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevi
   if (m.layers > moe_layers)
     dense_mlp(m, tokens, s, d, c, static_cast<double>(m.layers - moe_layers), t);
   if (moe_layers > 0)
-    moe_mlp(m, tokens, s, d, c, static_cast<double>(moe_layers), t);
+    moe_mlp(m, tokens, s, d, c, static_cast<double>(moe_layers), reached, t);
   t[static_cast<size_t>(Op::PipelineSendRecv)] = pipeline_seconds(tokens * s.d * s.b, d, c);
   t[static_cast<size_t>(Op::Embedding)]        = memory_kernel(tokens * s.d * s.b, d, c);
   t[static_cast<size_t>(Op::FinalLayernorm)]   = memory_kernel(2 * tokens * s.d * s.b, d, c);

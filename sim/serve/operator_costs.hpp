@@ -18,11 +18,13 @@
 // of Thakur, Rabenseifner and Gropp, 2005); an all-to-all is (t-1) such steps, and a pipeline
 // stage's send of its activations to the next is one.
 #pragma once
+#include "sim/core/random.hpp"
 #include "sim/platform/gpu_spec.hpp"
 #include "sim/serve/iteration_model.hpp"
 
 #include <array>
 #include <cstddef>
+#include <vector>
 
 namespace llsim {
 
@@ -92,11 +94,16 @@ OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_
 // Distinct routed experts that T tokens reach on average, each reaching k of E at random:
 // E (1 - (1 - k/E)^T).
 double experts_reached(int64_t experts, int64_t per_token, double tokens);
+// One draw of that number: each token's k distinct experts drawn in turn, stopping once all E
+// are reached.
+double draw_experts_reached(int64_t experts, int64_t per_token, int64_t tokens, Rng& rng);
 
 // Seconds of each operator for the batch as it passes through every stage: each stage's layers
 // on one of its GPUs (the stage's GPUs do the same), and the activations sent from each stage to
 // the next. Summed over the stages, as one batch takes them in turn.
-OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c);
+// `reached`: the routed experts each MoE layer reaches (drawn); null: the mean on every layer.
+OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c,
+                       const std::vector<double>* reached = nullptr);
 
 // The pieces, for calibration and tests.
 double gemm_seconds(double m, double k, double n, double dtype_bytes, const OperatorDevice& d,

@@ -104,7 +104,8 @@ std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& 
 {
   GpuSpec stage = *group.gpu;  // one pipeline stage's GPUs
   stage.count   = layout_tp(group, layout);
-  return Registry<IterationModel>::create(c.iteration, {c.model, stage, group.name, layout.pp});
+  return Registry<IterationModel>::create(
+      c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name});
 }
 
 }  // namespace llsim
