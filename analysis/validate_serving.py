@@ -257,6 +257,10 @@ def render(rows, fitted, fit_errors, variants, dropped):
         cells = []
         for v in variants:
             p, t = error(sel, v, "prompt"), error(sel, v, "token")
+            ran = sum(r[f"{v}_prompt_ms"] != "" for r in sel)
+            if hw == "all" and 0 < ran < len(sel):  # its rows are all in one line above
+                cells.append(f"its {ran} points above")
+                continue
             cells.append("not run" if p is None else
                          f"{p[0]:.0f}%, {p[1]:.0f}%, {p[2]:.0f}%; {t[0]:.0f}%, {t[1]:.0f}%, {t[2]:.0f}%")
         out.append(f"| {hw} | {tp or 'all'} | {len(sel)} | " + " | ".join(cells) + " |")

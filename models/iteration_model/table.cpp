@@ -31,8 +31,12 @@ const ParamTable kTableParams = {
 
 class Table : public IterationModel {
  public:
-  Table(const Params& p, const Context&)
+  Table(const Params& p, const Context& c)
   {
+    if (c.pipeline_stages > 1)
+      p.ref().fail("the table model's measured times are of whole iterations of one instance; it cannot split "
+                   "them into " +
+                   std::to_string(c.pipeline_stages) + " pipeline stages (use the operators model with pp)");
     const std::string file = p.path("file");
     const CsvTable csv     = read_csv_file(file);
     const size_t kind = csv.column("kind"), tokens = csv.column("tokens"), seconds = csv.column("seconds");

@@ -45,12 +45,15 @@ class Vllm : public ServeSystem {
   {
     c.claims.push_back({group_.name, p.raw("instances")});
     require_gpus(p, "instances", group_);
-    layout_.pp = p.integer("pp");
-    layout_.tp = p.has("tp") ? p.integer("tp") : group_.gpu->count / layout_.pp;
-    if (layout_.tp < 1 || group_.gpu->count % (layout_.tp * layout_.pp) != 0)
-      p.fail(p.has("tp") ? "tp" : "pp", "tp x pp (" + std::to_string(layout_.tp) + " x " + std::to_string(layout_.pp) +
-                                            ") must divide the " + std::to_string(group_.gpu->count) +
-                                            " GPUs of a host of group '" + group_.name + "'");
+    layout_.pp          = p.integer("pp");
+    const int64_t gpus  = group_.gpu->count;
+    const std::string n = std::to_string(gpus) + " GPUs of a host of group '" + group_.name + "'";
+    if (!p.has("tp") && gpus % layout_.pp != 0)
+      p.fail("pp", std::to_string(layout_.pp) + " pipeline stages must divide the " + n);
+    layout_.tp = p.has("tp") ? p.integer("tp") : gpus / layout_.pp;
+    if (gpus % (layout_.tp * layout_.pp) != 0)
+      p.fail("tp",
+             "tp x pp (" + std::to_string(layout_.tp) + " x " + std::to_string(layout_.pp) + ") must divide the " + n);
     engines_per_host_        = group_.gpu->count / layout_.tp;  // instances per host x pp
     config_                  = gpu_instance_config(p, "instances", group_, c.model, c.batching, layout_);
     config_.prefix_caching   = p.flag("prefix_caching");

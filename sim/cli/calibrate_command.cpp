@@ -83,7 +83,9 @@ std::vector<std::string> default_keys(const CalibrateArguments& a)
     return {"cpu_per_iteration", "cpu_per_sequence"};
   if (!a.all_reduce.empty())
     return {"link_latency", "link_efficiency"};
-  if (!a.profile.empty() || !a.attention.empty())
+  if (!a.attention.empty())
+    return {"attention_efficiency", "attention_overhead"};
+  if (!a.profile.empty())
     return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
   return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "cpu_per_iteration"};
 }

@@ -8,6 +8,8 @@
 #include "sim/serve/request_fit.hpp"
 #include "sim/serve/request_trace.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -41,15 +43,51 @@ std::string exact(const CoefficientSpec& s, double v)
 }
 
 // The measured requests in the order the phase replays them (by arrival, ties in file order).
-std::vector<RequestTimes> measured_times(const std::string& file, TraceFormat format)
+std::vector<RequestTimes> measured_times(const RequestTrace& trace)
 {
-  std::vector<TraceRequest> requests = read_request_trace(file, format).requests;
+  std::vector<TraceRequest> requests = trace.requests;
   std::stable_sort(requests.begin(), requests.end(),
                    [](const TraceRequest& a, const TraceRequest& b) { return a.arrival_s < b.arrival_s; });
   std::vector<RequestTimes> times;
   for (const TraceRequest& r : requests)
     times.push_back({r.measured_ttft_s, r.measured_tpot_s});
   return times;
+}
+
+// The scenario's phase must exist and time its iterations with the operators model, whose keys
+// each run sets (checked here, before any run, for a clear message).
+void check_phase(const std::string& scenario, const std::string& phase)
+{
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(scenario);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("--scenario " + scenario + ": " + e.what());
+  }
+  std::vector<std::string> names;
+  if (doc.IsMap() && doc["phases"] && doc["phases"].IsSequence())
+    for (const YAML::Node& p : doc["phases"]) {
+      if (!p.IsMap() || !p["name"] || !p["name"].IsScalar())
+        continue;
+      names.push_back(p["name"].Scalar());
+      if (names.back() != phase)
+        continue;
+      const YAML::Node it = p["iteration"];
+      const std::string imp =
+          it && it.IsMap() && it["impl"] && it["impl"].IsScalar() ? it["impl"].Scalar() : "roofline";
+      if (imp != "operators")
+        throw ConfigError("--scenario " + scenario + ": phase '" + phase + "' uses the " + imp +
+                          " iteration model; calibrate --requests fits the operators model's coefficients (give "
+                          "the phase iteration: {impl: operators})");
+      return;
+    }
+  throw ConfigError("--scenario " + scenario + ": no phase '" + phase +
+                    "' (its phases: " + (names.empty() ? "none" : join(names, ", ")) + ")");
+}
+
+std::string runs_text(int runs)
+{
+  return std::to_string(runs) + (runs == 1 ? " simulation" : " simulations");
 }
 
 // Runs of the scenario, one per candidate, in a scratch directory removed at the end.
@@ -156,7 +194,9 @@ int calibrate_requests(const CalibrateArguments& a, const std::vector<std::strin
   if (!parse_trace_format(a.format, &format) ||
       (format != TraceFormat::Requests && format != TraceFormat::VllmBenchmark))
     throw std::invalid_argument("--format '" + a.format + "': expected requests or vllm_benchmark");
-  const std::vector<RequestTimes> measured = measured_times(a.requests, format);
+  check_phase(a.scenario, a.phase);
+  const RequestTrace trace                 = read_request_trace(a.requests, format);
+  const std::vector<RequestTimes> measured = measured_times(trace);
   if (a.folds == 1 || static_cast<size_t>(a.folds) > measured.size())
     throw std::invalid_argument("--folds must be 0, or between 2 and the " + std::to_string(measured.size()) +
                                 " requests");
@@ -168,15 +208,23 @@ int calibrate_requests(const CalibrateArguments& a, const std::vector<std::strin
       measured, keys, start, [&](const OperatorCoefficients& c) { return runs(c); }, held_out_from, a.max_runs);
   std::ostringstream report, block;
   report << (keys.empty() ? "checked on " : "calibrated on ") << a.requests << ": " << measured.size() << " requests, "
-         << (keys.empty() ? "fitting nothing" : "fitting " + join(keys, ", ")) << ", by " << fit.runs
-         << " simulations of phase '" << a.phase << "' of " << a.scenario
+         << (keys.empty() ? "fitting nothing" : "fitting " + join(keys, ", ")) << ", by " << runs_text(fit.runs)
+         << " of phase '" << a.phase << "' of " << a.scenario
          << "\n  errors are each request's TTFT and time per output token, relative to the measured"
          << "\n  error on the " << held_out_from << " requests fitted: mean " << percent(fit.errors.fitted) << "\n";
   if (held_out_from < measured.size())
     report << "  held-out error (the last " << measured.size() - held_out_from << " requests, not fitted): mean "
            << percent(fit.errors.held_out) << "\n";
-  if (fit.runs > a.max_runs)
-    report << "  note: the search stopped at --max-runs " << a.max_runs << " simulations\n";
+  if (fit.runs >= a.max_runs && !keys.empty())
+    report << "  note: the search stopped at --max-runs " << a.max_runs << "\n";
+  const auto lost = std::count_if(fit.simulated.begin(), fit.simulated.end(),
+                                  [](const RequestTimes& t) { return std::isnan(t.ttft_s); });
+  if (lost > 0)
+    report << "  note: " << lost << " of the requests did not complete in the simulation (rejected or failed: "
+           << "too long for the platform's KV, or lost to a fault); each counts as an error of 100%\n";
+  if (trace.spaced_arrivals)
+    report << "  note: the benchmark result has no start_times: its requests arrive 1 / request_rate apart, not "
+              "at the benchmark's own times, so queueing in its TTFTs is not replayed as it was\n";
   block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << a.requests << " ("
         << measured.size() << " requests, mean error " << percent(fit.errors.fitted)
         << (held_out_from < measured.size() ? ", held-out " + percent(fit.errors.held_out) : "") << ")\n"

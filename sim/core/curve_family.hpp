@@ -20,6 +20,7 @@ class CurveFamily {
 
   double at(double key, double x) const;
   bool empty() const { return curves_.empty(); }
+  double last_key() const { return curves_.back().first; }
 
  private:
   std::vector<std::pair<double, PiecewiseLinear>> curves_;

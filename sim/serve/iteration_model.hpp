@@ -19,6 +19,7 @@ struct BatchWork {
   int64_t prefill_tokens   = 0;  // new prompt tokens
   double prefill_pairs     = 0;  // attention token pairs of the prefill parts
   double prefill_kv_tokens = 0;  // context + new tokens of the prefill parts (KV read and written)
+  double prefill_squares   = 0;  // sum over the prefill parts of their new tokens squared
   int64_t decodes          = 0;  // requests generating one token each
   double decode_context    = 0;  // context tokens of the decodes (KV read)
   // KV blocks moved between HBM and CPU memory by preemption by swap (out and in). Timed by the
@@ -35,6 +36,7 @@ struct BatchWork {
     prefill_tokens += count * n;
     prefill_pairs += k * (t * c + t * (t + 1) / 2);
     prefill_kv_tokens += k * (c + t);
+    prefill_squares += k * t * t;
   }
   void add_decodes(int64_t count, int64_t context)
   {

@@ -189,7 +189,8 @@ RequestTrace read_vllm_benchmark(const std::string& file)
   try {
     if (!doc.is_object())
       throw BadField("expected a JSON object with input_lens, output_lens and ttfts");
-    size_t n = 0;
+    trace.spaced_arrivals = !doc.contains("start_times");
+    size_t n              = 0;
     list(doc, "input_lens", &n);
     if (n > kMaxTraceRequests)
       throw BadField("more than " + std::to_string(kMaxTraceRequests) + " requests, llsim's limit for a trace");

@@ -33,17 +33,19 @@ double sum_of_squares(const RequestErrors& e, size_t fitted)
 struct Vertex {
   std::vector<double> x;  // free space
   double f = 0;
+  std::vector<RequestTimes> times;  // the run's
 };
 
 class Search {
  public:
   Search(const std::vector<RequestTimes>& measured, std::vector<const CoefficientSpec*> specs,
-         const OperatorCoefficients& start, const SimulateRun& simulate, size_t fitted)
+         const OperatorCoefficients& start, const SimulateRun& simulate, size_t fitted, int max_runs)
       : measured_(measured)
       , specs_(std::move(specs))
       , start_(start)
       , simulate_(simulate)
       , fitted_(fitted)
+      , max_runs_(max_runs)
   {}
 
   OperatorCoefficients at(const std::vector<double>& x) const
@@ -53,11 +55,15 @@ class Search {
       c.*(specs_[i]->field) = from_free(*specs_[i], x[i]);
     return c;
   }
+  // A run at x; none once the runs are spent (the point then counts as worse than any).
   Vertex evaluate(std::vector<double> x)
   {
+    if (runs_ >= max_runs_)
+      return {std::move(x), std::numeric_limits<double>::infinity(), {}};
     ++runs_;
-    const RequestErrors e = request_errors(measured_, simulate_(at(x)), fitted_);
-    return {std::move(x), sum_of_squares(e, fitted_)};
+    std::vector<RequestTimes> times = simulate_(at(x));
+    const double f                  = sum_of_squares(request_errors(measured_, times, fitted_), fitted_);
+    return {std::move(x), f, std::move(times)};
   }
   int runs() const { return runs_; }
 
@@ -67,21 +73,23 @@ class Search {
   OperatorCoefficients start_;
   const SimulateRun& simulate_;
   size_t fitted_;
+  int max_runs_;
   int runs_ = 0;
 };
 
-// A simplex around x0: x0 and each coefficient moved in turn (a share by `step` units of its
-// logit, another by `step` / 2 of its value). On the first, a coefficient whose move changes
+// A simplex around a vertex: it and each coefficient moved in turn (a share by `step` units of
+// its logit, another by `step` / 2 of its value). On the first, a coefficient whose move changes
 // nothing is refused.
-std::vector<Vertex> simplex_around(Search& search, const std::vector<const CoefficientSpec*>& specs,
-                                   const std::vector<double>& x0, double step, bool check)
+std::vector<Vertex> simplex_around(Search& search, const std::vector<const CoefficientSpec*>& specs, Vertex from,
+                                   double step, bool check)
 {
-  std::vector<Vertex> simplex = {search.evaluate(x0)};
+  const std::vector<double> x0 = from.x;
+  std::vector<Vertex> simplex  = {std::move(from)};
   for (size_t i = 0; i < specs.size(); ++i) {
     std::vector<double> x = x0;
     x[i] += specs[i]->share ? step : step * (x0[i] != 0 ? 0.5 * x0[i] : 1);
     simplex.push_back(search.evaluate(x));
-    if (check && simplex.back().f == simplex.front().f)
+    if (check && simplex.back().f == simplex.front().f && std::isfinite(simplex.back().f))
       throw ConfigError(std::string("no request's simulated time depends on ") + specs[i]->key +
                         ": leave it out of --fit");
   }
@@ -169,27 +177,27 @@ RequestFitResult fit_by_simulation(const std::vector<RequestTimes>& measured, co
   std::vector<const CoefficientSpec*> specs;
   for (const std::string& k : keys)
     specs.push_back(&coefficient(k));
-  Search search(measured, specs, start, simulate, held_out_from);
-  OperatorCoefficients best = start;
-  if (!specs.empty()) {
-    // A simulated run's times jump where a batch forms differently, so the simplex can settle on
-    // a step of that rough surface: it starts again from its best, smaller, while runs remain.
-    std::vector<double> x;
-    for (const CoefficientSpec* s : specs)
-      x.push_back(to_free(*s, start.*(s->field)));
-    double step = 1;
-    for (int round = 0; round < kRounds && search.runs() < max_runs; ++round, step /= 4) {
-      std::vector<Vertex> simplex = simplex_around(search, specs, x, step, round == 0);
-      nelder_mead(search, simplex, max_runs);
-      x = simplex.front().x;
-    }
-    best = search.at(x);
+  if (max_runs < static_cast<int>(specs.size()) + 1)
+    throw ConfigError("--max-runs " + std::to_string(max_runs) + ": fitting " + std::to_string(specs.size()) +
+                      " coefficients takes " + std::to_string(specs.size() + 1) + " runs at least");
+  Search search(measured, specs, start, simulate, held_out_from, max_runs);
+  std::vector<double> x;
+  for (const CoefficientSpec* s : specs)
+    x.push_back(to_free(*s, start.*(s->field)));
+  Vertex best = search.evaluate(x);
+  // A simulated run's times jump where a batch forms differently, so the simplex can settle on a
+  // step of that rough surface: it starts again from its best, smaller, while runs remain.
+  double step = 1;
+  for (int round = 0; !specs.empty() && round < kRounds && search.runs() < max_runs; ++round, step /= 4) {
+    std::vector<Vertex> simplex = simplex_around(search, specs, std::move(best), step, round == 0);
+    nelder_mead(search, simplex, max_runs);
+    best = std::move(simplex.front());
   }
   RequestFitResult r;
-  r.coefficients = best;
-  r.simulated    = simulate(best);
+  r.coefficients = search.at(best.x);
+  r.simulated    = std::move(best.times);
   r.errors       = request_errors(measured, r.simulated, held_out_from);
-  r.runs         = search.runs() + 1;
+  r.runs         = search.runs();
   return r;
 }
 

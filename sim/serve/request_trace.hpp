@@ -34,6 +34,7 @@ const char* trace_format_names();
 struct RequestTrace {
   std::vector<TraceRequest> requests;
   size_t skipped_lines = 0;
+  bool spaced_arrivals = false;  // a vLLM benchmark result without start_times: arrivals 1 / rate apart
 };
 
 RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines = false);

@@ -5,6 +5,7 @@
 #include "sim/serve/vidur_csv.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace llsim {
@@ -90,10 +91,13 @@ double AttentionProfile::prefill_seconds(const BatchWork& w) const
 {
   if (w.prefills == 0)
     return 0;
-  const double sequences = static_cast<double>(w.prefills);
-  const double chunk     = static_cast<double>(w.prefill_tokens) / sequences;
-  const double context   = (w.prefill_kv_tokens - static_cast<double>(w.prefill_tokens)) / sequences;
-  return sequences * prefill_.at(chunk, context);
+  const double chunk   = std::sqrt(w.prefill_squares);
+  const double context = w.prefill_kv_tokens - static_cast<double>(w.prefill_tokens);
+  const double longest = prefill_.last_key();
+  if (chunk <= longest)
+    return prefill_.at(chunk, context);
+  const auto pairs = [context](double n) { return n * context + n * (n + 1) / 2; };
+  return prefill_.at(longest, context) * pairs(chunk) / pairs(longest);
 }
 
 double AttentionProfile::decode_seconds(const BatchWork& w) const

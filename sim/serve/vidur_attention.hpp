@@ -36,9 +36,11 @@ class AttentionProfile {
 
   bool has_prefill() const { return !prefill_.empty(); }
   bool has_decode() const { return !decode_.empty(); }
-  // Seconds of one layer's attention over the batch's prefill parts: each of its sequences timed
-  // as the mean one (the mean chunk after the mean context), as a lone prefill reads back its
-  // profile point.
+  // Seconds of one layer's attention over the batch's prefill parts, read as one prefill of
+  // sqrt(sum of the chunks squared) tokens after the sum of their contexts, as Vidur aggregates a
+  // batch's prefills (attention grows with a chunk's square); a lone prefill reads back its
+  // profile point. Beyond the longest chunk profiled, the time at that chunk grows with the
+  // token pairs attended, n c + n (n + 1) / 2 (the kernel is compute-bound there).
   double prefill_seconds(const BatchWork& w) const;
   // Seconds of one layer's decode attention: the batch's decodes at their mean context.
   double decode_seconds(const BatchWork& w) const;

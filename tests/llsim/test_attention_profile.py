@@ -3,6 +3,8 @@ on an A100) in `profile:`, a lone request's prefill and decode attention are the
 its own points, exactly, and lie between them elsewhere; without it, the attention roofline's
 closed form; `calibrate --attention` reads the file; bad files are errors naming file and line."""
 import csv
+import json
+import math
 import os
 import shutil
 
@@ -50,6 +52,25 @@ ops = operators(*LLAMA70_TP2, "phases.chat.workload.input_tokens=1000")
 low, high = sorted([LAYERS * at[(True, below, 0)], LAYERS * at[(True, above, 0)]])
 check(low <= ops["attn_prefill"] <= high, f"1000 tokens lies between chunks {below} and {above}: "
       f"{low} <= {ops['attn_prefill']} <= {high}")
+
+# A batch of prefills reads as one chunk of sqrt(sum of squares) tokens after the sum of their
+# contexts (Vidur's aggregate): prompts of 1,000 and 64 tokens arriving together take the time of
+# a 1,002.05-token chunk (not twice a 532-token one, as a mean prefill would).
+log = os.path.join(scratch_dir(), "pair.jsonl")
+with open(log, "w") as f:
+    for i, n in enumerate((1000, 64)):
+        f.write(json.dumps({"request_id": i, "input_tokens": n, "output_tokens": 1, "arrival_s": 0,
+                            "first_token_s": 1, "last_token_s": 1}) + "\n")
+pair = operators(*LLAMA70_TP2, f"phases.chat.workload={{trace: {log}, format: requests}}")
+n = math.sqrt(1000 ** 2 + 64 ** 2)
+lo, hi = max(c for c in chunks if c <= n), min(c for c in chunks if c > n)
+expected = at[(True, lo, 0)] + (at[(True, hi, 0)] - at[(True, lo, 0)]) * (n - lo) / (hi - lo)
+check_close(pair["attn_prefill"], LAYERS * expected, 1e-9, "two prompts: one chunk of sqrt(1000^2 + 64^2)")
+# Beyond the longest chunk profiled (4,096), the time at 4,096 grows with the token pairs.
+beyond = operators(*LLAMA70_TP2, "phases.chat.workload.input_tokens=8192")
+pairs = lambda n: n * (n + 1) / 2  # no context
+check_close(beyond["attn_prefill"], LAYERS * at[(True, 4096, 0)] * pairs(8192) / pairs(4096), 1e-9,
+            "8,192 tokens: the 4,096-token time x the ratio of token pairs")
 
 # --- Without the profile: the attention roofline, attention_overhead + max(flop / (peak x
 # attention_efficiency), bytes / (hbm x bandwidth_efficiency)), defaults 15.21 us and 0.2707.

@@ -71,9 +71,23 @@ one, _, _ = simulate(*LONG, "phases.chat.system.tp=4")
 two, _, _ = simulate(*LONG, "phases.chat.system.pp=2")
 check(one["completed"] == 1 and two["rejected"] == 1, "pp=2 halves an engine's KV blocks")
 
+# The swap space per GPU is shared out over the engines too: an instance of all 8 GPUs holds a
+# block of 16 tokens of Llama-3.1-8B's KV as 128 KiB x 16 / 8 = 262 kB per GPU, so 300 kB per GPU
+# hold one block for one engine, and none for each of two.
+SWAP = ["phases.chat.batching.preemption=swap"]
+run_fails(SCENARIO, "batching.swap_space holds no KV block of group 'gpu' (262 kB per GPU for each of 2 pipeline "
+          "engines)", SMALL, *SWAP, "phases.chat.batching.swap_space=300kB", "phases.chat.system.pp=2")
+simulate(*SWAP, "phases.chat.batching.swap_space=300kB")  # one engine: one block
+run_fails(SCENARIO, "batching.swap_space: 107 GB for each of 8 GPUs exceeds the 275 GB of memory of a host", SMALL,
+          *SWAP, "phases.chat.batching.swap_space=100GiB")
+# The table model's measured iterations cannot be split into stages.
+run_fails(SCENARIO, "cannot split them into 2 pipeline stages", SMALL, "phases.chat.system.pp=2",
+          f"phases.chat.iteration={{impl: table, file: {os.path.join(ROOT, 'tests/inputs/serve_iteration_table.csv')}}}")
+
 # --- Errors: a layout that does not divide a host; stages without a link.
 run_fails(SCENARIO, "tp x pp (3 x 1) must divide the 8 GPUs of a host of group 'gpu'", SMALL,
           "phases.chat.system.tp=3")
+run_fails(SCENARIO, "pp: 3 pipeline stages must divide the 8 GPUs of a host", SMALL, "phases.chat.system.pp=3")
 run_fails(SCENARIO, "tp x pp (4 x 4) must divide the 8 GPUs", SMALL, "phases.chat.system.tp=4",
           "phases.chat.system.pp=4")
 run_fails(SCENARIO, "needs the link between the 2 pipeline stages", SMALL, "phases.chat.system.pp=2",
