@@ -30,22 +30,26 @@ const ParamTable kOperatorsParams = {
         "cover")
         .may_be_absent(),
     ParamSpec::quantity("gemm_efficiency", Dimension::Number,
-                        "share of peak flops a GEMM of many tokens reaches (assumption, or fitted by llsim calibrate)")
-        .defaults("0.7")
+                        "share of peak flops a GEMM of many tokens reaches; default: the GPU's fitted figure "
+                        "(a100-80gb-sxm, h100-sxm presets), else 0.7 (assumption)")
+        .may_be_absent()
         .positive()
         .at_most(1),
     ParamSpec::quantity("gemm_half_tokens", Dimension::Number,
-                        "tokens at which a GEMM reaches half of gemm_efficiency (assumption, or fitted)")
-        .defaults("64")
+                        "tokens at which a GEMM reaches half of gemm_efficiency; default: the GPU's fitted figure, "
+                        "else 64 (assumption)")
+        .may_be_absent()
         .at_least(0),
     ParamSpec::quantity("bandwidth_efficiency", Dimension::Number,
-                        "share of HBM bandwidth memory-bound kernels reach (assumption, or fitted)")
-        .defaults("0.8")
+                        "share of HBM bandwidth memory-bound kernels reach; default: the GPU's fitted figure, else "
+                        "0.8 (assumption)")
+        .may_be_absent()
         .positive()
         .at_most(1),
     ParamSpec::quantity("kernel_launch", Dimension::Duration,
-                        "fixed time of every GPU kernel: launch and synchronisation (assumption, or fitted)")
-        .defaults("4us")
+                        "fixed time of every GPU kernel, launch and synchronisation; default: the GPU's fitted "
+                        "figure, else 4us (assumption)")
+        .may_be_absent()
         .at_least(0),
     ParamSpec::quantity("attention_efficiency", Dimension::Number,
                         "share of peak flops the attention kernels reach (fitted: Vidur's FlashAttention times of "
@@ -106,10 +110,16 @@ class Operators : public IterationModel {
     if (reached == "drawn" && c.model.moe())
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
     device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
-    coefficients_.gemm_efficiency      = p.quantity("gemm_efficiency");
-    coefficients_.gemm_half_tokens     = p.quantity("gemm_half_tokens");
-    coefficients_.bandwidth_efficiency = p.quantity("bandwidth_efficiency");
-    coefficients_.kernel_launch_s      = p.quantity("kernel_launch");
+    // The scenario's figure, else the GPU's fitted one, else the model's assumption.
+    const OperatorCoefficients assumed;
+    const auto pick = [&p](const char* key, const std::optional<double>& gpu, double fallback) {
+      return p.has(key) ? p.quantity(key) : gpu.value_or(fallback);
+    };
+    coefficients_.gemm_efficiency  = pick("gemm_efficiency", c.gpu.gemm_efficiency, assumed.gemm_efficiency);
+    coefficients_.gemm_half_tokens = pick("gemm_half_tokens", c.gpu.gemm_half_tokens, assumed.gemm_half_tokens);
+    coefficients_.bandwidth_efficiency =
+        pick("bandwidth_efficiency", c.gpu.bandwidth_efficiency, assumed.bandwidth_efficiency);
+    coefficients_.kernel_launch_s      = pick("kernel_launch", c.gpu.kernel_launch_s, assumed.kernel_launch_s);
     coefficients_.attention_efficiency = p.quantity("attention_efficiency");
     coefficients_.attention_overhead_s = p.quantity("attention_overhead");
     coefficients_.link_latency_s       = p.quantity("link_latency");

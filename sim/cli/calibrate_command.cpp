@@ -49,10 +49,17 @@ T parse_option(const std::string& option, const std::string& text, const ParamTa
   return parse(Params(YamlRef(node, option.substr(2), source), table));
 }
 
-// The starting (and, for those not fitted, fixed) coefficients: the model's defaults, then --start.
-OperatorCoefficients start_values(const std::string& text)
+// The starting (and, for those not fitted, fixed) coefficients: the model's defaults, the GPU's
+// fitted figures where it has them, then --start.
+OperatorCoefficients start_values(const std::string& text, const GpuSpec* gpu = nullptr)
 {
   OperatorCoefficients c;
+  if (gpu != nullptr) {
+    c.gemm_efficiency      = gpu->gemm_efficiency.value_or(c.gemm_efficiency);
+    c.gemm_half_tokens     = gpu->gemm_half_tokens.value_or(c.gemm_half_tokens);
+    c.bandwidth_efficiency = gpu->bandwidth_efficiency.value_or(c.bandwidth_efficiency);
+    c.kernel_launch_s      = gpu->kernel_launch_s.value_or(c.kernel_launch_s);
+  }
   if (text.empty())
     return c;
   const YAML::Node node = load_mapping("--start", text, "kernel_launch: 4us");
@@ -228,7 +235,7 @@ int calibrate_command(const CalibrateArguments& a)
     check_writable("--errors", a.errors);
   if (!a.out.empty())
     check_writable("--out", a.out);
-  const OperatorCoefficients start      = start_values(a.start);
+  const OperatorCoefficients start      = start_values(a.start, &gpu);
   const std::vector<Measurement> points = !a.steps.empty()           ? read_step_times(a.steps, gpu.count)
                                           : !a.profile.empty()       ? read_profile_measurements(a.profile, model)
                                           : !a.attention.empty()     ? read_attention_measurements(a.attention, model)

@@ -93,8 +93,9 @@ std::string runs_text(int runs)
 // Runs of the scenario, one per candidate, in a scratch directory removed at the end.
 class ScenarioRuns {
  public:
-  ScenarioRuns(const CalibrateArguments& a, TraceFormat format)
+  ScenarioRuns(const CalibrateArguments& a, const std::vector<std::string>& keys, TraceFormat format)
       : a_(a)
+      , keys_(keys)
       , format_(format)
   {
     std::string pattern = (fs::temp_directory_path() / "llsim_calibrate_XXXXXX").string();
@@ -122,8 +123,10 @@ class ScenarioRuns {
                                      "phases." + a_.phase +
                                          ".workload={trace: " + quoted(fs::absolute(a_.requests).string()) +
                                          ", format: " + trace_format_name(format_) + "}"};
+    // The coefficients fitted and those --start gives; the others stay the scenario's (or its GPU's).
     for (const CoefficientSpec& s : fittable_coefficients())
-      args.insert(args.end(), {"--set", "phases." + a_.phase + ".iteration." + s.key + "=" + exact(s, c.*(s.field))});
+      if (std::find(keys_.begin(), keys_.end(), s.key) != keys_.end() || a_.start.find(s.key) != std::string::npos)
+        args.insert(args.end(), {"--set", "phases." + a_.phase + ".iteration." + s.key + "=" + exact(s, c.*(s.field))});
     ChildRuns child;
     child.start(0, args, log);
     const int status = child.wait_any().status;
@@ -160,6 +163,7 @@ class ScenarioRuns {
   }
 
   const CalibrateArguments& a_;
+  const std::vector<std::string>& keys_;
   TraceFormat format_;
   fs::path dir_;
 };
@@ -203,7 +207,7 @@ int calibrate_requests(const CalibrateArguments& a, const std::vector<std::strin
   // The last 1/folds of the requests, by arrival, are held out of the fit.
   const size_t held_out_from =
       a.folds > 0 ? measured.size() - measured.size() / static_cast<size_t>(a.folds) : measured.size();
-  ScenarioRuns runs(a, format);
+  ScenarioRuns runs(a, keys, format);
   const RequestFitResult fit = fit_by_simulation(
       measured, keys, start, [&](const OperatorCoefficients& c) { return runs(c); }, held_out_from, a.max_runs);
   std::ostringstream report, block;

@@ -6,7 +6,13 @@
 //   interconnect_bandwidth each direction: half the bidirectional NVLink / Infinity Fabric figure
 //   pcie_gen, pcie_lanes   the host link (a PCIe card's only link to its peers without a bridge)
 //   tdp                    maximum board power, watts
+//   gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch
+//                          the operators model's kernel coefficients, fitted by llsim calibrate to
+//                          Vidur's measured Llama-2-7B operator profile of that GPU
+//                          (traces/calibration/, docs/validation.md); only where one was measured
 #include "sim/platform/gpu_spec.hpp"
+
+#include <array>
 
 namespace llsim {
 
@@ -32,6 +38,16 @@ GpuPreset a100(std::string name, std::string description, const char* hbm, const
   return g;
 }
 
+// The operators model's fitted kernel coefficients added to a preset: gemm_efficiency,
+// gemm_half_tokens, bandwidth_efficiency, kernel_launch.
+GpuPreset fitted(GpuPreset g, const std::array<const char*, 4>& values)
+{
+  const char* keys[] = {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
+  for (size_t i = 0; i < values.size(); ++i)
+    g.figures.push_back({keys[i], values[i]});
+  return g;
+}
+
 // Hopper: H100 SXM, PCIe and NVL, H200.
 std::vector<GpuPreset> hopper()
 {
@@ -48,6 +64,11 @@ std::vector<GpuPreset> hopper()
            {"pcie_gen", "5"},  // H100 datasheet: PCIe Gen5 128 GB/s (x16)
            {"pcie_lanes", "16"},
            {"tdp", "700"},  // H100 datasheet: up to 700 W
+           // Fitted: Vidur's H100 profile (10,440 operator times, 2.0% error, held-out 2.0%).
+           {"gemm_efficiency", "0.7719"},
+           {"gemm_half_tokens", "212.8"},
+           {"bandwidth_efficiency", "0.7691"},
+           {"kernel_launch", "4.653us"},
        }},
       {"h100-pcie",
        "NVIDIA H100 PCIe 80GB",
@@ -177,7 +198,9 @@ const std::vector<GpuPreset>& gpu_presets()
   static const std::vector<GpuPreset> presets = [] {
     std::vector<GpuPreset> all = {
         a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400"),
-        a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400"),
+        fitted(a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400"),
+               // Vidur's A100 profile (10,440 operator times, 1.6% error, held-out 1.6%).
+               {"0.7619", "95.31", "0.7501", "5.572us"}),
         a100("a100-40gb-pcie", "NVIDIA A100 40GB PCIe", "40GB", "1555GBps", false, "250"),
         a100("a100-80gb-pcie", "NVIDIA A100 80GB PCIe", "80GB", "1935GBps", false, "300"),
     };

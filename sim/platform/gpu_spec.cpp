@@ -124,6 +124,24 @@ const ParamTable& gpu_params()
       ParamSpec::quantity("tdp", Dimension::Number, "board power of one GPU, watts; carried (no model reads it yet)")
           .positive()
           .may_be_absent(),
+      ParamSpec::quantity("gemm_efficiency", Dimension::Number,
+                          "fitted on this GPU: the operators model's gemm_efficiency where the scenario gives none")
+          .positive()
+          .at_most(1)
+          .may_be_absent(),
+      ParamSpec::quantity("gemm_half_tokens", Dimension::Number,
+                          "fitted on this GPU: the operators model's gemm_half_tokens, as gemm_efficiency")
+          .at_least(0)
+          .may_be_absent(),
+      ParamSpec::quantity("bandwidth_efficiency", Dimension::Number,
+                          "fitted on this GPU: the operators model's bandwidth_efficiency, as gemm_efficiency")
+          .positive()
+          .at_most(1)
+          .may_be_absent(),
+      ParamSpec::quantity("kernel_launch", Dimension::Duration,
+                          "fitted on this GPU: the operators model's kernel_launch, as gemm_efficiency")
+          .at_least(0)
+          .may_be_absent(),
   };
   return t;
 }
@@ -141,6 +159,12 @@ GpuSpec parse_gpu(const Params& p)
   g.count     = p.integer("count");
   g.fp8_flops = p.has("fp8_flops") ? p.quantity("fp8_flops") : 0;
   g.tdp_W     = p.has("tdp") ? p.quantity("tdp") : 0;
+  for (auto [key, field] : {std::pair{"gemm_efficiency", &GpuSpec::gemm_efficiency},
+                            std::pair{"gemm_half_tokens", &GpuSpec::gemm_half_tokens},
+                            std::pair{"bandwidth_efficiency", &GpuSpec::bandwidth_efficiency},
+                            std::pair{"kernel_launch", &GpuSpec::kernel_launch_s}})
+    if (p.has(key))
+      g.*field = p.quantity(key);
   parse_interconnect(p, g);
   return g;
 }

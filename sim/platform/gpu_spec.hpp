@@ -11,6 +11,7 @@
 #include "sim/core/params.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct GpuSpec {
   int64_t pcie_gen   = 0;  // host link; 0: not given
   int64_t pcie_lanes = 0;
   double tdp_W       = 0;  // board power; 0: not given
+  // The operators model's kernel efficiencies measured on this GPU type (llsim calibrate on a
+  // profile): its defaults for these keys where the GPU has them.
+  std::optional<double> gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch_s;
 };
 
 // A catalogue entry: its figures as scenario text, with their sources in gpu_presets.cpp.

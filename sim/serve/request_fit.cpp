@@ -19,15 +19,11 @@ double relative(double simulated, double measured)
   return std::isfinite(simulated) ? simulated / measured - 1 : 1;
 }
 
-// What the simplex minimises: the squared errors of the fitted requests.
-double sum_of_squares(const RequestErrors& e, size_t fitted)
+// What the search minimises: the fitted requests' mean absolute error. Not squared: a batch that
+// forms differently moves a few requests' times a lot, and squares would let those few decide.
+double objective(const RequestErrors& e)
 {
-  double ss = 0;
-  for (size_t i = 0; i < fitted; ++i)
-    for (double v : {e.ttft[i], e.tpot[i]})
-      if (!std::isnan(v))
-        ss += v * v;
-  return ss;
+  return e.fitted;
 }
 
 struct Vertex {
@@ -62,7 +58,7 @@ class Search {
       return {std::move(x), std::numeric_limits<double>::infinity(), {}};
     ++runs_;
     std::vector<RequestTimes> times = simulate_(at(x));
-    const double f                  = sum_of_squares(request_errors(measured_, times, fitted_), fitted_);
+    const double f                  = objective(request_errors(measured_, times, fitted_));
     return {std::move(x), f, std::move(times)};
   }
   int runs() const { return runs_; }
@@ -77,11 +73,23 @@ class Search {
   int runs_ = 0;
 };
 
+// A coefficient whose doubling (or, for a share, a unit of its logit) moves no simulated time is
+// refused: the fit would leave it wherever it started.
+void check_determined(Search& search, const std::vector<const CoefficientSpec*>& specs, const Vertex& start)
+{
+  for (size_t i = 0; i < specs.size(); ++i) {
+    std::vector<double> x = start.x;
+    x[i] += specs[i]->share ? 1 : (x[i] != 0 ? x[i] : 1);
+    if (search.evaluate(std::move(x)).f == start.f)
+      throw ConfigError(std::string("no request's simulated time depends on ") + specs[i]->key +
+                        ": leave it out of --fit");
+  }
+}
+
 // A simplex around a vertex: it and each coefficient moved in turn (a share by `step` units of
-// its logit, another by `step` / 2 of its value). On the first, a coefficient whose move changes
-// nothing is refused.
+// its logit, another by `step` / 2 of its value).
 std::vector<Vertex> simplex_around(Search& search, const std::vector<const CoefficientSpec*>& specs, Vertex from,
-                                   double step, bool check)
+                                   double step)
 {
   const std::vector<double> x0 = from.x;
   std::vector<Vertex> simplex  = {std::move(from)};
@@ -89,9 +97,6 @@ std::vector<Vertex> simplex_around(Search& search, const std::vector<const Coeff
     std::vector<double> x = x0;
     x[i] += specs[i]->share ? step : step * (x0[i] != 0 ? 0.5 * x0[i] : 1);
     simplex.push_back(search.evaluate(x));
-    if (check && simplex.back().f == simplex.front().f && std::isfinite(simplex.back().f))
-      throw ConfigError(std::string("no request's simulated time depends on ") + specs[i]->key +
-                        ": leave it out of --fit");
   }
   return simplex;
 }
@@ -147,6 +152,28 @@ void nelder_mead(Search& search, std::vector<Vertex>& simplex, int max_runs)
   }
 }
 
+// Each coefficient in turn scaled by a few factors, the others held, keeping any better point:
+// a coarse look across the rough surface, whose steps a simplex may not cross.
+void coordinate_scan(Search& search, const std::vector<const CoefficientSpec*>& specs, Vertex& best, int max_runs)
+{
+  static constexpr double kFactors[] = {0.6, 0.75, 0.9, 1.1, 1.25, 1.5};
+  for (int pass = 0; pass < 2; ++pass)
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const double value = from_free(*specs[i], best.x[i]);
+      Vertex found       = best;
+      for (double factor : kFactors) {
+        if (search.runs() >= max_runs)
+          return;
+        std::vector<double> x = best.x;
+        x[i]                  = to_free(*specs[i], specs[i]->share ? std::min(value * factor, 0.999) : value * factor);
+        Vertex v              = search.evaluate(std::move(x));
+        if (v.f < found.f)
+          found = std::move(v);
+      }
+      best = std::move(found);
+    }
+}
+
 }  // namespace
 
 RequestErrors request_errors(const std::vector<RequestTimes>& measured, const std::vector<RequestTimes>& simulated,
@@ -185,11 +212,16 @@ RequestFitResult fit_by_simulation(const std::vector<RequestTimes>& measured, co
   for (const CoefficientSpec* s : specs)
     x.push_back(to_free(*s, start.*(s->field)));
   Vertex best = search.evaluate(x);
-  // A simulated run's times jump where a batch forms differently, so the simplex can settle on a
-  // step of that rough surface: it starts again from its best, smaller, while runs remain.
-  double step = 1;
+  // A simulated run's times jump where a batch forms differently: a coarse scan of each
+  // coefficient first, then the simplex from the best point found, started again from its best,
+  // smaller, while runs remain.
+  if (!specs.empty()) {
+    check_determined(search, specs, best);
+    coordinate_scan(search, specs, best, max_runs);
+  }
+  double step = 0.5;
   for (int round = 0; !specs.empty() && round < kRounds && search.runs() < max_runs; ++round, step /= 4) {
-    std::vector<Vertex> simplex = simplex_around(search, specs, std::move(best), step, round == 0);
+    std::vector<Vertex> simplex = simplex_around(search, specs, std::move(best), step);
     nelder_mead(search, simplex, max_runs);
     best = std::move(simplex.front());
   }

@@ -1,7 +1,7 @@
 // Fitting the operators model's coefficients to a real run's per-request times by simulating
 // that run (`llsim calibrate --requests`): each candidate set of coefficients is a whole
-// simulation of the run's requests, and the fit minimises the squared relative errors of each
-// request's TTFT and time per output token. A simulation is not differentiable in the
+// simulation of the run's requests, and the fit minimises the mean absolute relative error of
+// each request's TTFT and time per output token. A simulation is not differentiable in the
 // coefficients (a batch forms or not), so the search is Nelder-Mead's simplex (Nelder and Mead,
 // 1965) in the solver's free space (sim/serve/calibration.hpp), up to a number of simulations.
 // The requests from `held_out_from` on take no part in the fit: their error is the held-out one.

@@ -30,15 +30,17 @@ def simulate(*sets, scenario=SCENARIO):
 chat, ops = simulate()
 check_close(chat["mean_ttft_s"], sum(ops.values()), 1e-9, "TTFT = the sum of the operators of the prefill")
 # Closed forms of three of them: Llama-3-70B, 4000 tokens, 8 x A100 (NVLink 300 GB/s each way),
-# defaults gemm_efficiency 0.7, gemm_half_tokens 64, bandwidth_efficiency 0.8, kernel_launch 4 us,
-# link_latency 3.375 us, link_efficiency 0.4763, CPU 0.8679 ms + 0.03621 ms per sequence.
+# the A100 preset's fitted gemm_efficiency 0.7619, gemm_half_tokens 95.31, bandwidth_efficiency
+# 0.7501, kernel_launch 5.572 us, and the defaults link_latency 3.375 us, link_efficiency 0.4763,
+# CPU 0.8679 ms + 0.03621 ms per sequence.
 ALPHA, LINK = 3.375e-6, 300e9 * 0.4763
 T, D, B, TP, LAYERS, VOCAB = 4000, 8192, 2, 8, 80, 128256
 ring = 2 * (TP - 1) * (ALPHA + T * D * B / TP / LINK)
 check_close(ops["attn_all_reduce"], LAYERS * ring, 1e-9, "attention all-reduces: 80 rings of 2 x 7 steps")
 check_close(ops["cpu_overhead"], 0.8679e-3 + 0.03621e-3, 1e-9, "CPU: per iteration + one sequence")
 n = VOCAB / TP
-lm_head = 4e-6 + max(2 * 1 * D * n / (312e12 * 0.7 * 1 / (1 + 64)), (D * n + D + n) * B / (2039e9 * 0.8))
+lm_head = 5.572e-6 + max(2 * 1 * D * n / (312e12 * 0.7619 * 1 / (1 + 95.31)),
+                        (D * n + D + n) * B / (2039e9 * 0.7501))
 check_close(ops["lm_head"], lm_head, 1e-9, "LM head: one token (the last of the prompt) by d_model x vocab/8")
 check(ops["moe_experts"] == 0 and ops["mlp_up_proj"] > 0, "a dense model: MLP, no experts")
 
@@ -121,6 +123,14 @@ moves("profile", f"phases.chat.iteration.profile={os.path.join(ROOT, NETWORK)}")
 mixtral_base, _ = simulate("phases.chat.model={preset: mixtral-8x7b}", "phases.chat.workload.output_tokens=3")
 moves("expert_parallel", "phases.chat.model={preset: mixtral-8x7b}", "phases.chat.iteration.expert_parallel=true",
       scenario_base=mixtral_base)
+# The GPU's fitted kernel figures are the defaults; the iteration's own keys override them.
+for key, value, other in [("gemm_efficiency", 0.5, 0.6), ("gemm_half_tokens", 500, 20),
+                          ("bandwidth_efficiency", 0.5, 0.6), ("kernel_launch", "50us", "1us")]:
+    moves(f"the GPU's {key}", f"platform.groups.gpu.gpu.{key}={value}")
+    both, _ = simulate("phases.chat.workload.output_tokens=3", f"platform.groups.gpu.gpu.{key}={value}",
+                       f"phases.chat.iteration.{key}={other}")
+    alone, _ = simulate("phases.chat.workload.output_tokens=3", f"phases.chat.iteration.{key}={other}")
+    check(both == alone, f"the iteration's {key} wins over the GPU's")
 # GPU keys the operators model reads: the link, and the FP8 peak for FP8 weights.
 moves("interconnect_bandwidth", "platform.groups.gpu.gpu.interconnect_bandwidth=100GBps")
 moves("interconnect pcie", "platform.groups.gpu.gpu.interconnect=pcie")
