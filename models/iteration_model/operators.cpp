@@ -107,7 +107,9 @@ class Operators : public IterationModel {
     const std::string reached = p.text("experts_reached");
     if (reached != "mean" && reached != "drawn")
       p.fail("experts_reached", "unknown '" + reached + "' (expected mean or drawn)");
-    if (reached == "drawn" && c.model.moe())
+    if (reached == "drawn" && !c.model.moe())
+      p.fail("experts_reached", "drawn needs a mixture of experts (the model has no experts)");
+    if (reached == "drawn")
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
     device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
     // The scenario's figure, else the GPU's fitted one, else the model's assumption.

@@ -77,8 +77,8 @@ const ParamTable kBatchingParams = {
                                   "prefilled again) or swap (its KV moved to CPU memory over PCIe and back)")
         .defaults("recompute"),
     ParamSpec::quantity("swap_space", Dimension::Size,
-                        "CPU memory per GPU for swapped-out KV, with preemption swap (vLLM's swap_space: 4 GiB)")
-        .defaults("4GiB")
+                        "CPU memory per GPU for swapped-out KV, with preemption swap; default: vLLM's 4 GiB")
+        .may_be_absent()
         .positive(),
     ParamSpec::integer("max_model_len", "prompt + output tokens at most (vLLM's max_model_len): a longer output "
                                         "stops there, a prompt that reaches it is rejected; default: no cap")
@@ -121,8 +121,10 @@ ServeBatching parse_batching(const Params& p)
   const std::string preemption = p.text("preemption");
   if (preemption != "recompute" && preemption != "swap")
     p.fail("preemption", "unknown preemption '" + preemption + "' (expected recompute or swap)");
-  b.swap         = preemption == "swap";
-  b.swap_space_B = p.quantity("swap_space");
+  b.swap = preemption == "swap";
+  if (p.has("swap_space") && !b.swap)
+    p.fail("swap_space", "applies to preemption: swap (this phase preempts by recompute)");
+  b.swap_space_B = p.has("swap_space") ? p.quantity("swap_space") : 4.0 * 1024 * 1024 * 1024;  // vLLM's default
   if (b.base.max_batch_tokens < b.base.max_batch_size)
     p.fail("max_batch_tokens", "must be at least max_batch_size (every running sequence decodes one token)");
   return b;

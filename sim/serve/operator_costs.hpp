@@ -62,7 +62,8 @@ using OpTimes = std::array<double, kOpCount>;  // seconds per operator, summed o
 double total(const OpTimes& t);
 
 // The free coefficients of the operators model: what `llsim calibrate` fits. The defaults are
-// the model's (models/iteration_model/operators.cpp says which are fitted and which assumed).
+// the model's (models/iteration_model/operators.cpp says which are fitted and which assumed); a
+// GPU of the catalogue may carry its own fitted GEMM, bandwidth and kernel-launch figures.
 struct OperatorCoefficients {
   double gemm_efficiency      = 0.7;       // share of peak a large GEMM reaches
   double gemm_half_tokens     = 64;        // tokens at which a GEMM reaches half of that

@@ -87,6 +87,9 @@ check(slow_link["end_s"] > swapped["end_s"], "the swap crosses PCIe: Gen3 takes 
 small = chat(*TIGHT, "phases.chat.batching.preemption=swap", "phases.chat.batching.swap_space=100MB")
 check(small["kv_swapped_bytes"] == 0 and small["end_s"] == recomputed["end_s"],
       "a swap space that holds no victim (100 MB per GPU, a victim needs 160 MB or more) recomputes")
+_, _, err = run("run", SCENARIO, "--quiet", "--out", os.path.join(scratch_dir(), "o"), "--set",
+                "phases.chat.batching.swap_space=8GiB", expect=2)
+check("swap_space: applies to preemption: swap" in err, f"swap_space without swap: {err.strip()}")
 for bad, says in [("phases.chat.batching.preemption=drop", "unknown preemption 'drop' (expected recompute or swap)"),
                   ("phases.chat.batching.swap_space=100kB", "batching.swap_space holds no KV block")]:
     _, _, err = run("run", SCENARIO, "--quiet", "--out", os.path.join(scratch_dir(), "o"), "--set",
