@@ -55,8 +55,9 @@ std::vector<RequestTimes> measured_times(const RequestTrace& trace)
 }
 
 // The scenario's phase must exist and time its iterations with the operators model, whose keys
-// each run sets (checked here, before any run, for a clear message).
-void check_phase(const std::string& scenario, const std::string& phase)
+// each run sets (checked here, before any run, for a clear message). Returns the phase's
+// iteration section.
+YAML::Node check_phase(const std::string& scenario, const std::string& phase)
 {
   YAML::Node doc;
   try {
@@ -79,10 +80,27 @@ void check_phase(const std::string& scenario, const std::string& phase)
         throw ConfigError("--scenario " + scenario + ": phase '" + phase + "' uses the " + imp +
                           " iteration model; calibrate --requests fits the operators model's coefficients (give "
                           "the phase iteration: {impl: operators})");
-      return;
+      return it;
     }
   throw ConfigError("--scenario " + scenario + ": no phase '" + phase +
                     "' (its phases: " + (names.empty() ? "none" : join(names, ", ")) + ")");
+}
+
+// The printed iteration line with the phase's other keys (a profile, expert_parallel, ...), which
+// every run kept: pasted whole, it reproduces the error reported.
+std::string with_scenario_keys(std::string line, const YAML::Node& iteration)
+{
+  std::string extra;
+  for (const auto& kv : iteration) {
+    const std::string key = kv.first.as<std::string>();
+    if (key == "impl" || line.find(" " + key + ":") != std::string::npos)
+      continue;
+    YAML::Emitter out;
+    out << YAML::Flow << kv.second;
+    extra += ", " + key + ": " + out.c_str();
+  }
+  const std::string head = "iteration: {impl: operators";
+  return line.insert(head.size(), extra);
 }
 
 std::string runs_text(int runs)
@@ -198,7 +216,7 @@ int calibrate_requests(const CalibrateArguments& a, const std::vector<std::strin
   if (!parse_trace_format(a.format, &format) ||
       (format != TraceFormat::Requests && format != TraceFormat::VllmBenchmark))
     throw std::invalid_argument("--format '" + a.format + "': expected requests or vllm_benchmark");
-  check_phase(a.scenario, a.phase);
+  const YAML::Node iteration               = check_phase(a.scenario, a.phase);
   const RequestTrace trace                 = read_request_trace(a.requests, format);
   const std::vector<RequestTimes> measured = measured_times(trace);
   if (a.folds == 1 || static_cast<size_t>(a.folds) > measured.size())
@@ -224,15 +242,16 @@ int calibrate_requests(const CalibrateArguments& a, const std::vector<std::strin
   const auto lost = std::count_if(fit.simulated.begin(), fit.simulated.end(),
                                   [](const RequestTimes& t) { return std::isnan(t.ttft_s); });
   if (lost > 0)
-    report << "  note: " << lost << " of the requests did not complete in the simulation (rejected or failed: "
-           << "too long for the platform's KV, or lost to a fault); each counts as an error of 100%\n";
+    report << "  note: " << lost << " of the requests did not complete in the simulation (rejected: too long "
+           << "for the platform's KV or max_model_len; or lost to a fault); each counts as an error of 100%\n";
   if (trace.spaced_arrivals)
     report << "  note: the benchmark result has no start_times: its requests arrive 1 / request_rate apart, not "
-              "at the benchmark's own times, so queueing in its TTFTs is not replayed as it was\n";
+              "at the times the benchmark drew (Poisson by default), so queueing in its TTFTs is not replayed as "
+              "it was\n";
   block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << a.requests << " ("
         << measured.size() << " requests, mean error " << percent(fit.errors.fitted)
         << (held_out_from < measured.size() ? ", held-out " + percent(fit.errors.held_out) : "") << ")\n"
-        << iteration_line(keys, a.start, fit.coefficients);
+        << with_scenario_keys(iteration_line(keys, a.start, fit.coefficients), iteration);
   if (!a.errors.empty())
     write_request_errors(a.errors, measured, fit, held_out_from);
   write_block(a.out, block.str());

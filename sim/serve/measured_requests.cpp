@@ -189,8 +189,10 @@ RequestTrace read_vllm_benchmark(const std::string& file)
   try {
     if (!doc.is_object())
       throw BadField("expected a JSON object with input_lens, output_lens and ttfts");
-    trace.spaced_arrivals = !doc.contains("start_times");
-    size_t n              = 0;
+    // Without start_times and at a finite rate, arrivals are spaced evenly instead of as drawn.
+    trace.spaced_arrivals =
+        !doc.contains("start_times") && !(doc.contains("request_rate") && doc["request_rate"].is_string());
+    size_t n = 0;
     list(doc, "input_lens", &n);
     if (n > kMaxTraceRequests)
       throw BadField("more than " + std::to_string(kMaxTraceRequests) + " requests, llsim's limit for a trace");

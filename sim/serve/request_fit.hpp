@@ -1,6 +1,6 @@
 // Fitting the operators model's coefficients to a real run's per-request times by simulating
 // that run (`llsim calibrate --requests`): each candidate set of coefficients is a whole
-// simulation of the run's requests, and the fit minimises the mean absolute relative error of
+// simulation of the run's requests, and the fit minimises the mean |ln(simulated / measured)| of
 // each request's TTFT and time per output token. A simulation is not differentiable in the
 // coefficients (a batch forms or not), so the search is Nelder-Mead's simplex (Nelder and Mead,
 // 1965) in the solver's free space (sim/serve/calibration.hpp), up to a number of simulations.

@@ -54,7 +54,7 @@ void swap_config(const Params& p, const std::string& key, const GroupSpec& group
   if (group.memory_B > 0 && swap_space_B * static_cast<double>(gpu.count) > group.memory_B)
     p.fail(key, "batching.swap_space: " + format_bytes(swap_space_B) + " for each of " + std::to_string(gpu.count) +
                     " GPUs exceeds the " + format_bytes(group.memory_B) + " of memory of a host of group '" +
-                    group.name + "'");
+                    group.name + "' (give the group's memory, or a smaller swap_space: vLLM's default is 4 GiB)");
   const double per_gpu  = c.block_B / static_cast<double>(n);
   const double capacity = std::floor(swap_space_B / per_gpu / static_cast<double>(pp));
   if (capacity < 1)

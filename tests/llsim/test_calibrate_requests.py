@@ -13,7 +13,7 @@ import os
 import random
 import re
 
-from harness import check, check_close, finish, run, scratch_dir
+from harness import ROOT, check, check_close, finish, run, scratch_dir
 
 SCENARIO = "tests/inputs/serve_calibrate_requests.yaml"
 TRUTH = {"gemm_efficiency": 0.5, "cpu_per_iteration": "2ms"}
@@ -74,6 +74,15 @@ check(re.search(r"by \d+ simulations of phase 'chat'", text) is not None, f"says
 with open(errors) as f:
     rows = list(csv.DictReader(f))
 check(len(rows) == 60 and sum(r["held_out"] == "1" for r in rows) == 12, "--errors lists every request")
+
+# The printed block keeps the phase's other iteration keys, which every run kept.
+with open(os.path.join(ROOT, SCENARIO)) as f:
+    scenario = f.read().replace("iteration: {impl: operators}", "iteration: {impl: operators, kernel_launch: 6us}")
+own = os.path.join(work, "own.yaml")
+with open(own, "w") as f:
+    f.write(scenario)
+_, text, _ = run("calibrate", "--requests", log, "--scenario", own, "--phase", "chat", "--max-runs", "5")
+check("iteration: {impl: operators, kernel_launch: 6us, gemm_efficiency:" in text, f"keeps the phase's keys: {text}")
 
 # Overlapping requests (2 a second): the fit beats the defaults, which is all it must do here.
 busy, _ = measured_log("busy", lambda rng: rng.expovariate(2.0))
