@@ -33,14 +33,20 @@ double CsvTable::number(size_t row, size_t col) const
   return v;
 }
 
-CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_lines)
+std::ifstream open_input_file(const std::string& file, const std::string& kind)
 {
   std::error_code error;  // a name the system refuses (too long, say) is left to the open below
   if (std::filesystem::is_directory(file, error))
-    throw ConfigError(file + ": is a directory, not a CSV file");
+    throw ConfigError(file + ": is a directory, not " + kind);
   std::ifstream in(file);
   if (!in)
     throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
+  return in;
+}
+
+CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_lines)
+{
+  std::ifstream in = open_input_file(file, "a CSV file");
   CsvTable table;
   table.file = file;
   std::string line;

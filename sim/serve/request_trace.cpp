@@ -9,7 +9,6 @@
 
 #include <cmath>
 #include <ctime>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 
@@ -184,13 +183,7 @@ RequestTrace read_csv_trace(const std::string& file, TraceFormat format, bool sk
 
 std::ifstream open_trace_file(const std::string& file)
 {
-  std::error_code error;  // a name the system refuses (too long, say) is left to the open below
-  if (std::filesystem::is_directory(file, error))
-    throw ConfigError(file + ": is a directory, not a trace");
-  std::ifstream in(file);
-  if (!in)
-    throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");
-  return in;
+  return open_input_file(file, "a trace");
 }
 
 constexpr std::pair<TraceFormat, const char*> kFormats[] = {{TraceFormat::Mooncake, "mooncake"},
