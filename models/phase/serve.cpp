@@ -10,6 +10,7 @@
 //                block_size: 16, gpu_memory_utilization: 0.9}
 //     workload: {trace: traces/mooncake_conversation_trace.jsonl, format: mooncake}
 //     slo: {ttft: 30s, tbt: 100ms}
+//     weights: {path: models/llama3-70b, from: pfs}   read before serving (sim/serve/weight_source.hpp)
 //     sample_period: 1s                       rows of <phase>_instances.csv
 //
 // The phase ends when every request has finished, failed or been rejected. KV blocks still being
@@ -23,6 +24,7 @@
 #include "sim/phase/phase.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/serve/serve_workload.hpp"
+#include "sim/serve/weight_source.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/wait_point.hpp"
 
@@ -98,6 +100,10 @@ const ParamTable kServeParams = {
                                    "output_tokens}")
         .with_fields(serve_workload_params()),
     ParamSpec::section("slo", "{ttft, tbt, tbt_statistic, tbt_tail}").with_fields(slo_params()),
+    ParamSpec::section("weights", "where instances load their weights before serving {path, from, fill_from, chunk, "
+                                  "in_flight}; absent: they start loaded")
+        .may_be_absent()
+        .with_fields(weight_source_params()),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_instances.csv")
         .defaults("1s")
         .positive(),
@@ -153,6 +159,9 @@ class ServePhase : public Phase {
     workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
     cap_at_max_model_len(workload_.requests, batching_.base.max_model_len);
     batching_.base.hash_block_tokens = workload_.block_tokens;
+    if (p.has("weights"))
+      weights_ = std::make_unique<WeightSource>(p.section("weights", weight_source_params()), c.services,
+                                                "phase '" + c.phase_name + "'");
     system_ =
         Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
                                                         slo_, c.claims, c.seed, "phase." + c.phase_name});
@@ -165,7 +174,10 @@ class ServePhase : public Phase {
     // The environment outlives run(): the system's background work (KV writes) goes on after it.
     progress_ = std::make_unique<WaitPoint>();
     env_      = std::make_unique<ServeEnv>(ServeEnv{runtime.platform, runtime.faults, *tally_, requests, runtime.label,
-                                               [p = progress_.get()] { p->notify_all(); }});
+                                               [p = progress_.get()] { p->notify_all(); }, weights_.get(),
+                                               model_.weight_bytes()});
+    if (weights_)
+      weights_->start(runtime.platform, runtime.faults);
     const double start = now();
     tally_->start(start);
     system_->start(*env_);
@@ -189,6 +201,8 @@ class ServePhase : public Phase {
       return {};
     std::vector<OutputTable> tables = {{"requests", tally_->requests_table()},
                                        {"instances", tally_->instances_table()}};
+    if (!tally_->loads().empty())
+      tables.push_back({"loads", tally_->loads().table()});
     if (!tally_->operator_tally().empty())
       tables.push_back({"operators", tally_->operator_tally().table()});
     return tables;
@@ -200,6 +214,7 @@ class ServePhase : public Phase {
   double sample_period_s_;
   ServeBatching batching_;
   ServeWorkload workload_;
+  std::unique_ptr<WeightSource> weights_;
   std::unique_ptr<ServeSystem> system_;
   std::unique_ptr<ServeTally> tally_;
   std::unique_ptr<WaitPoint> progress_;

@@ -13,7 +13,7 @@
 //     work: 30d                      useful compute to finish (or iterations: N)
 //     resume: false                  start by reading a checkpoint (a job resumed from a previous one)
 //     checkpoint: {layout: {impl: naive}, policy: {impl: daly}, mode: {impl: blocking},
-//                  file_state: {impl: none}, io_replay: auto, keep: 2}
+//                  file_state: {impl: none}, io_replay: auto, keep: 2, path: pretrain/checkpoint}
 //     files: {count: 64, size: 1GB, write_rate: 10MBps, append: 0.8, read_only: 0.5}
 //     restart: {delay: 10min, give_up_after: 1000}   delay: a duration or a distribution, drawn
 //                                                    at each restart
@@ -101,6 +101,9 @@ const ParamTable& checkpoint_params()
       ParamSpec::integer("keep", "checkpoints kept on the parallel file system (older ones are removed)")
           .defaults("2")
           .at_least(1),
+      ParamSpec::text("path", "name of the newest complete checkpoint on the parallel file system, for a later "
+                              "phase to read (a serve phase's weights); default: <phase>/checkpoint")
+          .may_be_absent(),
   };
   return t;
 }
@@ -231,6 +234,8 @@ class TrainPhase : public Phase {
     file_state_ = Registry<FileStatePolicy>::create(ckpt.raw("file_state"), {});
     replay_     = parse_replay(ckpt);
     keep_       = ckpt.integer("keep");
+    ckpt_path_  = ckpt.has("path") ? ckpt.text("path") : name_ + "/checkpoint";
+    pfs_->names().promise(ckpt_path_);
     if (mode_->needs_local_level() && local_ == nullptr)
       ckpt.fail("mode", "this mode writes node-local levels: name the nodes' storage service in io.local");
 
@@ -253,7 +258,7 @@ class TrainPhase : public Phase {
     route_ = std::make_unique<IoRoute>(IoRoute{runtime.platform, nodes_, forwarding_, *pfs_, local_, runtime.faults,
                                                request_B_, io_system_.process_Bps, read_ahead_, name_});
     env_   = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running,
-                                                    keep_);
+                                                    keep_, ckpt_path_);
     setup_.job_mtbf_s = env_->job_mtbf_s();
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
     Rng restart_rng   = Rng::stream(seed_, "phase." + name_ + ".restarts");
@@ -321,6 +326,7 @@ class TrainPhase : public Phase {
   std::unique_ptr<FileStatePolicy> file_state_;
   IoReplay replay_;
   int64_t keep_;
+  std::string ckpt_path_;  // the newest complete checkpoint's name on pfs_
   IoPlan plan_;
   TrainingSetup setup_;
   std::unique_ptr<IoRoute> route_;

@@ -109,7 +109,7 @@ class Mooncake : public ServeSystem {
     loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
     for (int64_t i = 0; i < prefill_group_.count; ++i)
       prefill_.start(env, static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
-                     [this, host = prefill_group_.host(i)](ServeInstance& inst) {
+                     {prefill_group_.gpu->count}, [this, host = prefill_group_.host(i)](ServeInstance& inst) {
                        inst.set_iteration_model(*prefill_model_);
                        inst.set_on_handoff([this, host](int64_t id) { hand_off(host, id); });
                        // A request of one output token ends at prefill; its blocks still go to the pool.
@@ -121,7 +121,7 @@ class Mooncake : public ServeSystem {
                      });
     for (int64_t i = 0; i < decode_group_.count; ++i)
       decode_.start(env, static_cast<int>(prefill_group_.count + i), decode_group_.host(i), decode_config_,
-                    InstanceRole::DecodeOnly,
+                    InstanceRole::DecodeOnly, {decode_group_.gpu->count},
                     [this](ServeInstance& inst) { inst.set_iteration_model(*decode_model_); });
   }
 
@@ -145,10 +145,11 @@ class Mooncake : public ServeSystem {
     ServeInstance* best  = nullptr;
     double best_ttft     = kNoDeadline;
     int64_t best_local = 0, best_reuse = 0;
-    double best_own = 0;
+    double best_own    = 0;
+    const bool serving = prefill_.any_serving();  // else the instances loading their weights
     for (size_t k = 0; k < prefill_.size(); ++k) {
       ServeInstance& inst = prefill_[k];
-      if (!inst.up())
+      if (serving ? !inst.serving() : !inst.up())
         continue;
       inst.notice_idle_failure();
       const int64_t local = inst.batcher().cached_blocks(r.hash_ids);

@@ -73,7 +73,8 @@ class Vllm : public ServeSystem {
     for (int64_t i = 0; i < group_.count; ++i)
       for (int64_t k = 0; k < engines_per_host_; ++k)
         instances_.start(env, static_cast<int>(i * engines_per_host_ + k), group_.host(i), config_,
-                         InstanceRole::Colocated, [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
+                         InstanceRole::Colocated, {layout_.tp, k % layout_.pp, layout_.pp},
+                         [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
   }
 
   void arrive(int64_t id) override
@@ -111,12 +112,14 @@ class Vllm : public ServeSystem {
   }
 
  private:
-  // Round robin over the instances that are up (null when none is).
+  // Round robin over the instances serving, or when none is over those up and loading their
+  // weights (null when none is up).
   ServeInstance* next_up()
   {
+    const bool serving = instances_.any_serving();
     for (size_t k = 0; k < instances_.size(); ++k) {
       ServeInstance& inst = instances_[next_++ % instances_.size()];
-      if (inst.up())
+      if (serving ? inst.serving() : inst.up())
         return &inst;
     }
     return nullptr;

@@ -22,9 +22,12 @@ const char* role_name(InstanceRole role)
 }  // namespace
 
 ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
-                                  const std::function<void(ServeInstance&)>& setup)
+                                  const WeightShare& share, const std::function<void(ServeInstance&)>& setup)
 {
   auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
+  if (env.weights != nullptr)
+    inst->set_weights(*env.weights, {index, host, share.ranks, env.weight_B, share.part, share.parts},
+                      env.tally.loads());
   inst->set_on_finished([&env](int64_t) { env.progress(); });
   inst->set_on_lost([&env](int64_t) { env.progress(); });
   env.tally.set_role(index, role_name(role));
@@ -37,18 +40,28 @@ ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const B
 
 ServeInstance* InstanceSet::least_loaded() const
 {
+  const bool serving  = any_serving();
   ServeInstance* best = nullptr;
   for (const auto& i : instances_)
-    if ((best == nullptr || i->load() < best->load()) && i->up())
+    if ((best == nullptr || i->load() < best->load()) && (serving ? i->serving() : i->up()))
       best = i.get();
   return best;
+}
+
+bool InstanceSet::any_serving() const
+{
+  for (const auto& i : instances_)
+    if (i->serving())
+      return true;
+  return false;
 }
 
 std::string InstanceSet::loads() const
 {
   std::string text;
   for (const auto& i : instances_)
-    text += (text.empty() ? "" : " ") + (i->up() ? std::to_string(i->load()) : std::string("down"));
+    text += (text.empty() ? "" : " ") +
+            (i->up() ? std::to_string(i->load()) + (i->serving() ? "" : " loading") : std::string("down"));
   return text;
 }
 

@@ -1,6 +1,7 @@
 // The serving instances of one group of a serve system, as every system needs them: started
-// one per host, following its host's faults, the least loaded of those up found, closed and
-// joined at the end, their preemptions and swapped KV summed.
+// one per host, following its host's faults, loading their weights when the phase has a
+// weights section, the least loaded of those serving found, closed and joined at the end, their
+// preemptions and swapped KV summed.
 #pragma once
 #include "sim/serve/serve_instance.hpp"
 #include "sim/serve/serve_system.hpp"
@@ -12,19 +13,29 @@
 
 namespace llsim {
 
+// The instance's share of the model's weights: its GPUs (ranks), and part k of `parts` for an
+// engine of a pipeline-parallel instance.
+struct WeightShare {
+  int64_t ranks = 1;
+  int64_t part = 0, parts = 1;
+};
+
 class InstanceSet {
  public:
-  // Creates an instance that reports finished and lost requests to env.progress and follows the
-  // faults of `host`, lets `setup` set its iteration, hooks and fault hosts, and starts it.
+  // Creates an instance that reports finished and lost requests to env.progress, follows the
+  // faults of `host` and loads `share` of the weights (when env.weights is set), lets `setup` set
+  // its iteration, hooks and fault hosts, and starts it.
   ServeInstance& start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
-                       const std::function<void(ServeInstance&)>& setup);
+                       const WeightShare& share, const std::function<void(ServeInstance&)>& setup);
 
   size_t size() const { return instances_.size(); }
   ServeInstance& operator[](size_t i) const { return *instances_[i]; }
   ServeInstance& front() const { return *instances_.front(); }
-  // The one up with the fewest sequences running, queued or on their way; ties: the lowest
-  // index. Null when none is up.
+  // The one serving with the fewest sequences running, queued or on their way; ties: the lowest
+  // index. When none is serving, the same among those up (loading their weights); null when
+  // none is up.
   ServeInstance* least_loaded() const;
+  bool any_serving() const;
   // The loads a router sees, for logs: "3 1 down 0", one per instance in index order.
   std::string loads() const;
   void close_and_join();

@@ -47,6 +47,14 @@ void ServeInstance::set_faults(HostFaults& faults, std::vector<HostId> hosts)
       fault_hosts_.push_back(h);
 }
 
+void ServeInstance::set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads)
+{
+  weights_       = &source;
+  weight_target_ = target;
+  loads_         = &loads;
+  loaded_        = false;
+}
+
 bool ServeInstance::up() const
 {
   for (HostId h : fault_hosts_)
@@ -106,9 +114,21 @@ void ServeInstance::loop()
 {
   const double forever = std::numeric_limits<double>::infinity();
   while (true) {
-    wake_->wait_until([this] { return !batcher_.idle() || closed_; }, forever);
-    if (batcher_.idle())
+    if (!loaded_) {
+      load_weights();
+      if (!loaded_)
+        return;  // closed while loading
+      continue;
+    }
+    // With weights to reload, a failure while idle matters at once.
+    const double idle_until = weights_ ? next_failure() : forever;
+    wake_->wait_until([this] { return !batcher_.idle() || closed_; }, idle_until);
+    if (batcher_.idle() && closed_)
       return;
+    if (batcher_.idle()) {
+      fail();
+      continue;
+    }
     notice_idle_failure();
     const double fail_at = next_failure();
     const int64_t steady = model_ ? batcher_.steady_decode_steps(kMaxSteadySteps) : 0;
@@ -129,12 +149,35 @@ void ServeInstance::notice_idle_failure()
   checked_s_ = now();
 }
 
+void ServeInstance::load_weights()
+{
+  while (!loaded_ && !closed_) {
+    const size_t record  = loads_->started(index_, now());
+    const double fail_at = next_failure();
+    const auto job       = weights_->load(weight_target_, [this] { wake_->notify_all(); });
+    wake_->wait_until([this, &job] { return job->over() || closed_; }, fail_at);
+    if (job->over()) {
+      XBT_DEBUG("instance %d: weights loaded from %s", index_, job->source().c_str());
+      loads_->completed(record, now(), weight_target_.bytes(), job->source());
+      loaded_ = true;
+      weights_->holds(index_, host_, [this] { return serving(); });
+      return;
+    }
+    job->cancel();
+    if (closed_)
+      return;  // no more work comes: the load is abandoned
+    loads_->interrupted(record, now(), job->source());
+    fail();
+  }
+}
+
 void ServeInstance::fail()
 {
   XBT_DEBUG("instance %d: a host failed, its %ld requests and prefix cache are lost", index_,
             static_cast<long>(batcher_.running() + batcher_.waiting()));
   for (int64_t id : batcher_.drop_all())
     lose(id);
+  loaded_ = weights_ == nullptr;
   // Up again when every host is (outages of several hosts may overlap or follow each other), or
   // at once when no more work will come.
   for (bool down = true; down && !closed_;) {

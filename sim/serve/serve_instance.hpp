@@ -13,13 +13,20 @@
 // Host faults: an instance runs on its hosts (its GPU host, and for FastDecode its R-workers)
 // and is up while all of them are. When one fails, the instance loses what its memory held:
 // the iteration under way, every sequence running or queued (each request ends as failed) and
-// its prefix cache. It takes nothing until all its hosts are up again, then starts empty (the
-// outage's downtime includes reloading the weights). A sequence submitted while it is down is
-// lost too. A custom `run_iteration` (FastDecode's) notices a failure at the iteration's end.
+// its prefix cache. It takes nothing until all its hosts are up again, then starts empty. A
+// sequence submitted while it is down is lost too. A custom `run_iteration` (FastDecode's)
+// notices a failure at the iteration's end.
+//
+// Weights (set_weights): the instance reads them before it serves, at its start and each time
+// its hosts are up again after a failure (a failure while it is idle too). Sequences submitted
+// while it loads wait in its queue; a failure during the load loses them and starts the load
+// over. Without set_weights the instance starts with its weights in place and an outage's
+// downtime stands for their reloading.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/batcher.hpp"
 #include "sim/serve/serve_tally.hpp"
+#include "sim/serve/weight_source.hpp"
 #include "sim/sg/actors.hpp"
 
 #include <functional>
@@ -50,6 +57,8 @@ class ServeInstance : public BatchListener {
   void set_on_lost(std::function<void(int64_t id)> f) { on_lost_ = std::move(f); }
   // The hosts whose failures stop the instance (its own host unless told otherwise).
   void set_faults(HostFaults& faults, std::vector<HostId> hosts);
+  // Reads `target`'s weights from `source` before serving, each load recorded in `loads`.
+  void set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads);
 
   // Inside the simulation: starts the actor (and its wake-up point).
   void start(const Platform& platform, const std::string& label);
@@ -60,6 +69,8 @@ class ServeInstance : public BatchListener {
   void lose_incoming(int64_t id);
   // Whether all of its hosts are up now.
   bool up() const;
+  // Up with its weights loaded: it computes what it is sent.
+  bool serving() const { return loaded_ && up(); }
   // When the first of its hosts fails from now on (+inf: never).
   double next_failure() const;
   // Forgets the prefix cache if a host failed while the instance was idle (it notices at its
@@ -84,7 +95,8 @@ class ServeInstance : public BatchListener {
   void iterate_once(double fail_at);
   void iterate_steady(int64_t steps, double fail_at);
   void lose(int64_t id);
-  void fail();  // a host failed now: everything held is lost; returns when all hosts are up
+  void fail();          // a host failed now: everything held is lost; returns when all hosts are up
+  void load_weights();  // until loaded, started over after each failure, or closed
 
   int index_;
   HostId host_;
@@ -101,6 +113,10 @@ class ServeInstance : public BatchListener {
   std::vector<HostId> fault_hosts_;  // those of them that may fail
   double checked_s_ = 0;             // no failure before this time went unnoticed
   std::unique_ptr<WaitPoint> wake_;
+  WeightSource* weights_ = nullptr;
+  WeightTarget weight_target_;
+  LoadTally* loads_ = nullptr;
+  bool loaded_      = true;
   bool closed_      = false;
   int64_t incoming_ = 0;
   Actor actor_;

@@ -27,6 +27,7 @@ class HostFaults;
 class Platform;
 class ServiceDirectory;
 class IterationModel;
+class WeightSource;
 
 // The phase's `batching:` section, before an instance's KV size is known.
 struct ServeBatching {
@@ -44,8 +45,10 @@ struct ServeEnv {
   HostFaults& faults;
   ServeTally& tally;
   const std::vector<TraceRequest>& requests;
-  std::string label;               // "phase 'name'"
-  std::function<void()> progress;  // call after a request finished or was rejected
+  std::string label;                // "phase 'name'"
+  std::function<void()> progress;   // call after a request finished or was rejected
+  WeightSource* weights = nullptr;  // where instances load their weights from; null: loaded at start
+  double weight_B       = 0;        // the model's weight bytes
 };
 
 class ServeSystem {

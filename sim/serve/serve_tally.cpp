@@ -111,6 +111,12 @@ bool ServeTally::meets(const Record& r) const
 
 const MetricTable& ServeTally::metric_table()
 {
+  static const MetricTable t = joined(request_metrics(), LoadTally::metric_table());
+  return t;
+}
+
+const MetricTable& ServeTally::request_metrics()
+{
   static const MetricTable t = {
       {"requests", MetricUnit::Count, "requests of the workload (a trace's: within its window and max_requests)"},
       {"completed", MetricUnit::Count, "requests that finished"},
@@ -180,31 +186,35 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
   double busy            = 0;
   for (double b : busy_s_)
     busy += b;
-  return {{"requests", n},
-          {"completed", completed},
-          {"rejected", rejected},
-          {"failed", failed},
-          {"slo_attainment", n > 0 ? met / n : 0},
-          {"goodput_rps", span > 0 ? met / span : 0},
-          {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
-          {"p50_ttft_s", percentile(ttft, 0.50)},
-          {"p90_ttft_s", percentile(ttft, 0.90)},
-          {"p99_ttft_s", percentile(ttft, 0.99)},
-          {"mean_tbt_s", tbt.empty() ? 0 : tbt_sum / static_cast<double>(tbt.size())},
-          {"p90_tbt_s", percentile(tbt, 0.90)},
-          {"p99_tbt_s", percentile(tbt, 0.99)},
-          {"tokens_per_s", span > 0 ? tokens / span : 0},
-          {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
-          {"kv_bytes_transferred", system.kv_bytes_transferred},
-          {"pool_peak_bytes", system.pool_peak_bytes},
-          {"evicted_blocks", system.evicted_blocks},
-          {"kv_drain_bytes", system.drain_bytes},
-          {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
-          {"gpu_utilization", span > 0 && !busy_s_.empty() ? busy / (span * static_cast<double>(busy_s_.size())) : 0},
-          {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
-          {"preemptions", system.preemptions},
-          {"kv_swapped_bytes", system.swapped_bytes},
-          {"bad_lines", static_cast<double>(bad_lines)}};
+  Metrics m = {
+      {"requests", n},
+      {"completed", completed},
+      {"rejected", rejected},
+      {"failed", failed},
+      {"slo_attainment", n > 0 ? met / n : 0},
+      {"goodput_rps", span > 0 ? met / span : 0},
+      {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
+      {"p50_ttft_s", percentile(ttft, 0.50)},
+      {"p90_ttft_s", percentile(ttft, 0.90)},
+      {"p99_ttft_s", percentile(ttft, 0.99)},
+      {"mean_tbt_s", tbt.empty() ? 0 : tbt_sum / static_cast<double>(tbt.size())},
+      {"p90_tbt_s", percentile(tbt, 0.90)},
+      {"p99_tbt_s", percentile(tbt, 0.99)},
+      {"tokens_per_s", span > 0 ? tokens / span : 0},
+      {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
+      {"kv_bytes_transferred", system.kv_bytes_transferred},
+      {"pool_peak_bytes", system.pool_peak_bytes},
+      {"evicted_blocks", system.evicted_blocks},
+      {"kv_drain_bytes", system.drain_bytes},
+      {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
+      {"gpu_utilization", span > 0 && !busy_s_.empty() ? busy / (span * static_cast<double>(busy_s_.size())) : 0},
+      {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
+      {"preemptions", system.preemptions},
+      {"kv_swapped_bytes", system.swapped_bytes},
+      {"bad_lines", static_cast<double>(bad_lines)}};
+  for (const auto& metric : loads_.metrics(start_s_))
+    m.push_back(metric);
+  return m;
 }
 
 CsvWriter ServeTally::requests_table() const

@@ -5,10 +5,11 @@
 // per instance at the end of its first iteration at least sample_period after its previous row:
 // the instance's role, that iteration's batch and KV use, and the share of the time since the
 // previous row (or the phase's start) its GPUs were busy. An idle instance writes no row.
-// <phase>_operators.csv: sim/serve/operator_tally.hpp.
+// <phase>_operators.csv: sim/serve/operator_tally.hpp; <phase>_loads.csv: sim/serve/load_tally.hpp.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
+#include "sim/serve/load_tally.hpp"
 #include "sim/serve/operator_tally.hpp"
 #include "sim/serve/request_trace.hpp"
 #include "sim/serve/slo.hpp"
@@ -59,6 +60,8 @@ class ServeTally {
   CsvWriter requests_table() const;
   CsvWriter instances_table() const;
   const OperatorTally& operator_tally() const { return operators_; }
+  LoadTally& loads() { return loads_; }
+  const LoadTally& loads() const { return loads_; }
 
  private:
   struct Record {
@@ -69,6 +72,7 @@ class ServeTally {
     GapTracker gaps;
   };
   bool meets(const Record& r) const;
+  static const MetricTable& request_metrics();
 
   SloSpec slo_;
   double period_s_;
@@ -86,6 +90,7 @@ class ServeTally {
   double batch_seconds_ = 0;                 // sequences in a batch x seconds of its iteration
   std::vector<const char*> roles_;
   OperatorTally operators_;
+  LoadTally loads_;
   std::vector<InstanceSample> samples_;
 };
 

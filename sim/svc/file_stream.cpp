@@ -28,7 +28,7 @@ void FileStream::issue()
     const size_t chunk  = next_chunk_++;
     const double offset = static_cast<double>(chunk) * s_.chunk_B;
     const double bytes  = std::min(s_.chunk_B, s_.bytes - offset);
-    const auto parts    = stripe_parts(storage_.layout(s_.file), offset, bytes);
+    const auto parts    = storage_.parts(s_.file, s_.offset + offset, bytes);
     chunk_unsent_.push_back(parts.size());
     chunks_in_flight_ += 1;
     for (const auto& [target, part_B] : parts) {

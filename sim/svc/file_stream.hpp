@@ -23,6 +23,7 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
     IoOp op               = IoOp::Write;
     HostId client         = 0;
     FileId file           = 0;
+    double offset         = 0;  // where in the file the stream starts
     double bytes          = 0;
     double chunk_B        = 64e6;
     size_t in_flight      = 1;

@@ -10,6 +10,7 @@
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
+#include "sim/svc/declared_files.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/metadata.hpp"
@@ -39,6 +40,9 @@ const ParamTable& StorageService::params()
                           "the network runs ahead of the disks (assumption)")
           .defaults("32GiB")
           .positive(),
+      ParamSpec::list("files", "file sets there when the run starts, each {path, bytes, shards, stripe_count, local}")
+          .defaults("[]")
+          .with_fields(declared_file_params()),
   };
   return t;
 }
@@ -59,6 +63,7 @@ StorageService::StorageService(const Params& p, const Context& c)
   if (p.has("metadata"))
     metadata_ = &c.directory.get<MetadataService>(p, "metadata");
   used_.assign(targets_, 0);
+  declare_files(*this, p, "files");
 }
 
 StorageService::~StorageService() = default;
@@ -116,111 +121,6 @@ Metrics StorageService::totals() const
   m.push_back({"charged_bytes_written", charged_written_});
   m.push_back({"charged_bytes_read", charged_read_});
   return m;
-}
-
-FileId StorageService::new_file(int64_t stripe_count)
-{
-  const int64_t wanted = stripe_count < 0 ? stripe_count_ : stripe_count;
-  const size_t count   = wanted == 0 ? targets_ : std::min(static_cast<size_t>(wanted), targets_);
-  File f;
-  f.layout = {next_target_, count, 1, targets_, stripe_B_};
-  // The next file starts after this one's stripes; a file over every target shifts the start by
-  // one, so such files do not all begin on the same target.
-  next_target_ = (next_target_ + (count < targets_ ? count : 1)) % targets_;
-  files_.emplace(next_file_, std::move(f));
-  return next_file_++;
-}
-
-FileId StorageService::new_local_file(size_t server)
-{
-  File f;
-  f.layout = {server, disks_per_server_, server_count_, targets_, stripe_B_};
-  files_.emplace(next_file_, std::move(f));
-  return next_file_++;
-}
-
-std::vector<size_t> StorageService::targets_of(size_t server) const
-{
-  std::vector<size_t> out;
-  for (size_t d = 0; d < disks_per_server_; ++d)
-    out.push_back(d * server_count_ + server);
-  return out;
-}
-
-FileId StorageService::new_object()
-{
-  File f;
-  f.layout = {0, 0, 1, targets_, stripe_B_};
-  files_.emplace(next_file_, std::move(f));
-  return next_file_++;
-}
-
-double& StorageService::File::on(size_t target)
-{
-  if (bytes_on.empty() || bytes_on.back().first < target) {
-    bytes_on.emplace_back(target, 0.0);
-    return bytes_on.back().second;
-  }
-  auto it = std::lower_bound(bytes_on.begin(), bytes_on.end(), target,
-                             [](const std::pair<size_t, double>& e, size_t t) { return e.first < t; });
-  if (it == bytes_on.end() || it->first != target)
-    it = bytes_on.insert(it, {target, 0.0});
-  return it->second;
-}
-
-void StorageService::remove(FileId f)
-{
-  const auto it = files_.find(f);
-  if (it == files_.end())
-    return;
-  for (const auto& [target, bytes] : it->second.bytes_on)
-    used_[target] -= bytes;
-  files_.erase(it);
-}
-
-const FileId* StorageService::named(const std::string& name) const
-{
-  const auto it = names_.find(name);
-  return it != names_.end() && files_.count(it->second) != 0 ? &it->second : nullptr;
-}
-
-double StorageService::file_bytes(FileId f) const
-{
-  double bytes = 0;
-  for (const auto& on : files_.at(f).bytes_on)
-    bytes += on.second;
-  return bytes;
-}
-
-IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
-{
-  const auto file = files_.find(f);
-  if (file == files_.end())
-    return {IoStatus::Removed, "the file was removed"};  // its writer gave up on it
-  if (used_[target] + bytes > capacity_B_) {
-    const HostId host = host_of_target(target);
-    return {IoStatus::NoSpace, "storage '" + name() + "': disk " + std::to_string(disk_of_target(target)) +
-                                   " of server " + (platform_ ? platform_->name(host) : std::to_string(host)) +
-                                   " is full: " + format_bytes(bytes) + " do not fit (" + format_bytes(used_[target]) +
-                                   " used of " + format_bytes(capacity_B_) + ")"};
-  }
-  used_[target] += bytes;
-  file->second.on(target) += bytes;
-  return {};
-}
-
-void StorageService::give_back(FileId f, size_t target, double bytes)
-{
-  const auto it = files_.find(f);
-  if (it == files_.end())
-    return;  // removed meanwhile: remove() has freed its bytes
-  used_[target] -= bytes;
-  it->second.on(target) -= bytes;
-}
-
-IoOutcome StorageService::account(FileId f, size_t target, double bytes)
-{
-  return take_space(f, target, bytes);
 }
 
 void StorageService::take_credit(size_t target, double bytes, std::function<void()> admitted)

@@ -24,11 +24,13 @@
 //   forwarded write goes to its disk's queue as soon as its bytes have arrived (write_forwarded),
 //   a forwarded read is done when its disk has read it.
 // - Creates and opens go to its `metadata` service, when it has one.
+// - `files:` declares file sets there from the start (declared_files.hpp), e.g. a model's weights.
 // - Capacity is enforced per target: a write that does not fit fails, naming the server, the
 //   disk and the bytes.
 #pragma once
 #include "sim/sg/activities.hpp"
 #include "sim/svc/disk_worker.hpp"
+#include "sim/svc/file_names.hpp"
 #include "sim/svc/server_pool.hpp"
 #include "sim/svc/service.hpp"
 #include "sim/svc/stripe_layout.hpp"
@@ -105,12 +107,20 @@ class StorageService : public Service {
   // checkpoint: no striping of its own, capacity is counted per target it is written to.
   FileId new_object();
   void remove(FileId f);  // frees its bytes; writes to it still queued are dropped (Removed)
-  // Files by name, for a phase that reads what another wrote (a requests phase's keys): the file
-  // last given `name` if it still exists (else null), and the bytes a file holds.
-  void set_name(const std::string& name, FileId f) { names_[name] = f; }
+  // Files by name (file_names.hpp), for a phase that reads what another wrote or the scenario
+  // declared (`files:`): the file last given `name` if it still exists (else null), the existing
+  // files of a file set, and the bytes a file holds.
+  void set_name(const std::string& name, FileId f) { names_.set(name, f); }
   const FileId* named(const std::string& name) const;
+  std::vector<FileId> file_set(const std::string& path) const;
+  FileNames& names() { return names_; }
+  const FileNames& names() const { return names_; }
   double file_bytes(FileId f) const;
   const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
+  // The bytes of [offset, offset + bytes) of a file on each target, as (target, bytes): a
+  // striped file's stripes; for an object, a share of each target's bytes (any slice of a
+  // checkpoint is spread as the checkpoint is).
+  std::vector<std::pair<size_t, double>> parts(FileId f, double offset, double bytes) const;
   double used(size_t target) const { return used_[target]; }
   double capacity_B() const { return capacity_B_ * static_cast<double>(targets_); }  // of all its disks
   // Takes capacity for bytes written without simulating the I/O (a checkpoint charged at its
@@ -177,7 +187,7 @@ class StorageService : public Service {
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
   std::unordered_map<FileId, File> files_;
-  std::unordered_map<std::string, FileId> names_;
+  FileNames names_;
   FileId next_file_     = 0;
   size_t next_target_   = 0;  // round-robin allocator
   double bytes_written_ = 0, bytes_read_ = 0;

@@ -32,13 +32,15 @@ struct SimTrainingEnvironment::Operation {
 };
 
 SimTrainingEnvironment::SimTrainingEnvironment(const IoRoute& route, const IoPlan& plan, HostFaults& faults,
-                                               IoReplay replay, std::function<bool()> others_running, int64_t keep)
+                                               IoReplay replay, std::function<bool()> others_running, int64_t keep,
+                                               std::string published_as)
     : route_(route)
     , plan_(plan)
     , failures_(faults, route.nodes.first_host, static_cast<size_t>(route.nodes.count))
     , replay_(replay)
     , others_running_(std::move(others_running))
     , keep_(static_cast<size_t>(keep))
+    , published_as_(std::move(published_as))
     , writer_of_node_(static_cast<size_t>(route.nodes.count), -1)
 {
   for (size_t w = 0; w < plan.writers.size(); ++w)
@@ -201,6 +203,8 @@ void SimTrainingEnvironment::keep_newest(IoKind kind, FileId object)
   std::deque<FileId>& kept = kind == IoKind::PfsWrite ? pfs_objects_ : local_objects_;
   const size_t keep        = kind == IoKind::PfsWrite ? keep_ : (route_.local ? 2 : 1);
   kept.push_back(object);
+  if (kind == IoKind::PfsWrite)
+    route_.pfs.set_name(published_as_, object);
   while (kept.size() > keep) {
     storage_of(kind).remove(kept.front());
     kept.pop_front();

@@ -12,7 +12,8 @@
 // charged bytes (of a cut-short operation, the share of its time that passed). Costs scale with
 // the bytes moved.
 // The newest `keep` checkpoints stay on the parallel file system (older ones are removed);
-// node-local levels keep the newest one.
+// node-local levels keep the newest one. The newest on the parallel file system is named
+// `published_as` there, for a later phase to read (file_names.hpp).
 #pragma once
 #include "sim/svc/host_faults.hpp"
 #include "sim/train/checkpoint_io.hpp"
@@ -39,7 +40,7 @@ struct IoTotals {
 class SimTrainingEnvironment : public TrainingEnvironment {
  public:
   SimTrainingEnvironment(const IoRoute& route, const IoPlan& plan, HostFaults& faults, IoReplay replay,
-                         std::function<bool()> others_running, int64_t keep);
+                         std::function<bool()> others_running, int64_t keep, std::string published_as);
   ~SimTrainingEnvironment() override;
 
   double now() const override;
@@ -78,6 +79,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   IoReplay replay_;
   std::function<bool()> others_running_;
   size_t keep_;
+  std::string published_as_;  // the name the newest complete checkpoint on the file system has
   double next_failure_s_;
   HostId next_failed_host_ = 0;
   int64_t failed_writer_   = -1;

@@ -31,14 +31,20 @@ def summary(out_dir):
         return json.load(f)
 
 
-def phase_metrics(scenario, phase, *sets):
-    """Runs `scenario` with --set overrides; returns the metrics of `phase` (None if it failed)."""
+def run_out(scenario, *sets):
+    """Runs `scenario` with --set overrides into a new directory; returns the directory."""
     out = scratch_dir()
     args = ["run", scenario, "--quiet", "--out", out]
     for s in sets:
         args += ["--set", s]
     code, _, _ = run(*args)
-    return summary(out)["phases"][phase] if code == 0 else None
+    return out if code == 0 else None
+
+
+def phase_metrics(scenario, phase, *sets):
+    """Runs `scenario` with --set overrides; returns the metrics of `phase` (None if it failed)."""
+    out = run_out(scenario, *sets)
+    return summary(out)["phases"][phase] if out else None
 
 
 def run_fails(scenario, text, *sets):

@@ -6,17 +6,13 @@ reused), and FastDecode's R-workers."""
 import csv
 import os
 
-from harness import check, finish, run, scratch_dir, summary
+from harness import check, finish, run_out, summary
 
 SCENARIO = "tests/inputs/serve_faults.yaml"  # gpu-0 down from 30 s to 60 s
 
 
 def serve(scenario, *sets):
-    out = scratch_dir()
-    args = ["run", scenario, "--quiet", "--out", out]
-    for s in sets:
-        args += ["--set", s]
-    run(*args)
+    out = run_out(scenario, *sets)
     phase = next(iter(summary(out)["phases"]))
     with open(os.path.join(out, f"{phase}_requests.csv")) as f:
         requests = list(csv.DictReader(f))

@@ -1,0 +1,41 @@
+// The weight loads of a serve phase's instances (weight_source.hpp): one record per load started
+// (at the phase's start, after a host failure), where it read from, its bytes, and whether it
+// completed or a failure of its host cut it.
+//
+// Metrics: metric_table(), in the order metrics() writes them. CSV <phase>_loads.csv: one row per
+// load in start order: instance, start_s, end_s, seconds, bytes, source, completed.
+#pragma once
+#include "sim/core/csv.hpp"
+#include "sim/core/metrics.hpp"
+
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+class LoadTally {
+ public:
+  // A load starts now; returns its record's number.
+  size_t started(int instance, double now);
+  // It completed now, having read `bytes` from `source` ("pfs", "peer instance 3", ...).
+  void completed(size_t load, double now, double bytes, const std::string& source);
+  // A failure of its host cut it now, after it had chosen `source`.
+  void interrupted(size_t load, double now, const std::string& source);
+
+  bool empty() const { return loads_.empty(); }
+  static const MetricTable& metric_table();
+  // `start_s`: the phase's start, from which time_to_serve_s counts.
+  Metrics metrics(double start_s) const;
+  CsvWriter table() const;
+
+ private:
+  struct Load {
+    int instance   = 0;
+    double start_s = 0, end_s = -1, bytes = 0;
+    std::string source;
+    bool completed = false;
+  };
+  std::vector<Load> loads_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,121 @@
+#include "sim/serve/weight_reads.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+#include "sim/svc/file_stream.hpp"
+#include "sim/svc/storage.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace llsim {
+
+namespace {
+
+class StreamLoad : public WeightLoad {
+ public:
+  StreamLoad(std::string source, std::function<void(bool)> finished)
+      : source_(std::move(source))
+      , finished_(std::move(finished))
+  {}
+  bool over() const override { return started_ && left_ == 0 && !cancelled_; }
+  void cancel() override
+  {
+    if (cancelled_ || over())
+      return;
+    cancelled_ = true;
+    finished_(false);
+  }
+  const std::string& source() const override { return source_; }
+
+  void add(StorageService& storage, FileStream::Setup s)
+  {
+    left_ += 1;
+    s.over = [this](const IoOutcome& o) { done(o); };
+    streams_.push_back(FileStream::create(storage, std::move(s)));
+  }
+  // Starts the streams; keeps the load alive until they are over.
+  void start(const std::shared_ptr<StreamLoad>& self)
+  {
+    started_ = true;
+    self_    = self;
+    for (auto& s : streams_)
+      s->start();
+  }
+
+ private:
+  // Each stream reports once; the load lives until all have (a cancelled one's streams go on
+  // until their requests fail or end).
+  void done(const IoOutcome& o)
+  {
+    std::shared_ptr<StreamLoad> last;
+    if (++reported_ == streams_.size())
+      last.swap(self_);
+    // A read from a host that went down fails with it: the instance cancels the load then.
+    if (!o.ok() && o.status != IoStatus::ClientDown && !cancelled_)
+      throw SimulationError("a weight read failed: " + o.message);
+    if (o.ok() && !cancelled_ && --left_ == 0)
+      finished_(true);
+  }
+
+  std::string source_;
+  std::function<void(bool)> finished_;
+  std::vector<std::shared_ptr<FileStream>> streams_;
+  std::shared_ptr<StreamLoad> self_;
+  size_t left_ = 0, reported_ = 0;
+  bool started_   = false;
+  bool cancelled_ = false;
+};
+
+}  // namespace
+
+double set_bytes(const StorageService& storage, const std::string& path)
+{
+  double bytes = 0;
+  for (FileId f : storage.file_set(path))
+    bytes += storage.file_bytes(f);
+  return bytes;
+}
+
+std::shared_ptr<WeightLoad> read_weights(StorageService& storage, const std::string& path, const std::string& source,
+                                         const WeightTarget& t, const ReadShape& shape,
+                                         std::function<void(bool over)> finished)
+{
+  const std::vector<FileId> set = storage.file_set(path);
+  const double held             = set_bytes(storage, path);
+  if (set.empty())
+    throw SimulationError("no weights at '" + path + "' on storage '" + storage.name() + "' when instance " +
+                          std::to_string(t.instance) +
+                          " loads (no earlier phase wrote them, and none are declared in its files:)");
+  if (held < t.offset() + t.bytes()) {
+    const int digits = digits_to_tell_apart(held, t.weight_B, format_bytes);
+    throw SimulationError("the files at '" + path + "' on storage '" + storage.name() + "' hold " +
+                          format_bytes(held, digits) + ", less than the model's " + format_bytes(t.weight_B, digits) +
+                          " of weights");
+  }
+  // The ranks read their slices of each file together (as tensor-parallel ranks do): one
+  // stream per file the part overlaps, with every rank's requests in flight.
+  auto load          = std::make_shared<StreamLoad>(source, std::move(finished));
+  const double begin = t.offset(), end = begin + t.bytes();
+  double at = 0;
+  for (FileId f : set) {
+    const double size = storage.file_bytes(f);
+    const double from = std::max(begin, at), to = std::min(end, at + size);
+    if (to > from) {
+      FileStream::Setup s;
+      s.op        = IoOp::Read;
+      s.client    = t.host;
+      s.file      = f;
+      s.offset    = from - at;
+      s.bytes     = to - from;
+      s.chunk_B   = shape.chunk_B;
+      s.in_flight = shape.in_flight * static_cast<size_t>(t.ranks);
+      load->add(storage, s);
+    }
+    at += size;
+  }
+  load->start(load);
+  return load;
+}
+
+}  // namespace llsim

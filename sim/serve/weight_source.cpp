@@ -1,0 +1,232 @@
+#include "sim/serve/weight_source.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+#include "sim/serve/weight_reads.hpp"
+#include "sim/sg/activities.hpp"
+#include "sim/sg/actors.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_point.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/file_stream.hpp"
+#include "sim/svc/host_faults.hpp"
+#include "sim/svc/storage.hpp"
+
+#include <algorithm>
+#include <set>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_weight_source, llsim_serve, "weight loads of serving instances");
+
+namespace llsim {
+
+const ParamTable& weight_source_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("path", "name of the weights' file set on the service (its shard files are under it)"),
+      ParamSpec::text("from", "storage service to read them from (the host's own copy when the host is one of its "
+                              "servers), or peers (instances that hold them)"),
+      ParamSpec::text("fill_from", "storage service read when the host has no copy yet, or no peer holds them")
+          .may_be_absent(),
+      ParamSpec::quantity("chunk", Dimension::Size, "bytes of one read request of a rank")
+          .defaults("256MiB")
+          .positive(),
+      ParamSpec::integer("in_flight", "read requests a rank keeps in flight").defaults("4").at_least(1).at_most(1024),
+  };
+  return t;
+}
+
+struct WeightSource::Impl {
+  struct Holder {
+    int instance;
+    HostId host;
+    std::function<bool()> serving;
+    int64_t sending = 0;  // peer loads it is sending now
+  };
+  std::string label, path;
+  StorageService* from = nullptr;  // null: peers
+  StorageService* fill = nullptr;
+  ReadShape shape;
+  const Platform* platform = nullptr;
+  HostFaults* faults       = nullptr;
+  std::vector<Holder> holders;
+  std::set<size_t> filling;  // servers of `from` whose own copy is being written
+
+  std::shared_ptr<WeightLoad> from_storage(const WeightTarget& t, std::function<void()> changed);
+  std::shared_ptr<WeightLoad> from_peers(const WeightTarget& t, std::function<void()> changed);
+  Holder* least_busy_holder();
+  void write_copy(const WeightTarget& t, size_t server);
+};
+
+WeightSource::WeightSource(const Params& p, ServiceDirectory& services, std::string label)
+    : impl_(std::make_unique<Impl>())
+{
+  impl_->label = std::move(label);
+  impl_->path  = p.text("path");
+  if (impl_->path.empty())
+    p.fail("path", "expected the name of the weights' file set, e.g. models/llama3-70b");
+  impl_->shape = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
+  if (p.text("from") != "peers")
+    impl_->from = &services.get<StorageService>(p, "from");
+  if (p.has("fill_from"))
+    impl_->fill = &services.get<StorageService>(p, "fill_from");
+  if (impl_->from == nullptr && impl_->fill == nullptr)
+    p.fail("from", "the first instance has no peer to load from: name the storage service it reads in fill_from");
+  if (impl_->fill != nullptr && impl_->fill == impl_->from)
+    p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
+  // Known before the run: declared on the service, or promised by a phase that writes it.
+  StorageService* reads_path = impl_->fill != nullptr ? impl_->fill : impl_->from;
+  if (!reads_path->names().known(impl_->path))
+    p.fail("path", "no file set '" + impl_->path + "' on storage '" + reads_path->name() +
+                       "': declare it in the service's files: [{path, bytes, shards}], or have a train phase write "
+                       "it (checkpoint.path)");
+}
+
+WeightSource::~WeightSource() = default;
+
+void WeightSource::start(const Platform& platform, HostFaults& faults)
+{
+  impl_->platform = &platform;
+  impl_->faults   = &faults;
+}
+
+std::shared_ptr<WeightLoad> WeightSource::load(const WeightTarget& t, std::function<void()> changed)
+{
+  return impl_->from == nullptr ? impl_->from_peers(t, std::move(changed)) : impl_->from_storage(t, std::move(changed));
+}
+
+void WeightSource::holds(int instance, HostId host, std::function<bool()> serving)
+{
+  for (Impl::Holder& h : impl_->holders)
+    if (h.instance == instance)
+      return;
+  impl_->holders.push_back({instance, host, std::move(serving)});
+}
+
+std::shared_ptr<WeightLoad> WeightSource::Impl::from_storage(const WeightTarget& t, std::function<void()> changed)
+{
+  const bool own_copy = t.host >= from->servers().first_host &&
+                        t.host < from->servers().first_host + static_cast<HostId>(from->servers().count);
+  const auto notify = [changed](bool) { changed(); };
+  if (!own_copy)
+    return read_weights(*from, path, from->name(), t, shape, notify);
+  const size_t server     = from->server_index(t.host);
+  const std::string local = FileNames::local_name(server, path);
+  if (set_bytes(*from, local) >= t.offset() + t.bytes())
+    return read_weights(*from, local, from->name() + " (own copy)", t, shape, notify);
+  if (fill == nullptr)
+    throw SimulationError("host " + platform->name(t.host) + " has no copy of the weights '" + path + "' on storage '" +
+                          from->name() + "' and weights.fill_from names no service to fill it from");
+  const bool writes_copy = filling.insert(server).second;
+  return read_weights(*fill, path, fill->name() + (writes_copy ? " (filling " + from->name() + ")" : ""), t, shape,
+                      [this, t, server, writes_copy, changed](bool over) {
+                        if (over && writes_copy)
+                          write_copy(t, server);
+                        else if (!over && writes_copy)
+                          filling.erase(server);
+                        changed();
+                      });
+}
+
+void WeightSource::Impl::write_copy(const WeightTarget& t, size_t server)
+{
+  const FileId file = from->new_local_file(server);
+  FileStream::Setup s;
+  s.op                   = IoOp::Write;
+  s.client               = t.host;
+  s.file                 = file;
+  s.bytes                = t.bytes();
+  s.chunk_B              = shape.chunk_B;
+  s.in_flight            = shape.in_flight;
+  s.give_up_after        = 0;  // a copy cut by a failure is dropped
+  const std::string name = FileNames::local_name(server, shard_name(path, t.part + 1, t.parts));
+  s.over                 = [this, server, file, name](const IoOutcome& o) {
+    filling.erase(server);
+    if (o.ok()) {
+      from->set_name(name, file);
+      return;
+    }
+    XBT_DEBUG("the copy of the weights on server %zu of '%s' was not kept: %s", server, from->name().c_str(),
+                              o.message.c_str());
+    from->remove(file);
+  };
+  FileStream::create(*from, s)->start();
+}
+
+namespace {
+
+// Weights sent by a peer's host, by an actor on the loading host.
+class PeerLoad : public WeightLoad {
+ public:
+  explicit PeerLoad(std::function<void()> changed)
+      : changed_(std::move(changed))
+  {}
+  bool over() const override { return over_; }
+  void cancel() override { cancelled_ = true; }
+  const std::string& source() const override { return source_; }
+  bool cancelled() const { return cancelled_; }
+  void set_source(std::string s) { source_ = std::move(s); }
+  void finish()
+  {
+    over_ = true;
+    changed_();
+  }
+
+ private:
+  std::function<void()> changed_;
+  std::string source_ = "peers";
+  bool over_ = false, cancelled_ = false;
+};
+
+}  // namespace
+
+WeightSource::Impl::Holder* WeightSource::Impl::least_busy_holder()
+{
+  Holder* best = nullptr;
+  for (Holder& h : holders)
+    if (h.serving() && (best == nullptr || h.sending < best->sending))
+      best = &h;
+  return best;
+}
+
+std::shared_ptr<WeightLoad> WeightSource::Impl::from_peers(const WeightTarget& t, std::function<void()> changed)
+{
+  auto load = std::make_shared<PeerLoad>(changed);
+  start_actor(*platform, t.host, "weights-" + std::to_string(t.instance), label, [this, load, t] {
+    while (!load->cancelled() && !faults->is_down(t.host, now())) {
+      const Holder* peer = least_busy_holder();
+      if (peer == nullptr) {  // no instance holds them: the file system
+        WaitPoint read;
+        bool over = false;
+        load->set_source(fill->name() + " (no peer held them)");
+        auto inner = read_weights(*fill, path, load->source(), t, shape, [&](bool o) {
+          over = o;
+          read.notify_all();
+        });
+        read.wait_until([&] { return over || load->cancelled(); }, faults->next_failure(t.host, now()));
+        if (over && !load->cancelled())
+          load->finish();
+        inner->cancel();
+        return;
+      }
+      const size_t k     = static_cast<size_t>(peer - holders.data());
+      const HostId from  = peer->host;
+      const double until = std::min(faults->next_failure(from, now()), faults->next_failure(t.host, now()));
+      load->set_source("peer instance " + std::to_string(peer->instance));
+      holders[k].sending += 1;
+      const bool arrived = transfer(*platform, from, t.host, t.bytes(), until);
+      holders[k].sending -= 1;
+      if (arrived) {
+        if (!load->cancelled())
+          load->finish();
+        return;
+      }
+      XBT_DEBUG("instance %d: peer instance %d failed while sending its weights", t.instance, holders[k].instance);
+    }
+  });
+  return load;
+}
+
+}  // namespace llsim

@@ -1,0 +1,119 @@
+"""Weights loaded through the services before serving (sim/serve/weight_source.hpp), checked
+through llsim against closed forms: one instance's load time is its bytes over the narrowest of its
+NIC, the servers' NICs and the disks; 64 at once share the disks; the host's own copy and a peer
+are read at their own bandwidth. A failure during a load starts it over, and no instance serves
+before its load is complete. Missing weights are errors that name the path."""
+import csv
+import os
+
+from harness import (check, check_close, finish, phase_metrics, run, run_fails, run_out, scratch_dir,
+                     summary)
+
+LOAD = "tests/inputs/weights_load.yaml"  # 1 instance, pfs of 4 servers x 2 disks of 2 GB/s
+SOURCES = "tests/inputs/weights_sources.yaml"  # 2 instances, gpu-1 down 30-40 s
+TRAIN = "tests/inputs/weights_train_serve.yaml"  # serve loads the train phase's checkpoint
+W = 141.2e9  # Llama-3-70B's weights in BF16 (70.6 G parameters x 2 B)
+
+
+def serve(scenario, *sets):
+    out = run_out(scenario, *sets)
+    with open(os.path.join(out, "chat_loads.csv")) as f:
+        loads = list(csv.DictReader(f))
+    return summary(out), loads, out
+
+
+# One instance: disk-bound (8 disks x 2 GB/s), NIC-bound (its 5 GB/s NIC), server-NIC-bound
+# (4 servers x 3 GB/s).
+for label, sets, bandwidth in [("disks", [], 16e9),
+                               ("the instance's NIC", ["platform.groups.gpu.nic.bandwidth=5GBps"], 5e9),
+                               ("the servers' NICs", ["platform.groups.oss.nic.bandwidth=3GBps"], 12e9)]:
+    s, loads, _ = serve(LOAD, *sets)
+    m = s["phases"]["chat"]
+    check_close(m["time_to_serve_s"], W / bandwidth, 0.03, f"one load bound by {label}")
+    check(m["weight_loads"] == 1 and m["weight_bytes_loaded"] == W and s["services"]["pfs"]["bytes_read"] == W,
+          f"{label}: one load of the model's bytes: {m['weight_loads']} loads, {m['weight_bytes_loaded']} B")
+    check(loads[0]["source"] == "pfs" and loads[0]["completed"] == "1", f"{label}: the load's record: {loads[0]}")
+
+# The request that arrived during the load waited for it.
+s, _, out = serve(LOAD)
+with open(os.path.join(out, "chat_requests.csv")) as f:
+    first = float(next(csv.DictReader(f))["first_token_s"])
+check(first > s["phases"]["chat"]["time_to_serve_s"], f"the first token ({first} s) comes after the load")
+
+# 64 instances at once on disk-bound servers: 64 x W over the disks' 16 GB/s (the requests come
+# after the loads, so that none is abandoned when the phase ends).
+s, loads, _ = serve(LOAD, "platform.groups.gpu.count=64", "phases.chat.workload.requests=2",
+                    "phases.chat.workload.arrival=600s")
+check_close(s["phases"]["chat"]["time_to_serve_s"], 64 * W / 16e9, 0.03, "64 loads at once share the disks")
+check(len(loads) == 64 and s["services"]["pfs"]["bytes_read"] == 64 * W, f"64 loads of W: {len(loads)}")
+
+# chunk and in_flight change the load: one 16 GiB request per rank reads, then sends.
+base = phase_metrics(LOAD, "chat")["time_to_serve_s"]
+for key, value in [("chunk", "16GiB"), ("in_flight", "1")]:
+    slower = phase_metrics(LOAD, "chat", f"phases.chat.weights.{key}={value}", "phases.chat.weights.chunk=4GiB"
+                           if key == "in_flight" else f"phases.chat.weights.{key}={value}")["time_to_serve_s"]
+    check(slower > base * 1.01, f"weights.{key}={value}: the load takes longer ({slower} s against {base} s)")
+
+# A failure during the load (gpu-0 down 4-14 s) starts it over when the host is back; the
+# request queued there is lost, and nothing is served before the second load is complete (the
+# second request, at 20 s, waits for it).
+s, loads, out = serve(LOAD, "faults=[{group: gpu, impl: trace, file: weights_gpu_down.csv}]",
+                      "phases.chat.workload.requests=2", "phases.chat.workload.arrival=20s")
+m = s["phases"]["chat"]
+check([(l["start_s"], l["end_s"], l["completed"]) for l in loads][0] == ("0", "4", "0"),
+      f"the first load is cut at 4 s: {loads[0]}")
+check(len(loads) == 2 and float(loads[1]["start_s"]) == 14 and loads[1]["completed"] == "1",
+      f"the load starts over at 14 s: {loads}")
+check_close(float(loads[1]["seconds"]), W / 16e9, 0.03, "the second load reads every byte again")
+check(m["weight_loads_interrupted"] == 1 and m["weight_loads"] == 1 and m["failed"] == 1,
+      f"one load cut, one completed, the queued request lost: {m['weight_loads_interrupted']}, "
+      f"{m['weight_loads']}, {m['failed']}")
+check(not os.path.exists(os.path.join(out, "chat_instances.csv")) or
+      all(float(r["time_s"]) >= float(loads[1]["end_s"]) for r in csv.DictReader(open(os.path.join(
+          out, "chat_instances.csv")))), "no iteration before the complete load")
+
+# Reloading gpu-1 at 40 s: from pfs again (alone: 8.8 s), from its own NVMe copy written after
+# its first load (2 disks x 6 GB/s: 11.8 s), or from the loaded peer over the 25 GB/s NICs (5.6 s).
+for weights, source, bandwidth in [("{path: models/llama3-70b, from: pfs}", "pfs", 16e9),
+                                   ("{path: models/llama3-70b, from: nvme, fill_from: pfs}", "nvme (own copy)", 12e9),
+                                   ("{path: models/llama3-70b, from: peers, fill_from: pfs}", "peer instance 0", 25e9)]:
+    s, loads, _ = serve(SOURCES, f"phases.chat.weights={weights}")
+    first = [l for l in loads if l["start_s"] == "0"]
+    check(len(first) == 2 and all(l["completed"] == "1" for l in first), f"{source}: both load at the start")
+    check_close(max(float(l["seconds"]) for l in first), 2 * W / 16e9, 0.03, f"{source}: two first loads share pfs")
+    again = [l for l in loads if l["start_s"] == "40"]
+    check(len(again) == 1 and again[0]["instance"] == "1" and again[0]["source"] == source,
+          f"gpu-1 loads again at 40 s from {source}: {again}")
+    check_close(float(again[0]["seconds"]), W / bandwidth, 0.03, f"the reload from {source}")
+
+# train -> serve through storage: the serve phase reads the newest checkpoint's first 40 GB (a
+# 20 G-parameter model in BF16) from the 8 disks the balanced layout wrote it on.
+s, loads, _ = serve(TRAIN)
+check(len(loads) == 1 and float(loads[0]["bytes"]) == 40e9, f"the checkpoint's weights are read: {loads}")
+check_close(float(loads[0]["seconds"]), 40e9 / 16e9, 0.03, "the checkpoint's weights come from all its disks")
+check(float(loads[0]["start_s"]) == s["phases"]["train"]["end_s"], "the load starts when training ends")
+run_fails(TRAIN, "weights.path: no file set 'train/checkpoint' on storage 'pfs'",
+          "phases.train.checkpoint.path=v2/checkpoint")
+code, _, err = run("run", TRAIN, "--out", os.path.join(scratch_dir(), "out"), "--set", "phases.chat.after=[]",
+                   expect=1)
+check("no weights at 'train/checkpoint' on storage 'pfs'" in err, f"served before training wrote it: {err.strip()}")
+code, _, err = run("run", TRAIN, "--out", os.path.join(scratch_dir(), "out"),
+                   "--set", "phases.chat.model={params: 200G, layers: 48, d_model: 6144, kv_heads: 8, head_dim: 128}",
+                   "--set", "platform.groups.gpu.gpu.hbm=141GB", expect=1)
+check("hold 280 GB, less than the model's 400 GB of weights" in err, f"a checkpoint too small: {err.strip()}")
+
+# Bad input: located errors, no output.
+run_fails(LOAD, "weights.path: no file set 'models/llama3-8b' on storage 'pfs'",
+          "phases.chat.weights.path=models/llama3-8b")
+run_fails(LOAD, "weights.fill_from: is the service the weights come from", "phases.chat.weights.fill_from=pfs")
+run_fails(LOAD, "weights.from: the first instance has no peer to load from", "phases.chat.weights.from=peers")
+run_fails(LOAD, "weights.from: no service named 'nfs'", "phases.chat.weights.from=nfs")
+run_fails(LOAD, "weights.in_flight", "phases.chat.weights.in_flight=0")
+run_fails(LOAD, "files[0].bytes: the declared files do not fit", "platform.groups.oss.disks.capacity=10GB")
+run_fails(LOAD, "files[0].bytes: value -1 GB is out of range", "services.pfs.files=[{path: models/llama3-70b, bytes: -1GB}]")
+run_fails(LOAD, "files[0].shards: value 0 is out of range", "services.pfs.files=[{path: m, bytes: 1GB, shards: 0}]")
+run_fails(LOAD, "files[0].stripe_count: a local copy lies on its server's disks",
+          "services.pfs.files=[{path: m, bytes: 1GB, local: true, stripe_count: 1}]")
+run_fails(LOAD, "files[0].path: expected a name", "services.pfs.files=[{path: '', bytes: 1GB}]")
+run_fails(LOAD, "files: expected a list", "services.pfs.files={path: m, bytes: 1GB}")
+finish()
