@@ -11,6 +11,8 @@
 //     workload: {trace: traces/mooncake_conversation_trace.jsonl, format: mooncake}
 //     slo: {ttft: 30s, tbt: 100ms}
 //     weights: {path: models/llama3-70b, from: pfs}   read before serving (sim/serve/weight_source.hpp)
+//     autoscale: {impl: target, metric: running, target: 32}   instances allocated over time
+//                                             (sim/serve/autoscaler.hpp)
 //     sample_period: 1s                       rows of <phase>_instances.csv
 //
 // The phase ends when every request has finished, failed or been rejected. KV blocks still being
@@ -22,6 +24,8 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/serve/autoscaler.hpp"
+#include "sim/serve/scaling_driver.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/serve/serve_workload.hpp"
 #include "sim/serve/weight_source.hpp"
@@ -104,6 +108,8 @@ const ParamTable kServeParams = {
                                   "in_flight}; absent: they start loaded")
         .may_be_absent()
         .with_fields(weight_source_params()),
+    ParamSpec::choice<Autoscaler>("autoscale", "how many instances are allocated over time {impl, ...}")
+        .defaults("{impl: none}"),
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_instances.csv")
         .defaults("1s")
         .positive(),
@@ -165,6 +171,9 @@ class ServePhase : public Phase {
     system_ =
         Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
                                                         slo_, c.claims, c.seed, "phase." + c.phase_name});
+    autoscaler_ = Registry<Autoscaler>::create(p.raw("autoscale"), {static_cast<int64_t>(system_->instances())});
+    if (autoscaler_->scales() && system_->scalable() == nullptr)
+      p.fail("autoscale", "this serving system does not scale (vllm instances of one pipeline stage do)");
   }
 
   void run(PhaseRuntime& runtime) override
@@ -178,14 +187,21 @@ class ServePhase : public Phase {
                                                model_.weight_bytes()});
     if (weights_)
       weights_->start(runtime.platform, runtime.faults);
+    tally_->set_provisioning(autoscaler_->limits().provisioning_s);
     const double start = now();
     tally_->start(start);
     system_->start(*env_);
+    if (autoscaler_->scales()) {
+      driver_ = std::make_unique<ScalingDriver>(*autoscaler_, *system_->scalable(), *env_, tally_->scaling());
+      driver_->start();
+    }
     for (size_t i = 0; i < requests.size(); ++i) {
       sleep_until(start + requests[i].arrival_s);
       system_->arrive(static_cast<int64_t>(i));
     }
     progress_->wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
+    if (driver_)
+      driver_->stop();
     system_->close();
   }
 
@@ -201,6 +217,8 @@ class ServePhase : public Phase {
       return {};
     std::vector<OutputTable> tables = {{"requests", tally_->requests_table()},
                                        {"instances", tally_->instances_table()}};
+    if (!tally_->scaling().empty())
+      tables.push_back({"scaling", tally_->scaling().table()});
     if (!tally_->loads().empty())
       tables.push_back({"loads", tally_->loads().table()});
     if (!tally_->operator_tally().empty())
@@ -216,6 +234,8 @@ class ServePhase : public Phase {
   ServeWorkload workload_;
   std::unique_ptr<WeightSource> weights_;
   std::unique_ptr<ServeSystem> system_;
+  std::unique_ptr<Autoscaler> autoscaler_;
+  std::unique_ptr<ScalingDriver> driver_;
   std::unique_ptr<ServeTally> tally_;
   std::unique_ptr<WaitPoint> progress_;
   std::unique_ptr<ServeEnv> env_;

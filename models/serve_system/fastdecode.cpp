@@ -140,6 +140,7 @@ class FastDecode : public ServeSystem {
     ServeTotals t;
     t.kv_bytes_transferred = network_bytes_;
     t.preemptions          = instances_.preemptions();
+    t.instance_seconds     = instances_.held_seconds();
     return t;
   }
 

@@ -103,11 +103,15 @@ class Vllm : public ServeSystem {
 
   void close() override { instances_.close_and_join(); }
 
+  // Instances of one engine each scale one by one.
+  InstanceSet* scalable() override { return layout_.pp == 1 ? &instances_ : nullptr; }
+
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.preemptions   = instances_.preemptions();
-    t.swapped_bytes = instances_.swapped_bytes();
+    t.preemptions      = instances_.preemptions();
+    t.swapped_bytes    = instances_.swapped_bytes();
+    t.instance_seconds = instances_.held_seconds();
     return t;
   }
 
@@ -119,7 +123,7 @@ class Vllm : public ServeSystem {
     const bool serving = instances_.any_serving();
     for (size_t k = 0; k < instances_.size(); ++k) {
       ServeInstance& inst = instances_[next_++ % instances_.size()];
-      if (serving ? inst.serving() : inst.up())
+      if (serving ? inst.serving() : inst.accepting())
         return &inst;
     }
     return nullptr;

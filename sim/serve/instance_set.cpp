@@ -43,7 +43,7 @@ ServeInstance* InstanceSet::least_loaded() const
   const bool serving  = any_serving();
   ServeInstance* best = nullptr;
   for (const auto& i : instances_)
-    if ((best == nullptr || i->load() < best->load()) && (serving ? i->serving() : i->up()))
+    if ((best == nullptr || i->load() < best->load()) && (serving ? i->serving() : i->accepting()))
       best = i.get();
   return best;
 }
@@ -60,17 +60,28 @@ std::string InstanceSet::loads() const
 {
   std::string text;
   for (const auto& i : instances_)
-    text += (text.empty() ? "" : " ") +
-            (i->up() ? std::to_string(i->load()) + (i->serving() ? "" : " loading") : std::string("down"));
+    text += (text.empty() ? "" : " ") + (!i->allocated() ? std::string("off")
+                                         : i->up()       ? std::to_string(i->load()) + (i->serving() ? "" : " loading")
+                                                         : std::string("down"));
   return text;
 }
 
 void InstanceSet::close_and_join()
 {
-  for (auto& i : instances_)
+  for (auto& i : instances_) {
+    i->stop_holding();
     i->close();
+  }
   for (auto& i : instances_)
     i->join();
+}
+
+double InstanceSet::held_seconds() const
+{
+  double s = 0;
+  for (const auto& i : instances_)
+    s += i->held_seconds();
+  return s;
 }
 
 double InstanceSet::sum(double (Batcher::*figure)() const) const

@@ -41,6 +41,7 @@ class InstanceSet {
   void close_and_join();
   double preemptions() const { return sum(&Batcher::preemptions); }
   double swapped_bytes() const { return sum(&Batcher::swapped_bytes); }
+  double held_seconds() const;  // the instances' GPU time (after close_and_join)
 
  private:
   double sum(double (Batcher::*figure)() const) const;

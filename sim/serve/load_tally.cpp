@@ -3,6 +3,7 @@
 #include "sim/core/text.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 namespace llsim {
@@ -29,6 +30,14 @@ void LoadTally::interrupted(size_t load, double now, const std::string& source)
 {
   loads_[load].end_s  = now;
   loads_[load].source = source;
+}
+
+double LoadTally::ready_after(int instance, double after_s) const
+{
+  for (const Load& l : loads_)
+    if (l.instance == instance && l.start_s >= after_s && l.completed)
+      return l.end_s;
+  return std::numeric_limits<double>::infinity();
 }
 
 const MetricTable& LoadTally::metric_table()

@@ -23,6 +23,8 @@ class LoadTally {
   void interrupted(size_t load, double now, const std::string& source);
 
   bool empty() const { return loads_.empty(); }
+  // When the first load of `instance` that started at `after_s` or later completed (+inf: none).
+  double ready_after(int instance, double after_s) const;
   static const MetricTable& metric_table();
   // `start_s`: the phase's start, from which time_to_serve_s counts.
   Metrics metrics(double start_s) const;

@@ -34,8 +34,9 @@ ServeInstance::~ServeInstance() = default;
 
 void ServeInstance::start(const Platform& platform, const std::string& label)
 {
-  wake_  = std::make_unique<WaitPoint>();
-  actor_ = start_actor(platform, host_, "instance-" + std::to_string(index_), label, [this] { loop(); });
+  wake_         = std::make_unique<WaitPoint>();
+  held_since_s_ = now();
+  actor_        = start_actor(platform, host_, "instance-" + std::to_string(index_), label, [this] { loop(); });
 }
 
 void ServeInstance::set_faults(HostFaults& faults, std::vector<HostId> hosts)
@@ -110,21 +111,74 @@ void ServeInstance::close()
   wake_->notify_all();
 }
 
+void ServeInstance::allocate(double provisioning_s)
+{
+  allocated_ = true;
+  if (held_) {  // still finishing its requests: it keeps its GPUs and weights
+    wake_->notify_all();
+    return;
+  }
+  held_             = true;
+  held_since_s_     = now();
+  provisioned_at_s_ = now() + provisioning_s;
+  wake_->notify_all();
+}
+
+void ServeInstance::release()
+{
+  allocated_ = false;
+  wake_->notify_all();
+}
+
+void ServeInstance::give_back()
+{
+  if (held_)
+    held_s_ += now() - held_since_s_;
+  held_   = false;
+  loaded_ = weights_ == nullptr;
+  batcher_.forget_cache();
+}
+
+void ServeInstance::stop_holding()
+{
+  if (held_)
+    held_s_ += now() - held_since_s_;
+  held_since_s_ = now();
+}
+
+bool ServeInstance::wait_for_allocation()
+{
+  const double forever = std::numeric_limits<double>::infinity();
+  give_back();
+  wake_->wait_until([this] { return allocated_ || closed_; }, forever);
+  if (!allocated_)
+    return false;
+  wake_->wait_until([this] { return closed_; }, provisioned_at_s_);  // a host or container starting
+  return !closed_;
+}
+
 void ServeInstance::loop()
 {
   const double forever = std::numeric_limits<double>::infinity();
   while (true) {
+    if (!allocated_ && batcher_.idle()) {  // released, and done with its requests
+      if (!wait_for_allocation())
+        return;
+      continue;
+    }
     if (!loaded_) {
       load_weights();
-      if (!loaded_)
-        return;  // closed while loading
+      if (!loaded_ && closed_)
+        return;
       continue;
     }
     // With weights to reload, a failure while idle matters at once.
     const double idle_until = weights_ ? next_failure() : forever;
-    wake_->wait_until([this] { return !batcher_.idle() || closed_; }, idle_until);
+    wake_->wait_until([this] { return !batcher_.idle() || closed_ || !allocated_; }, idle_until);
     if (batcher_.idle() && closed_)
       return;
+    if (batcher_.idle() && !allocated_)
+      continue;
     if (batcher_.idle()) {
       fail();
       continue;
@@ -151,11 +205,15 @@ void ServeInstance::notice_idle_failure()
 
 void ServeInstance::load_weights()
 {
-  while (!loaded_ && !closed_) {
+  while (!loaded_ && !closed_ && allocated_) {
+    if (!up()) {  // it came back from a release while its host is down
+      fail();
+      continue;
+    }
     const size_t record  = loads_->started(index_, now());
     const double fail_at = next_failure();
     const auto job       = weights_->load(weight_target_, [this] { wake_->notify_all(); });
-    wake_->wait_until([this, &job] { return job->over() || closed_; }, fail_at);
+    wake_->wait_until([this, &job] { return job->over() || closed_ || !allocated_; }, fail_at);
     if (job->over()) {
       XBT_DEBUG("instance %d: weights loaded from %s", index_, job->source().c_str());
       loads_->completed(record, now(), weight_target_.bytes(), job->source());
@@ -164,8 +222,8 @@ void ServeInstance::load_weights()
       return;
     }
     job->cancel();
-    if (closed_)
-      return;  // no more work comes: the load is abandoned
+    if (closed_ || !allocated_)
+      return;  // no more work comes, or the instance was released: the load is abandoned
     loads_->interrupted(record, now(), job->source());
     fail();
   }

@@ -69,8 +69,21 @@ class ServeInstance : public BatchListener {
   void lose_incoming(int64_t id);
   // Whether all of its hosts are up now.
   bool up() const;
-  // Up with its weights loaded: it computes what it is sent.
-  bool serving() const { return loaded_ && up(); }
+  // Allocated and up: a router may send it requests (it serves them once loaded).
+  bool accepting() const { return allocated_ && up(); }
+  // Allocated, up, with its weights loaded: it computes what it is sent.
+  bool serving() const { return allocated_ && loaded_ && up(); }
+
+  // Autoscaling. A released instance takes no more requests, finishes those it has, then gives
+  // its GPUs back (its weights and prefix cache with them). allocate() brings it back: at once
+  // if it had not given them back yet, else after `provisioning_s`, then it loads its weights.
+  // held_seconds(): the time it held its GPUs, up to the last stop_holding().
+  void allocate(double provisioning_s);
+  void release();
+  bool allocated() const { return allocated_; }
+  bool holds_gpus() const { return held_; }
+  void stop_holding();  // the phase ended: its time is counted up to now
+  double held_seconds() const { return held_s_; }
   // When the first of its hosts fails from now on (+inf: never).
   double next_failure() const;
   // Forgets the prefix cache if a host failed while the instance was idle (it notices at its
@@ -95,8 +108,10 @@ class ServeInstance : public BatchListener {
   void iterate_once(double fail_at);
   void iterate_steady(int64_t steps, double fail_at);
   void lose(int64_t id);
-  void fail();          // a host failed now: everything held is lost; returns when all hosts are up
-  void load_weights();  // until loaded, started over after each failure, or closed
+  void fail();                 // a host failed now: everything held is lost; returns when all hosts are up
+  void load_weights();         // until loaded (started over after each failure), released or closed
+  void give_back();            // its GPUs, weights and cache
+  bool wait_for_allocation();  // false: closed first
 
   int index_;
   HostId host_;
@@ -115,8 +130,11 @@ class ServeInstance : public BatchListener {
   std::unique_ptr<WaitPoint> wake_;
   WeightSource* weights_ = nullptr;
   WeightTarget weight_target_;
-  LoadTally* loads_ = nullptr;
-  bool loaded_      = true;
+  LoadTally* loads_    = nullptr;
+  bool loaded_         = true;
+  bool allocated_      = true;
+  bool held_           = true;  // its GPUs, from held_since_s_
+  double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
   bool closed_      = false;
   int64_t incoming_ = 0;
   Actor actor_;

@@ -28,6 +28,7 @@ class Platform;
 class ServiceDirectory;
 class IterationModel;
 class WeightSource;
+class InstanceSet;
 
 // The phase's `batching:` section, before an instance's KV size is known.
 struct ServeBatching {
@@ -74,6 +75,8 @@ class ServeSystem {
   virtual void arrive(int64_t id)    = 0;
   virtual void close()               = 0;
   virtual ServeTotals totals() const = 0;
+  // The instances an autoscaler may allocate and release (null: the system does not scale).
+  virtual InstanceSet* scalable() { return nullptr; }
 };
 
 // How an instance spreads over a host's GPUs: tp x pp of them (tp 0: all the host's GPUs, over

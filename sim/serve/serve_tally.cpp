@@ -111,7 +111,7 @@ bool ServeTally::meets(const Record& r) const
 
 const MetricTable& ServeTally::metric_table()
 {
-  static const MetricTable t = joined(request_metrics(), LoadTally::metric_table());
+  static const MetricTable t = joined(joined(request_metrics(), LoadTally::metric_table()), ScaleTally::metric_table());
   return t;
 }
 
@@ -214,7 +214,32 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
       {"bad_lines", static_cast<double>(bad_lines)}};
   for (const auto& metric : loads_.metrics(start_s_))
     m.push_back(metric);
+  for (const auto& metric : scaling_metrics(system))
+    m.push_back(metric);
   return m;
+}
+
+Metrics ServeTally::scaling_metrics(const ServeTotals& system) const
+{
+  std::vector<ScaleTally::Request> requests;
+  std::vector<std::vector<double>> first_tokens(busy_s_.size());  // per instance, in time order
+  for (const Record& r : records_) {
+    requests.push_back({r.arrival_s, meets(r)});
+    if (r.instance >= 0 && r.first_s >= 0)
+      first_tokens[static_cast<size_t>(r.instance)].push_back(r.first_s);
+  }
+  for (auto& times : first_tokens)
+    std::sort(times.begin(), times.end());
+  const auto serving_at = [this](int instance, double t) {
+    return loads_.empty() ? t + provisioning_s_ : loads_.ready_after(instance, t);
+  };
+  const auto first_token_at = [&first_tokens](int instance, double t) {
+    const auto& times = first_tokens[static_cast<size_t>(instance)];
+    const auto it     = std::lower_bound(times.begin(), times.end(), t);
+    return it == times.end() ? std::numeric_limits<double>::infinity() : *it;
+  };
+  return scaling_.metrics(requests, system.instance_seconds, static_cast<int64_t>(busy_s_.size()), serving_at,
+                          first_token_at);
 }
 
 CsvWriter ServeTally::requests_table() const

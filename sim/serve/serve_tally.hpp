@@ -5,13 +5,15 @@
 // per instance at the end of its first iteration at least sample_period after its previous row:
 // the instance's role, that iteration's batch and KV use, and the share of the time since the
 // previous row (or the phase's start) its GPUs were busy. An idle instance writes no row.
-// <phase>_operators.csv: sim/serve/operator_tally.hpp; <phase>_loads.csv: sim/serve/load_tally.hpp.
+// <phase>_operators.csv: sim/serve/operator_tally.hpp; <phase>_loads.csv: sim/serve/load_tally.hpp;
+// <phase>_scaling.csv: sim/serve/scale_tally.hpp.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/serve/load_tally.hpp"
 #include "sim/serve/operator_tally.hpp"
 #include "sim/serve/request_trace.hpp"
+#include "sim/serve/scale_tally.hpp"
 #include "sim/serve/slo.hpp"
 
 #include <cstdint>
@@ -25,6 +27,7 @@ namespace llsim {
 struct ServeTotals {
   double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0, swapped_bytes = 0;
   double drain_bytes = 0, drain_end_s = 0;
+  double instance_seconds = 0;  // the instances' GPU time (ServeInstance::held_seconds)
 };
 
 class ServeTally {
@@ -61,6 +64,10 @@ class ServeTally {
   CsvWriter instances_table() const;
   const OperatorTally& operator_tally() const { return operators_; }
   LoadTally& loads() { return loads_; }
+  ScaleTally& scaling() { return scaling_; }
+  const ScaleTally& scaling() const { return scaling_; }
+  // Autoscaling's provisioning delay: a cold start without a weight load serves after it.
+  void set_provisioning(double seconds) { provisioning_s_ = seconds; }
   const LoadTally& loads() const { return loads_; }
 
  private:
@@ -73,6 +80,7 @@ class ServeTally {
   };
   bool meets(const Record& r) const;
   static const MetricTable& request_metrics();
+  Metrics scaling_metrics(const ServeTotals& system) const;
 
   SloSpec slo_;
   double period_s_;
@@ -91,6 +99,8 @@ class ServeTally {
   std::vector<const char*> roles_;
   OperatorTally operators_;
   LoadTally loads_;
+  ScaleTally scaling_;
+  double provisioning_s_ = 0;
   std::vector<InstanceSample> samples_;
 };
 

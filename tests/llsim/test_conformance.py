@@ -38,6 +38,7 @@ SELECTED_AT = {
     "metadata_model": r"services\.\*\.model",
     "journal_checkpoint": r"services\.\*\.journal\.checkpoint",
     "eviction_policy": r"services\.\*\.eviction",
+    "autoscaler": r"phases\.\*\.autoscale",
 }
 NO_UNIT_TEST = {"phase", "service"}  # whole phases and services are checked through llsim
 

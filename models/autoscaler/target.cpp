@@ -1,0 +1,76 @@
+// Autoscaler `target`: keeps a metric of the allocated instances near a target per instance, as
+// Kubernetes' horizontal pod autoscaler does: it proposes ceil(total / target) instances, the
+// total being the sequences queued (`queue_length`) or running (`running`) over the allocated
+// instances, or for `kv_use` their KV blocks in use in instance units (allocated x mean share),
+// then the governor bounds it (sim/serve/autoscaler.hpp). It starts with `min` instances.
+// Example (tests/llsim/test_conformance.py runs it):
+//   llsim run tests/inputs/autoscale.yaml
+#include "sim/core/registry.hpp"
+#include "sim/serve/autoscaler.hpp"
+
+#include <cmath>
+
+namespace llsim {
+
+namespace {
+
+const ParamTable& target_params()
+{
+  static const ParamTable t = [] {
+    ParamTable own = {
+        ParamSpec::text("metric", "queue_length, running or kv_use").defaults("running"),
+        ParamSpec::quantity("target", Dimension::Number,
+                            "the metric per instance to keep (sequences; a share of the KV blocks for kv_use)")
+            .positive(),
+    };
+    own.insert(own.end(), scaling_params().begin(), scaling_params().end());
+    return own;
+  }();
+  return t;
+}
+
+enum class Metric { QueueLength, Running, KvUse };
+
+class TargetAutoscaler : public Autoscaler {
+ public:
+  TargetAutoscaler(const Params& p, const Context& c)
+      : limits_(parse_scaling_limits(p, c.instances))
+      , target_(p.quantity("target"))
+  {
+    const std::string m = p.text("metric");
+    if (m == "queue_length")
+      metric_ = Metric::QueueLength;
+    else if (m == "running")
+      metric_ = Metric::Running;
+    else if (m == "kv_use")
+      metric_ = Metric::KvUse;
+    else
+      p.fail("metric", "unknown metric '" + m + "' (expected queue_length, running or kv_use)");
+    if (metric_ == Metric::KvUse && target_ > 1)
+      p.fail("target", "kv_use is a share of the KV blocks: a target in (0, 1]");
+  }
+  const ScalingLimits& limits() const override { return limits_; }
+  int64_t initial() const override { return limits_.min; }
+  int64_t propose(const ScaleObservation& o) override
+  {
+    double total = o.running;
+    if (metric_ == Metric::QueueLength)
+      total = o.queued;
+    else if (metric_ == Metric::KvUse)
+      total = o.kv_used_share * static_cast<double>(o.allocated);
+    // A total that is a whole multiple of the target needs no extra instance (rounding noise).
+    return static_cast<int64_t>(std::ceil(total / target_ - 1e-9));
+  }
+
+ private:
+  ScalingLimits limits_;
+  double target_;
+  Metric metric_ = Metric::Running;
+};
+
+}  // namespace
+
+LLSIM_REGISTER(Autoscaler, "target", TargetAutoscaler,
+               "keep queue length, running sequences or KV use per instance near a target", target_params());
+
+}  // namespace llsim
