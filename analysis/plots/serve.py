@@ -1,6 +1,7 @@
 """A serve phase: <phase>.png, TTFT and TBT CDFs with the SLO lines (from resolved.json);
-<phase>_over_time.png, request rate, SLO attainment per arrival window, GPU KV cache use, and
-the stored bytes of its KV pool (a memory_pool service) against its capacity."""
+<phase>_over_time.png, request rate, SLO attainment per arrival window, the instances allocated
+and serving (when it autoscales), GPU KV cache use, and the stored bytes of its KV pool (a
+memory_pool service) against its capacity."""
 import math
 
 from .common import MAX_LINES, Figure, TimeAxis, draw_cdf, fraction_axis, human_bytes, legend, levels_at, \
@@ -47,23 +48,42 @@ def plot_serve_over_time(run, name, phase, requests):
         i = min(int((float(r["arrival_s"]) - axis.start) // window), len(arrivals) - 1)
         arrivals[max(i, 0)].append(float(r["met_slo"]))
     instances = run.rows(f"{name}_instances.csv")
+    scaling = run.rows(f"{name}_scaling.csv") if run.has(f"{name}_scaling.csv") else []
     pool = serve_pool(run, name)
     fig = Figure(run, f"{name}_over_time", f"{name} (serve) over time, {window:g} s windows by arrival",
-                 [2.0] * (2 + bool(instances) + bool(pool)))
+                 [2.0] * (2 + bool(scaling) + bool(instances) + bool(pool)))
     stairs(fig.axes[0], [len(a) / window for a in arrivals], axis.x(edges), label="arriving")
     fig.axes[0].set_ylabel("requests/s")
     attainment = [sum(a) / len(a) if a else math.nan for a in arrivals]
     stairs(fig.axes[1], attainment, axis.x(edges), label="per window")
     fig.axes[1].axhline(phase.get("slo_attainment", math.nan), color="grey", linestyle="--", label="whole phase")
     fraction_axis(fig.axes[1], "SLO attainment")
+    if scaling:
+        draw_scaling(fig.axes[2], scaling, axis, phase)
     if instances:
-        draw_kv_use(fig.axes[2], instances, edges[1:], axis)
+        draw_kv_use(fig.axes[2 + bool(scaling)], instances, edges[1:], axis)
     if pool:
         draw_pool_occupancy(fig.axes[-1], run, pool, axis)
     for ax in fig.axes:
         legend(ax)
     axis.label(fig.axes[-1])
     return fig.save()
+
+
+def draw_scaling(ax, rows, axis, phase):
+    """The instances allocated after each decision, those found serving at each decision (over
+    the period before it), and what the policy proposed (before the governor's bounds and
+    delays)."""
+    decisions = [float(r["time_s"]) for r in rows]
+    times = axis.x([axis.start] + decisions + [axis.end])
+    allocated = [float(rows[0]["allocated"])] + [float(r["decided"]) for r in rows]
+    ax.step(times, allocated + allocated[-1:], where="post", label="allocated")
+    serving = [float(r["serving"]) for r in rows]
+    ax.step(times[:-1], serving[:1] + serving, where="pre", linestyle="--", label="serving (seen at decisions)")
+    proposed = [float(r["proposed"]) for r in rows]
+    ax.step(axis.x(decisions), proposed, where="post", linestyle=":", label="proposed by the policy")
+    ax.set_ylabel(f"instances\n({phase.get('instance_seconds', 0) / 3600:.2f} instance-h)")
+    zero_based(ax, max(proposed + allocated) + 1)
 
 
 def draw_kv_use(ax, rows, times, axis):

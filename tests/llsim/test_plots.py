@@ -203,6 +203,21 @@ labels = ax.get_legend_handles_labels()[1]
 check(labels == ["prefill instance 0", "prefill instance 1", "decode instance 2", "decode instance 3"],
       f"the KV legend names the instances' roles: {labels}")
 plt.close(fig)
+# An autoscaled phase: the instances panel draws the allocation after each decision (1 until the
+# first decision at 10 s, then what it decided) and what the policy proposed.
+scaled = scratch_dir()
+run("run", "tests/inputs/autoscale.yaml", "--quiet", "--out", scaled)
+scaled_run = common.Run(scaled, plt)
+rows = scaled_run.rows("chat_scaling.csv")
+phase = summary(scaled)["phases"]["chat"]
+fig, ax = plt.subplots()
+serve.draw_scaling(ax, rows, common.TimeAxis(phase["start_s"], phase["end_s"]), phase)
+allocated = ax.get_lines()[0].get_ydata()
+check(list(allocated[:3]) == [1, 8, 8] and allocated[-1] == float(rows[-1]["decided"]),
+      f"the allocation drawn follows the decisions: {list(allocated[:3])} ... {allocated[-1]}")
+check(ax.get_legend_handles_labels()[1] == ["allocated", "serving (seen at decisions)", "proposed by the policy"],
+      "the instances panel's lines")
+plt.close(fig)
 # A server's level between samples: 0 until its first active period, flat across idle periods
 # (5 GB from 10 s until the period ending at 300 s starts), a straight line within an active one.
 curve = common.level_curve([(10.0, 5e9), (300.0, 0.0), (304.5, 2e9)], 10.0)
