@@ -1,20 +1,14 @@
 #include "sim/serve/weight_source.hpp"
 
 #include "sim/core/errors.hpp"
-#include "sim/core/text.hpp"
+#include "sim/serve/weight_peers.hpp"
 #include "sim/serve/weight_reads.hpp"
-#include "sim/sg/activities.hpp"
-#include "sim/sg/actors.hpp"
-#include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
-#include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/file_stream.hpp"
-#include "sim/svc/host_faults.hpp"
 #include "sim/svc/storage.hpp"
 
-#include <algorithm>
 #include <set>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
@@ -39,24 +33,16 @@ const ParamTable& weight_source_params()
 }
 
 struct WeightSource::Impl {
-  struct Holder {
-    int instance;
-    HostId host;
-    std::function<bool()> serving;
-    int64_t sending = 0;  // peer loads it is sending now
-  };
   std::string label, path;
   StorageService* from = nullptr;  // null: peers
   StorageService* fill = nullptr;
   ReadShape shape;
   const Platform* platform = nullptr;
   HostFaults* faults       = nullptr;
-  std::vector<Holder> holders;
-  std::set<size_t> filling;  // servers of `from` whose own copy is being written
+  std::unique_ptr<PeerWeights> peers;  // from: peers
+  std::set<size_t> filling;            // servers of `from` whose own copy is being written
 
   std::shared_ptr<WeightLoad> from_storage(const WeightTarget& t, std::function<void()> changed);
-  std::shared_ptr<WeightLoad> from_peers(const WeightTarget& t, std::function<void()> changed);
-  Holder* least_busy_holder();
   void write_copy(const WeightTarget& t, size_t server);
 };
 
@@ -74,6 +60,8 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, std::str
     impl_->fill = &services.get<StorageService>(p, "fill_from");
   if (impl_->from == nullptr && impl_->fill == nullptr)
     p.fail("from", "the first instance has no peer to load from: name the storage service it reads in fill_from");
+  if (impl_->from == nullptr)
+    impl_->peers = std::make_unique<PeerWeights>(*impl_->fill, impl_->path, impl_->shape, impl_->label);
   if (impl_->fill != nullptr && impl_->fill == impl_->from)
     p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
   // Known before the run: declared on the service, or promised by a phase that writes it.
@@ -90,19 +78,19 @@ void WeightSource::start(const Platform& platform, HostFaults& faults)
 {
   impl_->platform = &platform;
   impl_->faults   = &faults;
+  if (impl_->peers)
+    impl_->peers->start(platform, faults);
 }
 
 std::shared_ptr<WeightLoad> WeightSource::load(const WeightTarget& t, std::function<void()> changed)
 {
-  return impl_->from == nullptr ? impl_->from_peers(t, std::move(changed)) : impl_->from_storage(t, std::move(changed));
+  return impl_->peers ? impl_->peers->load(t, std::move(changed)) : impl_->from_storage(t, std::move(changed));
 }
 
 void WeightSource::holds(int instance, HostId host, std::function<bool()> serving)
 {
-  for (Impl::Holder& h : impl_->holders)
-    if (h.instance == instance)
-      return;
-  impl_->holders.push_back({instance, host, std::move(serving)});
+  if (impl_->peers)
+    impl_->peers->holds(instance, host, std::move(serving));
 }
 
 std::shared_ptr<WeightLoad> WeightSource::Impl::from_storage(const WeightTarget& t, std::function<void()> changed)
@@ -153,80 +141,6 @@ void WeightSource::Impl::write_copy(const WeightTarget& t, size_t server)
     from->remove(file);
   };
   FileStream::create(*from, s)->start();
-}
-
-namespace {
-
-// Weights sent by a peer's host, by an actor on the loading host.
-class PeerLoad : public WeightLoad {
- public:
-  explicit PeerLoad(std::function<void()> changed)
-      : changed_(std::move(changed))
-  {}
-  bool over() const override { return over_; }
-  void cancel() override { cancelled_ = true; }
-  const std::string& source() const override { return source_; }
-  bool cancelled() const { return cancelled_; }
-  void set_source(std::string s) { source_ = std::move(s); }
-  void finish()
-  {
-    over_ = true;
-    changed_();
-  }
-
- private:
-  std::function<void()> changed_;
-  std::string source_ = "peers";
-  bool over_ = false, cancelled_ = false;
-};
-
-}  // namespace
-
-WeightSource::Impl::Holder* WeightSource::Impl::least_busy_holder()
-{
-  Holder* best = nullptr;
-  for (Holder& h : holders)
-    if (h.serving() && (best == nullptr || h.sending < best->sending))
-      best = &h;
-  return best;
-}
-
-std::shared_ptr<WeightLoad> WeightSource::Impl::from_peers(const WeightTarget& t, std::function<void()> changed)
-{
-  auto load = std::make_shared<PeerLoad>(changed);
-  start_actor(*platform, t.host, "weights-" + std::to_string(t.instance), label, [this, load, t] {
-    while (!load->cancelled() && !faults->is_down(t.host, now())) {
-      const Holder* peer = least_busy_holder();
-      if (peer == nullptr) {  // no instance holds them: the file system
-        WaitPoint read;
-        bool over = false;
-        load->set_source(fill->name() + " (no peer held them)");
-        auto inner = read_weights(*fill, path, load->source(), t, shape, [&](bool o) {
-          over = o;
-          read.notify_all();
-        });
-        read.wait_until([&] { return over || load->cancelled(); }, faults->next_failure(t.host, now()));
-        if (over && !load->cancelled())
-          load->finish();
-        inner->cancel();
-        return;
-      }
-      const size_t k     = static_cast<size_t>(peer - holders.data());
-      const HostId from  = peer->host;
-      const double until = std::min(faults->next_failure(from, now()), faults->next_failure(t.host, now()));
-      load->set_source("peer instance " + std::to_string(peer->instance));
-      holders[k].sending += 1;
-      const bool arrived = transfer(*platform, from, t.host, t.bytes(), until);
-      holders[k].sending -= 1;
-      if (arrived) {
-        if (!load->cancelled())
-          load->finish();
-        return;
-      }
-      XBT_DEBUG("instance %d: peer instance %d failed while sending its weights", t.instance, holders[k].instance);
-    }
-  });
-  return load;
 }
 
 }  // namespace llsim

@@ -86,6 +86,16 @@ for weights, source, bandwidth in [("{path: models/llama3-70b, from: pfs}", "pfs
           f"gpu-1 loads again at 40 s from {source}: {again}")
     check_close(float(again[0]["seconds"]), W / bandwidth, 0.03, f"the reload from {source}")
 
+# Peers as a broadcast: 8 instances start together; one reads pfs (8.8 s), then each holder sends
+# to one peer at a time over the 25 GB/s NICs: 1 -> 2 -> 4 -> 8 holders in three copies of 5.6 s.
+s, loads, _ = serve(LOAD, "platform.groups.gpu.count=8", "phases.chat.workload.requests=2",
+                    "phases.chat.workload.arrival=100s",
+                    "phases.chat.weights={path: models/llama3-70b, from: peers, fill_from: pfs}")
+sources = sorted(l["source"].split(" instance")[0] for l in loads)
+check(sources == ["peer"] * 7 + ["pfs (no peer held them)"], f"one instance seeds, seven copy: {sources}")
+check_close(s["phases"]["chat"]["time_to_serve_s"], W / 16e9 + 3 * W / 25e9, 0.03, "a broadcast in log2(8) rounds")
+check(s["services"]["pfs"]["bytes_read"] == W, "pfs is read once")
+
 # train -> serve through storage: the serve phase reads the newest checkpoint's first 40 GB (a
 # 20 G-parameter model in BF16) from the 8 disks the balanced layout wrote it on.
 s, loads, _ = serve(TRAIN)
