@@ -94,25 +94,29 @@ std::shared_ptr<WeightLoad> read_weights(StorageService& storage, const std::str
                           " of weights");
   }
   // The ranks read their slices of each file together (as tensor-parallel ranks do): one
-  // stream per file the part overlaps, with every rank's requests in flight.
-  auto load          = std::make_shared<StreamLoad>(source, std::move(finished));
+  // stream per file the part overlaps, all at once, sharing the ranks' requests in flight.
+  std::vector<std::pair<FileId, std::pair<double, double>>> pieces;  // file, offset in it, bytes
   const double begin = t.offset(), end = begin + t.bytes();
   double at = 0;
   for (FileId f : set) {
     const double size = storage.file_bytes(f);
     const double from = std::max(begin, at), to = std::min(end, at + size);
-    if (to > from) {
-      FileStream::Setup s;
-      s.op        = IoOp::Read;
-      s.client    = t.host;
-      s.file      = f;
-      s.offset    = from - at;
-      s.bytes     = to - from;
-      s.chunk_B   = shape.chunk_B;
-      s.in_flight = shape.in_flight * static_cast<size_t>(t.ranks);
-      load->add(storage, s);
-    }
+    if (to > from)
+      pieces.push_back({f, {from - at, to - from}});
     at += size;
+  }
+  const size_t in_flight = std::max<size_t>(1, shape.in_flight * static_cast<size_t>(t.ranks) / pieces.size());
+  auto load              = std::make_shared<StreamLoad>(source, std::move(finished));
+  for (const auto& [file, piece] : pieces) {
+    FileStream::Setup s;
+    s.op        = IoOp::Read;
+    s.client    = t.host;
+    s.file      = file;
+    s.offset    = piece.first;
+    s.bytes     = piece.second;
+    s.chunk_B   = shape.chunk_B;
+    s.in_flight = in_flight;
+    load->add(storage, s);
   }
   load->start(load);
   return load;

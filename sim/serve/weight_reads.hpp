@@ -1,6 +1,7 @@
 // A weight load read from a storage service's file set (weight_source.hpp): the target's ranks
-// read their slices of each file of its part together, one sequential stream per file, each rank
-// keeping `in_flight` requests of `chunk` bytes on their way.
+// read their slices of each file of its part together, one sequential stream per file, all files
+// at once; the ranks' `in_flight` requests of `chunk` bytes each (in_flight x ranks in all) are
+// shared out over the files, at least one per file.
 #pragma once
 #include "sim/serve/weight_source.hpp"
 

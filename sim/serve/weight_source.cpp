@@ -32,6 +32,19 @@ const ParamTable& weight_source_params()
   return t;
 }
 
+namespace {
+
+// Whether some server of `storage` has its own copy at `path` (node-local files).
+bool has_own_copies(const StorageService& storage, const std::string& path)
+{
+  for (size_t server = 0; server < static_cast<size_t>(storage.servers().count); ++server)
+    if (storage.names().known(FileNames::local_name(server, path)))
+      return true;
+  return false;
+}
+
+}  // namespace
+
 struct WeightSource::Impl {
   std::string label, path;
   StorageService* from = nullptr;  // null: peers
@@ -66,7 +79,7 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, std::str
     p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
   // Known before the run: declared on the service, or promised by a phase that writes it.
   StorageService* reads_path = impl_->fill != nullptr ? impl_->fill : impl_->from;
-  if (!reads_path->names().known(impl_->path))
+  if (!reads_path->names().known(impl_->path) && !has_own_copies(*reads_path, impl_->path))
     p.fail("path", "no file set '" + impl_->path + "' on storage '" + reads_path->name() +
                        "': declare it in the service's files: [{path, bytes, shards}], or have a train phase write "
                        "it (checkpoint.path)");

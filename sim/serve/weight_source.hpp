@@ -13,16 +13,17 @@
 //   at load is an error naming the path; one smaller than the weights too.
 // - An instance of tp x pp GPUs reads the model's weight bytes (all experts of a MoE model). Its
 //   ranks read their slices of each file together, as tensor-parallel ranks do: one sequential
-//   read per file, in requests of `chunk` bytes, `in_flight` per rank on their way
-//   (sim/svc/file_stream.hpp). With pp stages run as pp engines, each engine reads its 1/pp of
-//   the weights (the files in name order) with tp ranks.
+//   read per file, all files at once, in requests of `chunk` bytes; in_flight x ranks requests
+//   are on their way, shared out over the files, at least one per file (sim/svc/file_stream.hpp).
+//   With pp stages run as pp engines, each engine reads its 1/pp of the weights (the files in
+//   name order) with tp ranks.
 // - `from` a storage service one of whose servers is the instance's host: that server's own copy
 //   (node-local disks). When it has none, the instance reads from `fill_from` and, once serving,
 //   writes the copy there in the background; the copy outlives failures of the host (its disks
 //   keep their files, as every storage service's do), so later loads read it.
-// - `from: peers`: the instance with the weights that is serving the fewest peer loads sends them
-//   over the network, host to host; when its host fails the load goes to another; when no
-//   instance holds them the instance reads from `fill_from`.
+// - `from: peers`: a broadcast among the phase's instances (weight_peers.hpp): a holder sends
+//   them to one peer at a time, host to host; when no instance holds them, one reads them from
+//   `fill_from` while the others wait.
 // - A failure of the instance's host cuts its load; the load starts over, from the first byte,
 //   when the host is back. No instance serves with a partial load.
 #pragma once
