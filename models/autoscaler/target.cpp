@@ -1,8 +1,9 @@
 // Autoscaler `target`: keeps a metric of the allocated instances near a target per instance, as
 // Kubernetes' horizontal pod autoscaler does: it proposes ceil(total / target) instances, the
-// total being the sequences queued (`queue_length`) or running (`running`) over the allocated
-// instances, or for `kv_use` their KV blocks in use in instance units (allocated x mean share),
-// then the governor bounds it (sim/serve/autoscaler.hpp). It starts with `min` instances.
+// total being the sequences queued (`queue_length`), running (`running`) or both (`sequences`)
+// over the allocated instances; for `kv_use` their KV blocks in use, and for `gpu_utilization`
+// their GPUs' busy time over the last period, both in instance units (a share per instance).
+// The governor then bounds it (sim/serve/autoscaler.hpp). It starts with `min` instances.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/autoscale.yaml
 #include "sim/core/registry.hpp"
@@ -18,9 +19,10 @@ const ParamTable& target_params()
 {
   static const ParamTable t = [] {
     ParamTable own = {
-        ParamSpec::text("metric", "queue_length, running or kv_use").defaults("running"),
+        ParamSpec::text("metric", "queue_length, running, sequences (queued + running), kv_use or gpu_utilization")
+            .defaults("running"),
         ParamSpec::quantity("target", Dimension::Number,
-                            "the metric per instance to keep (sequences; a share of the KV blocks for kv_use)")
+                            "the metric per instance to keep (sequences; a share for kv_use and gpu_utilization)")
             .positive(),
     };
     own.insert(own.end(), scaling_params().begin(), scaling_params().end());
@@ -29,7 +31,7 @@ const ParamTable& target_params()
   return t;
 }
 
-enum class Metric { QueueLength, Running, KvUse };
+enum class Metric { QueueLength, Running, Sequences, KvUse, GpuUtilization };
 
 class TargetAutoscaler : public Autoscaler {
  public:
@@ -42,12 +44,17 @@ class TargetAutoscaler : public Autoscaler {
       metric_ = Metric::QueueLength;
     else if (m == "running")
       metric_ = Metric::Running;
+    else if (m == "sequences")
+      metric_ = Metric::Sequences;
     else if (m == "kv_use")
       metric_ = Metric::KvUse;
+    else if (m == "gpu_utilization")
+      metric_ = Metric::GpuUtilization;
     else
-      p.fail("metric", "unknown metric '" + m + "' (expected queue_length, running or kv_use)");
-    if (metric_ == Metric::KvUse && target_ > 1)
-      p.fail("target", "kv_use is a share of the KV blocks: a target in (0, 1]");
+      p.fail("metric",
+             "unknown metric '" + m + "' (expected queue_length, running, sequences, kv_use or gpu_utilization)");
+    if ((metric_ == Metric::KvUse || metric_ == Metric::GpuUtilization) && target_ > 1)
+      p.fail("target", m + " is a share per instance: a target in (0, 1]");
   }
   const ScalingLimits& limits() const override { return limits_; }
   int64_t initial() const override { return limits_.min; }
@@ -56,8 +63,12 @@ class TargetAutoscaler : public Autoscaler {
     double total = o.running;
     if (metric_ == Metric::QueueLength)
       total = o.queued;
+    else if (metric_ == Metric::Sequences)
+      total = o.queued + o.running;
     else if (metric_ == Metric::KvUse)
       total = o.kv_used_share * static_cast<double>(o.allocated);
+    else if (metric_ == Metric::GpuUtilization)
+      total = o.busy;
     // A total that is a whole multiple of the target needs no extra instance (rounding noise).
     return static_cast<int64_t>(std::ceil(total / target_ - 1e-9));
   }

@@ -26,6 +26,7 @@ struct ScaleObservation {
   double queued        = 0;  // sequences waiting in the allocated instances' queues
   double running       = 0;  // sequences in their batches
   double kv_used_share = 0;  // their mean share of KV blocks in use
+  double busy          = 0;  // their GPUs' busy seconds since the last decision / the period
 };
 
 struct ScalingLimits {

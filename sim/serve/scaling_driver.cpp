@@ -26,7 +26,10 @@ ScalingDriver::~ScalingDriver() = default;
 void ScalingDriver::start()
 {
   start_s_ = now();
-  wake_    = std::make_unique<WaitPoint>();
+  busy_seen_.assign(instances_.size(), 0);
+  for (size_t i = 0; i < instances_.size(); ++i)
+    busy_seen_[i] = env_.tally.busy_seconds(instances_[i].index());
+  wake_ = std::make_unique<WaitPoint>();
   for (size_t i = static_cast<size_t>(std::max<int64_t>(policy_.initial(), policy_.limits().min));
        i < instances_.size(); ++i)
     instances_[i].release();
@@ -57,13 +60,16 @@ void ScalingDriver::loop()
   }
 }
 
-ScaleObservation ScalingDriver::observe() const
+ScaleObservation ScalingDriver::observe()
 {
   ScaleObservation o;
   o.now_s   = now() - start_s_;
   double kv = 0;
   for (size_t i = 0; i < instances_.size(); ++i) {
     const ServeInstance& inst = instances_[i];
+    const double busy         = env_.tally.busy_seconds(inst.index());
+    o.busy += (busy - busy_seen_[i]) / policy_.limits().period_s;
+    busy_seen_[i] = busy;
     if (!inst.allocated())
       continue;
     o.allocated += 1;

@@ -15,6 +15,7 @@
 #include "sim/sg/actors.hpp"
 
 #include <memory>
+#include <vector>
 
 namespace llsim {
 
@@ -31,7 +32,7 @@ class ScalingDriver {
 
  private:
   void loop();
-  ScaleObservation observe() const;
+  ScaleObservation observe();  // and remembers the busy seconds seen
   void apply(int64_t decided);
 
   Autoscaler& policy_;
@@ -40,7 +41,8 @@ class ScalingDriver {
   ScaleTally& tally_;
   ScalingGovernor governor_;
   double start_s_ = 0;
-  bool stopped_   = false;
+  std::vector<double> busy_seen_;  // each instance's busy seconds at the last decision
+  bool stopped_ = false;
   std::unique_ptr<WaitPoint> wake_;
   Actor actor_;
 };

@@ -55,6 +55,8 @@ class ServeTally {
   void set_role(int instance, const char* role) { roles_[static_cast<size_t>(instance)] = role; }
 
   bool all_done() const { return done_ == records_.size(); }
+  // Seconds the instance's GPUs were busy so far (iterations completed or cut).
+  double busy_seconds(int instance) const { return busy_s_[static_cast<size_t>(instance)]; }
   // The phase starts: arrival times, relative until now, become absolute.
   void start(double now);
   Metrics metrics(size_t bad_lines, const ServeTotals& system) const;

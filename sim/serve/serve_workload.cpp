@@ -4,6 +4,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/text.hpp"
+#include "sim/serve/time_warp.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -11,6 +12,34 @@
 #include <numeric>
 
 namespace llsim {
+
+namespace {
+
+const ParamTable& rate_step_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("from", Dimension::Duration, "trace time (after start) the step begins").at_least(0),
+      ParamSpec::quantity("scale", Dimension::Number, "arrivals come this many times faster").positive(),
+  };
+  return t;
+}
+
+TimeWarp parse_rate_profile(const Params& p)
+{
+  std::vector<std::pair<double, double>> steps;
+  const YamlRef list = p.raw("rate_profile");
+  if (!list.node().IsSequence())
+    list.fail("expected a list of {from, scale}");
+  for (size_t i = 0; i < list.node().size(); ++i) {
+    const Params step(list.item(i), rate_step_params());
+    if (!steps.empty() && step.quantity("from") <= steps.back().first)
+      step.fail("from", "steps must be in increasing time order");
+    steps.emplace_back(step.quantity("from"), step.quantity("scale"));
+  }
+  return TimeWarp(p.quantity("rate_scale"), std::move(steps));
+}
+
+}  // namespace
 
 const ParamTable& serve_workload_params()
 {
@@ -42,6 +71,10 @@ const ParamTable& serve_workload_params()
       ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster")
           .defaults("1")
           .positive(),
+      ParamSpec::list("rate_profile", "[{from, scale}]: from trace time `from` (after start) on, arrivals come "
+                                      "`scale` times faster (before the first step, rate_scale times)")
+          .defaults("[]")
+          .with_fields(rate_step_params()),
       ParamSpec::quantity("start", Dimension::Duration,
                           "requests arriving before this, in the trace's own time (before rate_scale), are left out")
           .defaults("0s")
@@ -154,7 +187,7 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   const double start    = p.quantity("start");
   const double end      = p.has("duration") ? start + p.quantity("duration") : std::numeric_limits<double>::infinity();
   const size_t keep     = p.has("max_requests") ? static_cast<size_t>(p.integer("max_requests")) : w.requests.size();
-  const double scale    = p.quantity("rate_scale");
+  const TimeWarp warp   = parse_rate_profile(p);
   const int64_t max_in  = p.has("max_input_tokens") ? p.integer("max_input_tokens") : INT64_MAX;
   const int64_t max_out = p.has("max_output_tokens") ? p.integer("max_output_tokens") : INT64_MAX;
   // Kept requests move forward in place: a million-request trace is not copied.
@@ -164,7 +197,7 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     const double t  = r.arrival_s - t0;
     if (t < start || t >= end)
       continue;
-    r.arrival_s        = (t - start) / scale;
+    r.arrival_s        = warp.at(t - start);
     r.output_tokens    = std::max<int64_t>(1, std::min(r.output_tokens, max_out));
     r.input_tokens     = std::max<int64_t>(1, std::min(r.input_tokens, max_in));
     const auto covered = static_cast<size_t>((r.input_tokens + w.block_tokens - 1) / w.block_tokens);

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Autoscaling against static clusters on scenarios/paper/autoscale_mooncake.yaml: runs the
+scenario's `target` policy, a static cluster of its peak size and smaller static clusters, then
+the policy under other targets and provisioning delays (assumptions that decide the headline),
+and prints the Markdown tables of docs/results/autoscale.md.
+
+usage: analysis/autoscale_mooncake.py [--llsim build/llsim] [--out out/autoscale]
+
+Standard library only.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+SCENARIO = "scenarios/paper/autoscale_mooncake.yaml"
+
+
+def run(llsim, out, sets):
+    command = [llsim, "run", SCENARIO, "--quiet", "--out", out]
+    for s in sets:
+        command += ["--set", s]
+    proc = subprocess.run(command, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.exit(f"autoscale_mooncake.py: {' '.join(command)} failed:\n{proc.stderr}")
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f)["phases"]["chat"]
+
+
+def row(label, m):
+    return (f"| {label} | {m['instance_seconds'] / 3600:.1f} | {m['peak_instances']:.0f} | {m['cold_starts']:.0f} | "
+            f"{m['slo_attainment']:.3f} | {m['p90_ttft_s']:.1f} | {m['mean_cold_start_s']:.0f} | "
+            f"{m['scaling_slo_attainment']:.3f} |")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--llsim", default="build/llsim")
+    parser.add_argument("--out", default="out/autoscale")
+    args = parser.parse_args()
+    header = ("| run | instance-hours | peak | cold starts | SLO attainment | p90 TTFT (s) | mean cold start (s) | "
+              "SLO during cold starts |\n|---|---|---|---|---|---|---|---|")
+    scaled = run(args.llsim, os.path.join(args.out, "target"), [])
+    peak = int(scaled["peak_instances"])
+    print(header)
+    print(row("target, GPU busy share 0.7 (the scenario)", scaled))
+    for n in sorted({peak, 24, 16, 12}, reverse=True):
+        m = run(args.llsim, os.path.join(args.out, f"static_{n}"),
+                ["phases.chat.autoscale={impl: none}", f"platform.groups.gpu.count={n}"])
+        print(row(f"static, {n} instances" + (" (the peak)" if n == peak else ""), m))
+    print("\n" + header)
+    for key, values in [("target", ["0.5", "0.9"]), ("provisioning", ["0s", "180s"]),
+                        ("metric", ["sequences"])]:
+        for value in values:
+            sets = [f"phases.chat.autoscale.{key}={value}"] + (["phases.chat.autoscale.target=16"]
+                                                               if key == "metric" else [])
+            m = run(args.llsim, os.path.join(args.out, f"{key}_{value}"), sets)
+            label = f"{key} {value}" + (", target 16" if key == "metric" else "")
+            print(row(label, m))
+
+
+if __name__ == "__main__":
+    main()
