@@ -68,6 +68,17 @@ reached = min(r["time_s"] for r in rows if r["time_s"] >= 200 and r["allocated"]
 check(reached <= m["start_s"] + 200 + 30 + 10 + latency,
       f"it follows within cooldown + one decision + a request's latency ({latency:.1f} s): at {reached} s")
 
+# rate_profile: the arrivals at trace time t >= 300 s come at 300 + (t - 300) / 2.
+_, _, out = scaling("phases.chat.workload.rate_profile=[{from: 300s, scale: 2}]", "phases.chat.workload.requests=4000")
+with open(os.path.join(out, "chat_requests.csv")) as f:
+    arrivals = [float(r["arrival_s"]) for r in csv.DictReader(f)]
+expected = [0.1 * k if 0.1 * k < 300 else 300 + (0.1 * k - 300) / 2 for k in range(4000)]
+check(all(abs(a - e) < 1e-6 for a, e in zip(arrivals, expected)), "rate_profile warps the arrivals")
+run_fails(SCENARIO, "rate_profile[1].from: steps must be in increasing time order",
+          "phases.chat.workload.rate_profile=[{from: 300s, scale: 2}, {from: 100s, scale: 1}]")
+run_fails(SCENARIO, "rate_profile[0].scale: value 0 is out of range",
+          "phases.chat.workload.rate_profile=[{from: 300s, scale: 0}]")
+
 # min and max bound it; the metric, the target, the period and the delays change it.
 base, _, _ = scaling()
 _, rows, _ = scaling("phases.chat.autoscale.max=3")
