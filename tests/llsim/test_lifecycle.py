@@ -17,16 +17,24 @@ def phases_of(scenario, *sets):
 
 
 shared = phases_of(LIFECYCLE)
-check(sorted(p["kind"] for p in shared.values()) == ["ingest", "preprocess", "serve", "train"],
+check(sorted(p["kind"] for p in shared.values()) == ["ingest", "preprocess", "serve", "serve", "train"],
       f"all four phase kinds run: {sorted(shared)}")
 crawl, dedup, train, serve = (shared[n] for n in ("crawl", "dedup", "train", "serve"))
 check(crawl["end_s"] <= dedup["start_s"] and dedup["end_s"] <= train["start_s"],
       "ingest, then dedup, then train")
 check(serve["start_s"] == 0 and serve["end_s"] >= train["end_s"], "serving runs the whole time")
 check(train["checkpoints"] == 5 and serve["completed"] > 1000, "checkpoints are written and requests served")
+# train -> serve through storage: v2's two instances load its 40 GB of weights from the newest
+# checkpoint, after training, at no more than the OSTs' 32 x 600 MB/s of reads.
+v2 = shared["serve-v2"]
+check(v2["start_s"] >= train["end_s"] and v2["weight_loads"] == 2 and v2["weight_bytes_loaded"] == 80e9,
+      f"serve-v2 loads the trained model from pfs after training: {v2['weight_loads']} loads")
+check(v2["time_to_serve_s"] >= 80e9 / (32 * 600e6) and v2["completed"] == v2["requests"],
+      f"the loads are bound by the OSTs: {v2['time_to_serve_s']} s")
 
 alone = phases_of(LIFECYCLE, "phases.serve.enabled=false")
-check("serve" not in alone and sorted(alone) == ["crawl", "dedup", "train"], "a disabled phase does not run")
+check("serve" not in alone and sorted(alone) == ["crawl", "dedup", "serve-v2", "train"],
+      "a disabled phase does not run")
 # Without serving, a checkpoint is bound by the OSTs: 280 GB over 8 servers x 4 OSTs x 500 MB/s.
 check_close(alone["train"]["checkpoint_write_s"], 280e9 / (8 * 4 * 500e6), 0.02,
             "checkpoint write time without serving is the OSTs' closed form")
