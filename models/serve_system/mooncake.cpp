@@ -27,6 +27,7 @@
 #include "sim/serve/instance_set.hpp"
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/kv_block_store.hpp"
+#include "sim/serve/prefill_estimate.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
@@ -219,6 +220,7 @@ class Mooncake : public ServeSystem {
     t.drain_bytes          = store_->drain_bytes();
     t.drain_end_s          = store_->drain_end_s();
     t.instance_seconds     = prefill_.held_seconds() + decode_.held_seconds();
+    t.routed_instances     = static_cast<int64_t>(prefill_.size());
     return t;
   }
 
@@ -233,21 +235,14 @@ class Mooncake : public ServeSystem {
 
   double prefill_seconds(int64_t tokens, int64_t context) const
   {
-    if (tokens <= 0)
-      return 0;
-    BatchWork w;
-    w.add_prefill(context, tokens);
-    return prefill_model_->seconds(w);
+    return llsim::prefill_seconds(*prefill_model_, tokens, context);
   }
 
   // The prefill time of what a prefill instance has queued or running, prompt by prompt, and of
   // the requests still loading their prefix for it.
   double queue_seconds(const ServeInstance& inst) const
   {
-    double s = loading_s_[static_cast<size_t>(inst.index())];
-    inst.batcher().for_each_unfinished_prompt(
-        [&](int64_t context, int64_t tokens) { s += prefill_seconds(tokens, context); });
-    return s;
+    return loading_s_[static_cast<size_t>(inst.index())] + queued_prefill_seconds(*prefill_model_, inst.batcher());
   }
 
   // The least loaded decode instance's iteration time once this request joins it: its running

@@ -6,7 +6,12 @@
 // its KV, assuming the stages overlap the engines' batches perfectly. A router sends each
 // request to one engine:
 //   round_robin   in turn;
-//   least_loaded  the instance with the fewest requests queued and running (ties: lowest index).
+//   least_loaded  the instance with the fewest requests queued and running (ties: lowest index);
+//   kv_aware      the instance with the smallest estimated time to first token, as KV-aware
+//                 routers weigh cached prefixes against load: the prefill, by the iteration
+//                 model, of the prompts queued or running there plus this request's tokens that
+//                 its prefix cache does not hold (needs prefix_caching; ties: fewest requests,
+//                 then lowest index).
 // prefix_caching: vLLM's automatic prefix caching inside an instance (needs prefix blocks in the
 // trace: Mooncake's hash_ids). A request that could never fit in an instance's KV is rejected.
 // Example (tests/llsim/test_conformance.py runs it):
@@ -14,6 +19,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/serve/instance_set.hpp"
 #include "sim/serve/iteration_model.hpp"
+#include "sim/serve/prefill_estimate.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/sg/log.hpp"
 
@@ -34,7 +40,7 @@ const ParamTable kVllmParams = {
         .defaults("1")
         .at_least(1)
         .at_most(1024),
-    ParamSpec::text("router", "round_robin or least_loaded").defaults("least_loaded"),
+    ParamSpec::text("router", "round_robin, least_loaded or kv_aware").defaults("least_loaded"),
     ParamSpec::flag("prefix_caching", "reuse the KV of cached prefix blocks within an instance").defaults("false"),
 };
 
@@ -59,9 +65,11 @@ class Vllm : public ServeSystem {
     config_.prefix_caching   = p.flag("prefix_caching");
     model_                   = gpu_iteration_model(c, group_, layout_);
     const std::string router = p.text("router");
-    if (router != "round_robin" && router != "least_loaded")
-      p.fail("router", "unknown router '" + router + "' (expected round_robin or least_loaded)");
-    least_loaded_ = router == "least_loaded";
+    if (router != "round_robin" && router != "least_loaded" && router != "kv_aware")
+      p.fail("router", "unknown router '" + router + "' (expected round_robin, least_loaded or kv_aware)");
+    if (router == "kv_aware" && !config_.prefix_caching)
+      p.fail("router", "kv_aware routes by the instances' prefix caches: set prefix_caching: true");
+    router_ = router;
   }
 
   size_t instances() const override { return static_cast<size_t>(group_.count * engines_per_host_); }
@@ -89,14 +97,16 @@ class Vllm : public ServeSystem {
       reject_request(*env_, id);
       return;
     }
-    ServeInstance* to = least_loaded_ ? instances_.least_loaded() : next_up();
+    ServeInstance* to = router_ == "least_loaded" ? instances_.least_loaded()
+                        : router_ == "kv_aware"   ? fastest_first_token(r)
+                                                  : next_up();
     if (to == nullptr) {  // every instance is down
       XBT_DEBUG("request %ld rejected: every instance is down", static_cast<long>(id));
       reject_request(*env_, id);
       return;
     }
-    XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(),
-              least_loaded_ ? "least_loaded" : "round_robin", instances_.loads().c_str());
+    XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(), router_.c_str(),
+              instances_.loads().c_str());
     env_->tally.assigned(id, to->index());
     to->submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
   }
@@ -112,10 +122,35 @@ class Vllm : public ServeSystem {
     t.preemptions      = instances_.preemptions();
     t.swapped_bytes    = instances_.swapped_bytes();
     t.instance_seconds = instances_.held_seconds();
+    t.routed_instances = static_cast<int64_t>(instances_.size());
     return t;
   }
 
  private:
+  // The instance with the smallest estimated time to this request's first token (null when none
+  // is up): among those serving, or when none is, those loading their weights.
+  ServeInstance* fastest_first_token(const TraceRequest& r)
+  {
+    const bool serving  = instances_.any_serving();
+    ServeInstance* best = nullptr;
+    double best_s       = 0;
+    for (size_t k = 0; k < instances_.size(); ++k) {
+      ServeInstance& inst = instances_[k];
+      if (serving ? !inst.serving() : !inst.accepting())
+        continue;
+      inst.notice_idle_failure();
+      const int64_t cached =
+          std::min(inst.batcher().cached_blocks(r.hash_ids) * config_.hash_block_tokens, r.input_tokens - 1);
+      const double s =
+          prefill_seconds(*model_, r.input_tokens - cached, cached) + queued_prefill_seconds(*model_, inst.batcher());
+      if (best == nullptr || s < best_s || (s == best_s && inst.load() < best->load())) {
+        best   = &inst;
+        best_s = s;
+      }
+    }
+    return best;
+  }
+
   // Round robin over the instances serving, or when none is over those up and loading their
   // weights (null when none is up).
   ServeInstance* next_up()
@@ -134,8 +169,8 @@ class Vllm : public ServeSystem {
   int64_t engines_per_host_ = 1;
   BatcherConfig config_;
   std::unique_ptr<IterationModel> model_;
-  bool least_loaded_ = true;
-  ServeEnv* env_     = nullptr;
+  std::string router_;
+  ServeEnv* env_ = nullptr;
   InstanceSet instances_;
   size_t next_ = 0;
 };

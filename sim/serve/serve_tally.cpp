@@ -136,6 +136,9 @@ const MetricTable& ServeTally::request_metrics()
        "output tokens of the requests that did not fail, per second of the phase"},
       {"prefix_hit_ratio", MetricUnit::Ratio,
        "prefix blocks whose KV was reused / prefix blocks of the admitted requests (0 for traces without blocks)"},
+      {"load_imbalance", MetricUnit::Number,
+       "requests the router sent to its busiest instance / the mean over the instances it chooses among (1: "
+       "even; the prefill instances for mooncake)"},
       {"kv_bytes_transferred", MetricUnit::Bytes,
        "network bytes of KV: pool reads and writes to other hosts and prefill to decode for mooncake; new KV and the "
        "attention queries and results for fastdecode; 0 for vllm"},
@@ -202,6 +205,7 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
       {"p99_tbt_s", percentile(tbt, 0.99)},
       {"tokens_per_s", span > 0 ? tokens / span : 0},
       {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
+      {"load_imbalance", load_imbalance(system.routed_instances)},
       {"kv_bytes_transferred", system.kv_bytes_transferred},
       {"pool_peak_bytes", system.pool_peak_bytes},
       {"evicted_blocks", system.evicted_blocks},
@@ -217,6 +221,18 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
   for (const auto& metric : scaling_metrics(system))
     m.push_back(metric);
   return m;
+}
+
+double ServeTally::load_imbalance(int64_t routed) const
+{
+  std::vector<double> sent(static_cast<size_t>(std::max<int64_t>(routed, 0)), 0);
+  double total = 0;
+  for (const Record& r : records_)
+    if (r.instance >= 0 && r.instance < routed) {
+      sent[static_cast<size_t>(r.instance)] += 1;
+      total += 1;
+    }
+  return total > 0 ? *std::max_element(sent.begin(), sent.end()) / (total / static_cast<double>(routed)) : 0;
 }
 
 Metrics ServeTally::scaling_metrics(const ServeTotals& system) const
