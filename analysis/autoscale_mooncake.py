@@ -28,10 +28,15 @@ def run(llsim, out, sets):
         return json.load(f)["phases"]["chat"]
 
 
+def shown(value, spec):
+    """A metric as the table shows it: n/a when llsim had nothing to measure (null)."""
+    return "n/a" if value is None else format(value, spec)
+
+
 def row(label, m):
     return (f"| {label} | {m['instance_seconds'] / 3600:.1f} | {m['peak_instances']:.0f} | {m['cold_starts']:.0f} | "
-            f"{m['slo_attainment']:.3f} | {m['p90_ttft_s']:.1f} | {m['mean_cold_start_s']:.0f} | "
-            f"{m['scaling_slo_attainment']:.3f} |")
+            f"{m['slo_attainment']:.3f} | {m['p90_ttft_s']:.1f} | {shown(m['mean_cold_start_s'], '.0f')} | "
+            f"{shown(m['scaling_slo_attainment'], '.3f')} |")
 
 
 def main():

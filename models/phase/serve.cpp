@@ -167,11 +167,20 @@ class ServePhase : public Phase {
     batching_.base.hash_block_tokens = workload_.block_tokens;
     if (p.has("weights"))
       weights_ = std::make_unique<WeightSource>(p.section("weights", weight_source_params()), c.services,
-                                                "phase '" + c.phase_name + "'");
+                                                model_.weight_bytes(), "phase '" + c.phase_name + "'");
     system_ =
         Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
                                                         slo_, c.claims, c.seed, "phase." + c.phase_name});
     autoscaler_ = Registry<Autoscaler>::create(p.raw("autoscale"), {static_cast<int64_t>(system_->instances())});
+    if (weights_) {
+      std::vector<const GroupSpec*> groups;
+      for (const GroupClaim& claim : c.claims)
+        groups.push_back(c.platform.find(claim.group));
+      weights_->check_instances(p, "weights", groups);
+      if (!system_->loads_weights())
+        p.fail("weights", "this serving system's instances cannot load weights yet (vllm with pp 1, mooncake and "
+                          "fastdecode can)");
+    }
     if (autoscaler_->scales() && system_->scalable() == nullptr)
       p.fail("autoscale", "this serving system does not scale (vllm instances of one pipeline stage do)");
   }
@@ -187,6 +196,8 @@ class ServePhase : public Phase {
                                                model_.weight_bytes()});
     if (weights_)
       weights_->start(runtime.platform, runtime.faults);
+    if (autoscaler_->scales())
+      env_->allocated_at_start = ScalingDriver::initial(*autoscaler_);
     tally_->set_provisioning(autoscaler_->limits().provisioning_s);
     const double start = now();
     tally_->start(start);
@@ -203,6 +214,12 @@ class ServePhase : public Phase {
     if (driver_)
       driver_->stop();
     system_->close();
+  }
+
+  void check_with_others() const override
+  {
+    if (weights_)
+      weights_->check_known();
   }
 
   // After the simulation, so that the system's totals include its background work.

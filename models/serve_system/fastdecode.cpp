@@ -99,7 +99,7 @@ class FastDecode : public ServeSystem {
     env_ = &env;
     for (int64_t i = 0; i < gpu_group_.count; ++i)
       instances_.start(env, static_cast<int>(i), gpu_group_.host(i), config_, InstanceRole::Colocated,
-                       {gpu_group_.gpu->count}, [this, i, &env](ServeInstance& inst) {
+                       gpu_group_.gpu->count, [this, i, &env](ServeInstance& inst) {
                          inst.set_run_iteration([this, i](const BatchWork& w) { return iterate(i, w); });
                          // The instance holds its KV on its R-workers: it fails when one of them does.
                          std::vector<HostId> hosts = {gpu_group_.host(i)};

@@ -110,7 +110,7 @@ class Mooncake : public ServeSystem {
     loading_s_.assign(static_cast<size_t>(prefill_group_.count), 0);
     for (int64_t i = 0; i < prefill_group_.count; ++i)
       prefill_.start(env, static_cast<int>(i), prefill_group_.host(i), prefill_config_, InstanceRole::PrefillOnly,
-                     {prefill_group_.gpu->count}, [this, host = prefill_group_.host(i)](ServeInstance& inst) {
+                     prefill_group_.gpu->count, [this, host = prefill_group_.host(i)](ServeInstance& inst) {
                        inst.set_iteration_model(*prefill_model_);
                        inst.set_on_handoff([this, host](int64_t id) { hand_off(host, id); });
                        // A request of one output token ends at prefill; its blocks still go to the pool.
@@ -122,7 +122,7 @@ class Mooncake : public ServeSystem {
                      });
     for (int64_t i = 0; i < decode_group_.count; ++i)
       decode_.start(env, static_cast<int>(prefill_group_.count + i), decode_group_.host(i), decode_config_,
-                    InstanceRole::DecodeOnly, {decode_group_.gpu->count},
+                    InstanceRole::DecodeOnly, decode_group_.gpu->count,
                     [this](ServeInstance& inst) { inst.set_iteration_model(*decode_model_); });
   }
 

@@ -81,7 +81,7 @@ class Vllm : public ServeSystem {
     for (int64_t i = 0; i < group_.count; ++i)
       for (int64_t k = 0; k < engines_per_host_; ++k)
         instances_.start(env, static_cast<int>(i * engines_per_host_ + k), group_.host(i), config_,
-                         InstanceRole::Colocated, {layout_.tp, k % layout_.pp, layout_.pp},
+                         InstanceRole::Colocated, layout_.tp,
                          [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
   }
 
@@ -115,6 +115,8 @@ class Vllm : public ServeSystem {
 
   // Instances of one engine each scale one by one.
   InstanceSet* scalable() override { return layout_.pp == 1 ? &instances_ : nullptr; }
+  // The pp engines of an instance would each load their stage alone and serve before the others.
+  bool loads_weights() const override { return layout_.pp == 1; }
 
   ServeTotals totals() const override
   {

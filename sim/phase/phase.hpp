@@ -71,6 +71,9 @@ class Phase {
   virtual void run(PhaseRuntime& runtime)         = 0;
   virtual Metrics metrics() const                 = 0;
   virtual std::vector<OutputTable> tables() const = 0;
+  // Once every phase of the scenario is loaded: checks that need what other phases declare
+  // (files a later-listed phase writes); a ConfigError when they fail.
+  virtual void check_with_others() const {}
 };
 
 }  // namespace llsim

@@ -104,6 +104,8 @@ void load_phases(const YamlRef& phases, Scenario& s)
   }
   if (s.phases.empty())
     phases.fail("every phase has 'enabled: false'; at least one must run");
+  for (const PhaseEntry& phase : s.phases)
+    phase.model->check_with_others();
   for (size_t i = 0; i < s.phases.size(); ++i)
     for (const auto& dep : after_names[i]) {
       const YamlRef& after = after_refs[i];

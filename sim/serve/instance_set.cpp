@@ -22,12 +22,13 @@ const char* role_name(InstanceRole role)
 }  // namespace
 
 ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
-                                  const WeightShare& share, const std::function<void(ServeInstance&)>& setup)
+                                  int64_t ranks, const std::function<void(ServeInstance&)>& setup)
 {
   auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
   if (env.weights != nullptr)
-    inst->set_weights(*env.weights, {index, host, share.ranks, env.weight_B, share.part, share.parts},
-                      env.tally.loads());
+    inst->set_weights(*env.weights, {index, host, ranks, env.weight_B}, env.tally.loads());
+  if (env.allocated_at_start >= 0 && index >= env.allocated_at_start)
+    inst->start_released();
   inst->set_on_finished([&env](int64_t) { env.progress(); });
   inst->set_on_lost([&env](int64_t) { env.progress(); });
   env.tally.set_role(index, role_name(role));

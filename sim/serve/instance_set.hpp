@@ -13,20 +13,14 @@
 
 namespace llsim {
 
-// The instance's share of the model's weights: its GPUs (ranks), and part k of `parts` for an
-// engine of a pipeline-parallel instance.
-struct WeightShare {
-  int64_t ranks = 1;
-  int64_t part = 0, parts = 1;
-};
-
 class InstanceSet {
  public:
   // Creates an instance that reports finished and lost requests to env.progress, follows the
-  // faults of `host` and loads `share` of the weights (when env.weights is set), lets `setup` set
-  // its iteration, hooks and fault hosts, and starts it.
+  // faults of `host` and loads the weights over `ranks` GPUs (when env.weights is set), lets
+  // `setup` set its iteration, hooks and fault hosts, and starts it. An index from
+  // env.allocated_at_start on starts released (autoscaling).
   ServeInstance& start(ServeEnv& env, int index, HostId host, const BatcherConfig& config, InstanceRole role,
-                       const WeightShare& share, const std::function<void(ServeInstance&)>& setup);
+                       int64_t ranks, const std::function<void(ServeInstance&)>& setup);
 
   size_t size() const { return instances_.size(); }
   ServeInstance& operator[](size_t i) const { return *instances_[i]; }

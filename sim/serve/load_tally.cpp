@@ -49,7 +49,8 @@ const MetricTable& LoadTally::metric_table()
       {"mean_weight_load_s", MetricUnit::Seconds, "mean time of a completed weight load (0 when none)"},
       {"max_weight_load_s", MetricUnit::Seconds, "longest completed weight load (0 when none)"},
       {"time_to_serve_s", MetricUnit::Seconds,
-       "from the phase's start until every instance had completed its first weight load (0 when none)"},
+       "from the phase's start until every instance that started loading with it had completed a load (0 when "
+       "none did)"},
   };
   return t;
 }
@@ -67,7 +68,8 @@ Metrics LoadTally::metrics(double start_s) const
     bytes += l.bytes;
     sum += l.end_s - l.start_s;
     longest = std::max(longest, l.end_s - l.start_s);
-    first_ready.emplace(l.instance, l.end_s);
+    if (l.start_s == start_s)  // the instances that started with the phase
+      first_ready.emplace(l.instance, l.end_s);
   }
   double ready = start_s;
   for (const auto& [instance, end] : first_ready)

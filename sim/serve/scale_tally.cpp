@@ -10,6 +10,13 @@ void ScaleTally::decision(const ScaleObservation& o, double time_s, int64_t prop
   rows_.push_back({o, time_s, proposed, decided});
 }
 
+void ScaleTally::released(int instance, double time_s)
+{
+  for (Start& s : starts_)
+    if (s.instance == instance && s.released_s < 0)
+      s.released_s = time_s;
+}
+
 const MetricTable& ScaleTally::metric_table()
 {
   static const MetricTable t = {
@@ -19,13 +26,13 @@ const MetricTable& ScaleTally::metric_table()
       {"peak_instances", MetricUnit::Count, "the most instances allocated at once"},
       {"cold_starts", MetricUnit::Count, "instances allocated after the phase's start that had to start again"},
       {"mean_cold_start_s", MetricUnit::Seconds,
-       "mean time from a cold start's decision until the instance could serve: provisioning and weight load (0 "
-       "when none)"},
+       "mean time from a cold start's decision until the instance could serve: provisioning and weight load (cold "
+       "starts released before serving left out; none: n/a)"},
       {"mean_scale_to_first_token_s", MetricUnit::Seconds,
-       "mean time from a cold start's decision to the instance's first token (cold starts that served; 0 when "
-       "none)"},
-      {"scaling_requests", MetricUnit::Count, "requests that arrived while a cold start was under way"},
-      {"scaling_slo_attainment", MetricUnit::Ratio, "the share of those that met the SLO (0 when none)"},
+       "mean time from a cold start's decision to the instance's first token (cold starts that served; none: n/a)"},
+      {"scaling_requests", MetricUnit::Count,
+       "requests that arrived while a cold start was under way (until it could serve or was released)"},
+      {"scaling_slo_attainment", MetricUnit::Ratio, "the share of those that met the SLO (none: n/a)"},
   };
   return t;
 }
@@ -40,14 +47,18 @@ Metrics ScaleTally::metrics(const std::vector<Request>& requests, double held_s,
   double ready_sum = 0, ready_n = 0, token_sum = 0, token_n = 0;
   std::vector<std::pair<double, double>> windows;  // cold starts under way: [decided, serving)
   for (const Start& s : starts_) {
-    const double ready = serving_at(s.instance, s.decided_s);
-    windows.emplace_back(s.decided_s, ready);
+    const double ready   = serving_at(s.instance, s.decided_s);
+    const bool cancelled = s.released_s >= 0 && s.released_s < ready;
+    const double until   = cancelled ? s.released_s : ready;
+    windows.emplace_back(s.decided_s, until);
+    if (cancelled)
+      continue;
     if (std::isfinite(ready)) {
       ready_sum += ready - s.decided_s;
       ready_n += 1;
     }
     const double token = first_token_at(s.instance, s.decided_s);
-    if (std::isfinite(token)) {
+    if (std::isfinite(token) && (s.released_s < 0 || token < s.released_s)) {
       token_sum += token - s.decided_s;
       token_n += 1;
     }
@@ -62,10 +73,10 @@ Metrics ScaleTally::metrics(const std::vector<Request>& requests, double held_s,
   return {{"instance_seconds", held_s},
           {"peak_instances", static_cast<double>(peak)},
           {"cold_starts", static_cast<double>(starts_.size())},
-          {"mean_cold_start_s", ready_n > 0 ? ready_sum / ready_n : 0},
-          {"mean_scale_to_first_token_s", token_n > 0 ? token_sum / token_n : 0},
+          {"mean_cold_start_s", ready_n > 0 ? ready_sum / ready_n : NAN},
+          {"mean_scale_to_first_token_s", token_n > 0 ? token_sum / token_n : NAN},
           {"scaling_requests", during},
-          {"scaling_slo_attainment", during > 0 ? met / during : 0}};
+          {"scaling_slo_attainment", during > 0 ? met / during : NAN}};
 }
 
 CsvWriter ScaleTally::table() const

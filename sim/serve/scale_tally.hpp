@@ -17,6 +17,8 @@ class ScaleTally {
   // A decision at `time_s` (o.now_s is from the phase's start).
   void decision(const ScaleObservation& o, double time_s, int64_t proposed, int64_t decided);
   void cold_start(int instance, double decided_s) { starts_.push_back({instance, decided_s}); }
+  // The instance was released: a cold start of it still under way is cancelled.
+  void released(int instance, double time_s);
   // A request's arrival and whether it met the SLO, for the metrics.
   struct Request {
     double arrival_s = 0;
@@ -42,6 +44,7 @@ class ScaleTally {
   struct Start {
     int instance;
     double decided_s;
+    double released_s = -1;  // the first release after it (-1: none)
   };
   std::vector<Row> rows_;
   std::vector<Start> starts_;

@@ -23,16 +23,18 @@ ScalingDriver::ScalingDriver(Autoscaler& policy, InstanceSet& instances, ServeEn
 
 ScalingDriver::~ScalingDriver() = default;
 
+int64_t ScalingDriver::initial(const Autoscaler& policy)
+{
+  return std::clamp(policy.initial(), policy.limits().min, policy.limits().max);
+}
+
 void ScalingDriver::start()
 {
   start_s_ = now();
   busy_seen_.assign(instances_.size(), 0);
   for (size_t i = 0; i < instances_.size(); ++i)
     busy_seen_[i] = env_.tally.busy_seconds(instances_[i].index());
-  wake_ = std::make_unique<WaitPoint>();
-  for (size_t i = static_cast<size_t>(std::max<int64_t>(policy_.initial(), policy_.limits().min));
-       i < instances_.size(); ++i)
-    instances_[i].release();
+  wake_  = std::make_unique<WaitPoint>();
   actor_ = start_actor(env_.platform, instances_.front().host(), "autoscaler", env_.label, [this] { loop(); });
 }
 
@@ -109,8 +111,10 @@ void ScalingDriver::apply(int64_t decided)
     return std::make_tuple(a->serving(), a->load(), -a->index()) <
            std::make_tuple(b->serving(), b->load(), -b->index());
   });
-  for (int64_t k = 0; k < allocated - decided; ++k)
+  for (int64_t k = 0; k < allocated - decided; ++k) {
     on[static_cast<size_t>(k)]->release();
+    tally_.released(on[static_cast<size_t>(k)]->index(), now());
+  }
 }
 
 }  // namespace llsim

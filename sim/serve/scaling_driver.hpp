@@ -25,8 +25,10 @@ class ScalingDriver {
  public:
   ScalingDriver(Autoscaler& policy, InstanceSet& instances, ServeEnv& env, ScaleTally& tally);
   ~ScalingDriver();
-  // Inside the simulation, after the instances started: releases those beyond the policy's
-  // initial count and starts deciding.
+  // The instances allocated at the start: the policy's initial count within [min, max] (the
+  // others start released, ServeEnv::allocated_at_start).
+  static int64_t initial(const Autoscaler& policy);
+  // Inside the simulation, after the instances started: starts deciding.
   void start();
   void stop();  // no more decisions; returns when the actor has ended
 

@@ -56,6 +56,11 @@ void ServeInstance::set_weights(WeightSource& source, const WeightTarget& target
   loaded_        = false;
 }
 
+bool ServeInstance::accepting() const
+{
+  return allocated_ && provisioned_at_s_ <= now() && up();
+}
+
 bool ServeInstance::up() const
 {
   for (HostId h : fault_hosts_)
@@ -124,6 +129,13 @@ void ServeInstance::allocate(double provisioning_s)
   wake_->notify_all();
 }
 
+void ServeInstance::start_released()
+{
+  allocated_ = false;
+  held_      = false;
+  loaded_    = weights_ == nullptr;
+}
+
 void ServeInstance::release()
 {
   allocated_ = false;
@@ -153,7 +165,8 @@ bool ServeInstance::wait_for_allocation()
   wake_->wait_until([this] { return allocated_ || closed_; }, forever);
   if (!allocated_)
     return false;
-  wake_->wait_until([this] { return closed_; }, provisioned_at_s_);  // a host or container starting
+  // A host or container starting; released meanwhile, it gives its GPUs back at once.
+  wake_->wait_until([this] { return closed_ || !allocated_; }, provisioned_at_s_);
   return !closed_;
 }
 
@@ -205,7 +218,8 @@ void ServeInstance::notice_idle_failure()
 
 void ServeInstance::load_weights()
 {
-  while (!loaded_ && !closed_ && allocated_) {
+  // A released instance that still holds requests loads to serve them, then gives its GPUs back.
+  while (!loaded_ && !closed_ && (allocated_ || !batcher_.idle())) {
     if (!up()) {  // it came back from a release while its host is down
       fail();
       continue;
@@ -213,16 +227,16 @@ void ServeInstance::load_weights()
     const size_t record  = loads_->started(index_, now());
     const double fail_at = next_failure();
     const auto job       = weights_->load(weight_target_, [this] { wake_->notify_all(); });
-    wake_->wait_until([this, &job] { return job->over() || closed_ || !allocated_; }, fail_at);
+    wake_->wait_until([this, &job] { return job->over() || closed_ || (!allocated_ && batcher_.idle()); }, fail_at);
     if (job->over()) {
       XBT_DEBUG("instance %d: weights loaded from %s", index_, job->source().c_str());
-      loads_->completed(record, now(), weight_target_.bytes(), job->source());
+      loads_->completed(record, now(), weight_target_.weight_B, job->source());
       loaded_ = true;
       weights_->holds(index_, host_, [this] { return serving(); });
       return;
     }
     job->cancel();
-    if (closed_ || !allocated_)
+    if (closed_ || (!allocated_ && batcher_.idle()))
       return;  // no more work comes, or the instance was released: the load is abandoned
     loads_->interrupted(record, now(), job->source());
     fail();
@@ -235,7 +249,9 @@ void ServeInstance::fail()
             static_cast<long>(batcher_.running() + batcher_.waiting()));
   for (int64_t id : batcher_.drop_all())
     lose(id);
-  loaded_ = weights_ == nullptr;
+  // Its weights are in its GPU host's memory: lost when that host failed (not an R-worker).
+  if (faults_->is_down(host_, now()) || faults_->next_failure(host_, checked_s_) <= now())
+    loaded_ = weights_ == nullptr;
   // Up again when every host is (outages of several hosts may overlap or follow each other), or
   // at once when no more work will come.
   for (bool down = true; down && !closed_;) {

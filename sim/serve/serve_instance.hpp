@@ -69,8 +69,8 @@ class ServeInstance : public BatchListener {
   void lose_incoming(int64_t id);
   // Whether all of its hosts are up now.
   bool up() const;
-  // Allocated and up: a router may send it requests (it serves them once loaded).
-  bool accepting() const { return allocated_ && up(); }
+  // Allocated, provisioned and up: a router may send it requests (it serves them once loaded).
+  bool accepting() const;
   // Allocated, up, with its weights loaded: it computes what it is sent.
   bool serving() const { return allocated_ && loaded_ && up(); }
 
@@ -80,6 +80,7 @@ class ServeInstance : public BatchListener {
   // held_seconds(): the time it held its GPUs, up to the last stop_holding().
   void allocate(double provisioning_s);
   void release();
+  void start_released();  // before start(): it holds no GPUs until allocated
   bool allocated() const { return allocated_; }
   bool holds_gpus() const { return held_; }
   void stop_holding();  // the phase ended: its time is counted up to now

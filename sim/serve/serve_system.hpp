@@ -46,10 +46,11 @@ struct ServeEnv {
   HostFaults& faults;
   ServeTally& tally;
   const std::vector<TraceRequest>& requests;
-  std::string label;                // "phase 'name'"
-  std::function<void()> progress;   // call after a request finished or was rejected
-  WeightSource* weights = nullptr;  // where instances load their weights from; null: loaded at start
-  double weight_B       = 0;        // the model's weight bytes
+  std::string label;                     // "phase 'name'"
+  std::function<void()> progress;        // call after a request finished or was rejected
+  WeightSource* weights      = nullptr;  // where instances load their weights from; null: loaded at start
+  double weight_B            = 0;        // the model's weight bytes
+  int64_t allocated_at_start = -1;       // instances from this index on start released (-1: none)
 };
 
 class ServeSystem {
@@ -77,6 +78,8 @@ class ServeSystem {
   virtual ServeTotals totals() const = 0;
   // The instances an autoscaler may allocate and release (null: the system does not scale).
   virtual InstanceSet* scalable() { return nullptr; }
+  // Whether its instances can load weights (sim/serve/weight_source.hpp).
+  virtual bool loads_weights() const { return true; }
 };
 
 // How an instance spreads over a host's GPUs: tp x pp of them (tp 0: all the host's GPUs, over

@@ -85,7 +85,7 @@ void PeerWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
     Holder* free = nullptr;
     bool any     = false;
     for (Holder& h : holders_)
-      if (h.serving()) {
+      if (h.serving() && h.host != t.host) {  // not an instance on the same host: that is no copy
         any  = true;
         free = free == nullptr && !h.sending ? &h : free;
       }
@@ -95,7 +95,7 @@ void PeerWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
       const double until = std::min(faults_->next_failure(from, now()), faults_->next_failure(t.host, now()));
       load->set_source("peer instance " + std::to_string(free->instance));
       holders_[k].sending = true;
-      const bool arrived  = transfer(*platform_, from, t.host, t.bytes(), until);
+      const bool arrived  = transfer(*platform_, from, t.host, t.weight_B, until);
       holders_[k].sending = false;
       changed();
       if (arrived) {
@@ -119,15 +119,14 @@ void PeerWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
 
 bool PeerWeights::seed(const std::shared_ptr<Load>& load, const WeightTarget& t)
 {
-  seeding_ = true;
-  WaitPoint read;
+  seeding_  = true;
   bool over = false;
   load->set_source(fill_.name() + " (no peer held them)");
   auto inner = read_weights(fill_, path_, load->source(), t, shape_, [&](bool o) {
     over = o;
-    read.notify_all();
+    changed();
   });
-  read.wait_until([&] { return over || load->cancelled(); }, faults_->next_failure(t.host, now()));
+  changed_->wait_until([&] { return over || load->cancelled(); }, faults_->next_failure(t.host, now()));
   inner->cancel();
   if (over && !load->cancelled()) {
     load->finish();  // it stays the seeder until it holds them (holds())

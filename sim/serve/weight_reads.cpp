@@ -25,6 +25,11 @@ class StreamLoad : public WeightLoad {
       return;
     cancelled_ = true;
     finished_(false);
+    // The requests on their way end; no more are sent. Stopping may report at once: a copy of
+    // the list, as a report can release this load.
+    const auto streams = streams_;
+    for (const auto& s : streams)
+      s->stop();
   }
   const std::string& source() const override { return source_; }
 
@@ -87,16 +92,16 @@ std::shared_ptr<WeightLoad> read_weights(StorageService& storage, const std::str
     throw SimulationError("no weights at '" + path + "' on storage '" + storage.name() + "' when instance " +
                           std::to_string(t.instance) +
                           " loads (no earlier phase wrote them, and none are declared in its files:)");
-  if (held < t.offset() + t.bytes()) {
+  if (held < t.weight_B) {
     const int digits = digits_to_tell_apart(held, t.weight_B, format_bytes);
     throw SimulationError("the files at '" + path + "' on storage '" + storage.name() + "' hold " +
                           format_bytes(held, digits) + ", less than the model's " + format_bytes(t.weight_B, digits) +
                           " of weights");
   }
   // The ranks read their slices of each file together (as tensor-parallel ranks do): one
-  // stream per file the part overlaps, all at once, sharing the ranks' requests in flight.
+  // stream per file the weights overlap, all at once, sharing the ranks' requests in flight.
   std::vector<std::pair<FileId, std::pair<double, double>>> pieces;  // file, offset in it, bytes
-  const double begin = t.offset(), end = begin + t.bytes();
+  const double begin = 0, end = t.weight_B;
   double at = 0;
   for (FileId f : set) {
     const double size = storage.file_bytes(f);

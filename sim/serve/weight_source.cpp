@@ -1,6 +1,7 @@
 #include "sim/serve/weight_source.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
 #include "sim/serve/weight_peers.hpp"
 #include "sim/serve/weight_reads.hpp"
 #include "sim/sg/log.hpp"
@@ -9,6 +10,7 @@
 #include "sim/svc/file_stream.hpp"
 #include "sim/svc/storage.hpp"
 
+#include <algorithm>
 #include <set>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
@@ -59,8 +61,9 @@ struct WeightSource::Impl {
   void write_copy(const WeightTarget& t, size_t server);
 };
 
-WeightSource::WeightSource(const Params& p, ServiceDirectory& services, std::string label)
+WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double weight_B, std::string label)
     : impl_(std::make_unique<Impl>())
+    , path_ref_(p.ref().child("path"))
 {
   impl_->label = std::move(label);
   impl_->path  = p.text("path");
@@ -77,12 +80,38 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, std::str
     impl_->peers = std::make_unique<PeerWeights>(*impl_->fill, impl_->path, impl_->shape, impl_->label);
   if (impl_->fill != nullptr && impl_->fill == impl_->from)
     p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
-  // Known before the run: declared on the service, or promised by a phase that writes it.
-  StorageService* reads_path = impl_->fill != nullptr ? impl_->fill : impl_->from;
-  if (!reads_path->names().known(impl_->path) && !has_own_copies(*reads_path, impl_->path))
-    p.fail("path", "no file set '" + impl_->path + "' on storage '" + reads_path->name() +
-                       "': declare it in the service's files: [{path, bytes, shards}], or have a train phase write "
-                       "it (checkpoint.path)");
+  // A declared set is there already: one too small for the model is known now.
+  for (StorageService* s : {impl_->from, impl_->fill})
+    if (s != nullptr && !s->file_set(impl_->path).empty() && set_bytes(*s, impl_->path) < weight_B) {
+      const int digits = digits_to_tell_apart(set_bytes(*s, impl_->path), weight_B, format_bytes);
+      p.fail("path", "the files at '" + impl_->path + "' on storage '" + s->name() + "' hold " +
+                         format_bytes(set_bytes(*s, impl_->path), digits) + ", less than the model's " +
+                         format_bytes(weight_B, digits) + " of weights");
+    }
+}
+
+void WeightSource::check_instances(const Params& p, const std::string& key,
+                                   const std::vector<const GroupSpec*>& groups) const
+{
+  const StorageService* from = impl_->from;
+  const bool own_copies      = from != nullptr && std::any_of(groups.begin(), groups.end(),
+                                                              [from](const GroupSpec* g) { return g == &from->servers(); });
+  if (impl_->fill != nullptr && from != nullptr && !own_copies)
+    p.fail(key, "weights.fill_from fills the hosts' own copies, but storage '" + from->name() +
+                    "' is not on the instances' hosts: drop fill_from, or read from a service on their disks");
+}
+
+void WeightSource::check_known() const
+{
+  // Declared on a service (as one set, or as the hosts' own copies), or promised by a phase that
+  // writes it; the service a load may read: `from` (when a storage service) and `fill_from`.
+  for (const StorageService* s : {impl_->from, impl_->fill})
+    if (s != nullptr && (s->names().known(impl_->path) || has_own_copies(*s, impl_->path)))
+      return;
+  const StorageService* s = impl_->from != nullptr ? impl_->from : impl_->fill;
+  path_ref_.fail("no file set '" + impl_->path + "' on storage '" + s->name() +
+                 "': declare it in the service's files: [{path, bytes, shards}], or have a train phase write it "
+                 "(checkpoint.path)");
 }
 
 WeightSource::~WeightSource() = default;
@@ -115,11 +144,10 @@ std::shared_ptr<WeightLoad> WeightSource::Impl::from_storage(const WeightTarget&
     return read_weights(*from, path, from->name(), t, shape, notify);
   const size_t server     = from->server_index(t.host);
   const std::string local = FileNames::local_name(server, path);
-  if (set_bytes(*from, local) >= t.offset() + t.bytes())
+  if (set_bytes(*from, local) >= t.weight_B)
     return read_weights(*from, local, from->name() + " (own copy)", t, shape, notify);
-  if (fill == nullptr)
-    throw SimulationError("host " + platform->name(t.host) + " has no copy of the weights '" + path + "' on storage '" +
-                          from->name() + "' and weights.fill_from names no service to fill it from");
+  if (fill == nullptr)  // a set shared by the service's servers (its disks are the instances')
+    return read_weights(*from, path, from->name(), t, shape, notify);
   const bool writes_copy = filling.insert(server).second;
   return read_weights(*fill, path, fill->name() + (writes_copy ? " (filling " + from->name() + ")" : ""), t, shape,
                       [this, t, server, writes_copy, changed](bool over) {
@@ -138,11 +166,11 @@ void WeightSource::Impl::write_copy(const WeightTarget& t, size_t server)
   s.op                   = IoOp::Write;
   s.client               = t.host;
   s.file                 = file;
-  s.bytes                = t.bytes();
+  s.bytes                = t.weight_B;
   s.chunk_B              = shape.chunk_B;
   s.in_flight            = shape.in_flight;
   s.give_up_after        = 0;  // a copy cut by a failure is dropped
-  const std::string name = FileNames::local_name(server, shard_name(path, t.part + 1, t.parts));
+  const std::string name = FileNames::local_name(server, path);
   s.over                 = [this, server, file, name](const IoOutcome& o) {
     filling.erase(server);
     if (o.ok()) {

@@ -9,18 +9,20 @@
 // - The weights at `path` are a file set (sim/svc/file_names.hpp): files declared on the service
 //   (`files:`) or written by an earlier phase (a train phase's newest checkpoint is named
 //   <train phase>/checkpoint). Read in name order they are the model's weights, followed by
-//   whatever else they hold (a training checkpoint's optimizer state, never read). A set missing
-//   at load is an error naming the path; one smaller than the weights too.
+//   whatever else they hold (a training checkpoint's optimizer state, never read). A path nothing
+//   declares or promises is an error at `path`, as is a declared set smaller than the weights;
+//   a set missing when an instance loads (not written yet) or smaller is an error of the run.
 // - An instance of tp x pp GPUs reads the model's weight bytes (all experts of a MoE model). Its
 //   ranks read their slices of each file together, as tensor-parallel ranks do: one sequential
 //   read per file, all files at once, in requests of `chunk` bytes; in_flight x ranks requests
 //   are on their way, shared out over the files, at least one per file (sim/svc/file_stream.hpp).
-//   With pp stages run as pp engines, each engine reads its 1/pp of the weights (the files in
-//   name order) with tp ranks.
+//   Instances of pp stages (run as pp engines) do not load weights yet: the phase refuses it.
 // - `from` a storage service one of whose servers is the instance's host: that server's own copy
 //   (node-local disks). When it has none, the instance reads from `fill_from` and, once serving,
 //   writes the copy there in the background; the copy outlives failures of the host (its disks
-//   keep their files, as every storage service's do), so later loads read it.
+//   keep their files, as every storage service's do), so later loads read it. Without
+//   fill_from, a set the service shares (declared without `local`) is read. fill_from is an
+//   error when `from` is not on the instances' hosts.
 // - `from: peers`: a broadcast among the phase's instances (weight_peers.hpp): a holder sends
 //   them to one peer at a time, host to host; when no instance holds them, one reads them from
 //   `fill_from` while the others wait.
@@ -28,6 +30,7 @@
 //   when the host is back. No instance serves with a partial load.
 #pragma once
 #include "sim/core/params.hpp"
+#include "sim/core/yaml_ref.hpp"
 #include "sim/platform/platform_spec.hpp"
 
 #include <functional>
@@ -54,22 +57,25 @@ class WeightLoad {
   virtual const std::string& source() const = 0;  // "pfs", "nvme (own copy)", "peer instance 3", ...
 };
 
-// What loads: the instance, its host and ranks, and its part of the weights: part k of `parts`
-// equal ones of the model's `weight_B` (an engine of a pp-stage instance; else 0 of 1).
+// What loads: the instance, its host and ranks, and the model's weight bytes.
 struct WeightTarget {
   int instance    = 0;
   HostId host     = 0;
   int64_t ranks   = 1;
   double weight_B = 0;
-  int64_t part = 0, parts = 1;
-  double bytes() const { return weight_B / static_cast<double>(parts); }
-  double offset() const { return bytes() * static_cast<double>(part); }
 };
 
 class WeightSource {
  public:
-  WeightSource(const Params& p, ServiceDirectory& services, std::string label);
+  // `weight_B`: the model's weight bytes (a declared set smaller is an error at `path`).
+  WeightSource(const Params& p, ServiceDirectory& services, double weight_B, std::string label);
   ~WeightSource();
+  // Once the system's instance groups are known: fill_from needs `from` on their hosts (a
+  // located error at `key` of `p` otherwise).
+  void check_instances(const Params& p, const std::string& key, const std::vector<const GroupSpec*>& groups) const;
+  // Once every phase is loaded: the set is declared, or a phase promised it (a located error at
+  // `path` otherwise).
+  void check_known() const;
 
   // In the simulation, before any load.
   void start(const Platform& platform, HostFaults& faults);
@@ -82,6 +88,7 @@ class WeightSource {
 
  private:
   std::unique_ptr<Impl> impl_;
+  YamlRef path_ref_;
 };
 
 }  // namespace llsim

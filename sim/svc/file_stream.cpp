@@ -22,6 +22,17 @@ void FileStream::start()
     s_.over({});
 }
 
+void FileStream::stop()
+{
+  if (stopped_ || (finished() && parts_outstanding_ == 0))
+    return;
+  stopped_ = true;
+  if (failure_.ok())
+    failure_ = {IoStatus::Removed, "the stream was stopped"};
+  if (parts_outstanding_ == 0 && s_.over)
+    s_.over(failure_);
+}
+
 void FileStream::issue()
 {
   while (failure_.ok() && chunks_in_flight_ < s_.in_flight && next_chunk_ < chunks_) {

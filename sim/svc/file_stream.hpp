@@ -35,6 +35,9 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   static std::shared_ptr<FileStream> create(StorageService& storage, Setup setup);
   void start();   // issues the first requests
   void resume();  // after a reported failure: resends what did not complete
+  // Issues no more requests: once those on their way are over, the stream reports over()
+  // (Removed, unless a failure came first). A stream with none on their way reports at once.
+  void stop();
   bool finished() const { return done_parts_ == parts_.size() && next_chunk_ == chunks_; }
 
  private:
@@ -57,6 +60,7 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   size_t chunks_in_flight_ = 0, parts_outstanding_ = 0, done_parts_ = 0;
   void sent(size_t part);
   IoOutcome failure_;  // the first failure since the last resume
+  bool stopped_ = false;
 };
 
 }  // namespace llsim

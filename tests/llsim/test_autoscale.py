@@ -106,6 +106,24 @@ check(m["cold_starts"] == 7, f"7 cold starts at once: {m['cold_starts']}")
 check_close(m["mean_cold_start_s"], 20 + 7 * 13.48e9 / 4e9, 0.03, "a cold start lasts provisioning + the weight load")
 check(m["mean_scale_to_first_token_s"] >= m["mean_cold_start_s"], "its first token comes after it can serve")
 check(m["scaling_requests"] > 0, f"requests arrive during cold starts: {m['scaling_requests']}")
+check(summary(out)["services"]["pfs"]["bytes_read"] == m["weight_bytes_loaded"] == 8 * 13.48e9,
+      "the file system reads the loads' bytes and nothing more (the instances released at the start read none)")
+with open(os.path.join(out, "chat_loads.csv")) as f:
+    first = next(csv.DictReader(f))
+check_close(float(first["seconds"]), 13.48e9 / 4e9, 0.03, "the instance allocated at the start loads alone")
+
+# Released while still loading, with requests queued: it loads, serves them, then gives its GPUs
+# back (4 instances at the start, 1 from 2 s).
+m, rows, _ = scaling("phases.chat.weights={path: models/llama2-7b, from: pfs}", "phases.chat.workload.requests=100",
+                     "phases.chat.autoscale={impl: schedule, period: 1s, cooldown: 0s, scale_down_delay: 0s, "
+                     "table: [{at: 0s, instances: 4}, {at: 2s, instances: 1}]}")
+check(m["completed"] == 100 and rows[-1]["allocated"] == 1, f"a release during loads: {m['completed']} completed")
+# The schedule's first count is held within max.
+_, rows, _ = scaling("phases.chat.autoscale={impl: schedule, max: 2, table: [{at: 0s, instances: 8}]}")
+check(rows[0]["allocated"] == 2 and max(r["allocated"] for r in rows) == 2, "max bounds the schedule from the start")
+# Without cold starts in progress (no provisioning, no weights), nothing is measured during them.
+check(base["scaling_requests"] == 0 and base["scaling_slo_attainment"] is None and
+      base["mean_cold_start_s"] == 0, f"no requests during cold starts: {base['scaling_slo_attainment']}")
 
 # Bad input.
 run_fails(SCENARIO, "autoscale.min: 9 is more than max (8)", "phases.chat.autoscale.min=9")
