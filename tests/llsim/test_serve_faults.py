@@ -100,6 +100,11 @@ check(requests[1]["hit_blocks"] == "0" and abs(float(requests[1]["ttft_s"]) - fl
       f"a failure while idle empties the local prefix cache: {requests[1]}")
 _, m, requests = prompt_run(None)
 check(requests[1]["hit_blocks"] == "16", f"no fault: the second prompt hits the pool: {requests[1]}")
+# KV that survives a restart: prefill-0 down from 50 s to 60 s loses its own cache, but the blocks
+# in the pool on another host outlive it, and the restarted instance reuses all 16 (hit ratio 0.5).
+_, m, requests = prompt_run("serve_faults_prefill_idle.csv")
+check(requests[1]["instance"] == "0" and requests[1]["hit_blocks"] == "16" and m["prefix_hit_ratio"] == 0.5,
+      f"the restarted prefill instance reuses the pool's blocks: {requests[1]}, hit ratio {m['prefix_hit_ratio']}")
 s, m, requests = prompt_run("serve_faults_prefill_handoff.csv")  # prefill-0 fails at 1 s, sending the KV
 check(requests[0]["failed"] == "1" and requests[1]["hit_blocks"] == "0",
       f"blocks of a prompt lost with its host are not stored in the pool: {requests}")
