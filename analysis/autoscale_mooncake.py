@@ -2,7 +2,7 @@
 """Autoscaling against static clusters on scenarios/paper/autoscale_mooncake.yaml: runs the
 scenario's `target` policy, a static cluster of its peak size and smaller static clusters, then
 the policy under other targets and provisioning delays (assumptions that decide the headline),
-and prints the Markdown tables of docs/results/autoscale.md.
+and prints the Markdown tables of docs/results/autoscale_mooncake.md.
 
 usage: analysis/autoscale_mooncake.py [--llsim build/llsim] [--out out/autoscale]
 
@@ -34,7 +34,7 @@ def shown(value, spec):
 
 
 def row(label, m):
-    return (f"| {label} | {m['instance_seconds'] / 3600:.1f} | {m['peak_instances']:.0f} | {m['cold_starts']:.0f} | "
+    return (f"| {label} | {m['instance_time_s'] / 3600:.1f} | {m['peak_instances']:.0f} | {m['cold_starts']:.0f} | "
             f"{m['slo_attainment']:.3f} | {m['p90_ttft_s']:.1f} | {shown(m['mean_cold_start_s'], '.0f')} | "
             f"{shown(m['scaling_slo_attainment'], '.3f')} |")
 

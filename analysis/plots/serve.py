@@ -82,7 +82,7 @@ def draw_scaling(ax, rows, axis, phase):
     ax.step(times[:-1], serving[:1] + serving, where="pre", linestyle="--", label="serving (seen at decisions)")
     proposed = [float(r["proposed"]) for r in rows]
     ax.step(axis.x(decisions), proposed, where="post", linestyle=":", label="proposed by the policy")
-    ax.set_ylabel(f"instances\n({phase.get('instance_seconds', 0) / 3600:.2f} instance-h)")
+    ax.set_ylabel(f"instances\n({phase.get('instance_time_s', 0) / 3600:.2f} instance-h)")
     zero_based(ax, max(proposed + allocated) + 1)
 
 

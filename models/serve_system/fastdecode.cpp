@@ -140,7 +140,7 @@ class FastDecode : public ServeSystem {
     ServeTotals t;
     t.kv_bytes_transferred = network_bytes_;
     t.preemptions          = instances_.preemptions();
-    t.instance_seconds     = instances_.held_seconds();
+    t.instance_time_s      = instances_.held_seconds();
     t.routed_instances     = static_cast<int64_t>(instances_.size());
     return t;
   }

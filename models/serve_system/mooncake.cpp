@@ -219,7 +219,7 @@ class Mooncake : public ServeSystem {
     t.swapped_bytes        = prefill_.swapped_bytes() + decode_.swapped_bytes();
     t.drain_bytes          = store_->drain_bytes();
     t.drain_end_s          = store_->drain_end_s();
-    t.instance_seconds     = prefill_.held_seconds() + decode_.held_seconds();
+    t.instance_time_s      = prefill_.held_seconds() + decode_.held_seconds();
     t.routed_instances     = static_cast<int64_t>(prefill_.size());
     return t;
   }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace llsim {
 
@@ -49,8 +50,8 @@ const MetricTable& LoadTally::metric_table()
       {"mean_weight_load_s", MetricUnit::Seconds, "mean time of a completed weight load (0 when none)"},
       {"max_weight_load_s", MetricUnit::Seconds, "longest completed weight load (0 when none)"},
       {"time_to_serve_s", MetricUnit::Seconds,
-       "from the phase's start until every instance that started loading with it had completed a load (0 when "
-       "none did)"},
+       "from the phase's start until every instance that started loading with it had completed a load, after "
+       "failures too (those that never did left out; 0 when none did)"},
   };
   return t;
 }
@@ -58,8 +59,11 @@ const MetricTable& LoadTally::metric_table()
 Metrics LoadTally::metrics(double start_s) const
 {
   double done = 0, cut = 0, bytes = 0, sum = 0, longest = 0;
-  std::map<int, double> first_ready;  // per instance
+  std::map<int, double> first_ready;  // per instance, its first completed load's end
+  std::set<int> at_start;             // the instances that started loading with the phase
   for (const Load& l : loads_) {
+    if (l.start_s == start_s)
+      at_start.insert(l.instance);
     if (!l.completed) {
       cut += l.end_s >= 0 ? 1 : 0;
       continue;
@@ -68,12 +72,12 @@ Metrics LoadTally::metrics(double start_s) const
     bytes += l.bytes;
     sum += l.end_s - l.start_s;
     longest = std::max(longest, l.end_s - l.start_s);
-    if (l.start_s == start_s)  // the instances that started with the phase
-      first_ready.emplace(l.instance, l.end_s);
+    first_ready.emplace(l.instance, l.end_s);
   }
   double ready = start_s;
-  for (const auto& [instance, end] : first_ready)
-    ready = std::max(ready, end);
+  for (int instance : at_start)
+    if (first_ready.count(instance) != 0)
+      ready = std::max(ready, first_ready.at(instance));
   return {{"weight_loads", done},         {"weight_loads_interrupted", cut},
           {"weight_bytes_loaded", bytes}, {"mean_weight_load_s", done > 0 ? sum / done : 0},
           {"max_weight_load_s", longest}, {"time_to_serve_s", ready - start_s}};

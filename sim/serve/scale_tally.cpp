@@ -20,7 +20,7 @@ void ScaleTally::released(int instance, double time_s)
 const MetricTable& ScaleTally::metric_table()
 {
   static const MetricTable t = {
-      {"instance_seconds", MetricUnit::Seconds,
+      {"instance_time_s", MetricUnit::Seconds,
        "seconds the instances held their GPUs: from allocation until given back or the phase's end (all of them "
        "the whole phase without autoscaling)"},
       {"peak_instances", MetricUnit::Count, "the most instances allocated at once"},
@@ -70,7 +70,7 @@ Metrics ScaleTally::metrics(const std::vector<Request>& requests, double held_s,
       during += 1;
       met += r.met ? 1 : 0;
     }
-  return {{"instance_seconds", held_s},
+  return {{"instance_time_s", held_s},
           {"peak_instances", static_cast<double>(peak)},
           {"cold_starts", static_cast<double>(starts_.size())},
           {"mean_cold_start_s", ready_n > 0 ? ready_sum / ready_n : NAN},

@@ -254,7 +254,7 @@ Metrics ServeTally::scaling_metrics(const ServeTotals& system) const
     const auto it     = std::lower_bound(times.begin(), times.end(), t);
     return it == times.end() ? std::numeric_limits<double>::infinity() : *it;
   };
-  return scaling_.metrics(requests, system.instance_seconds, static_cast<int64_t>(busy_s_.size()), serving_at,
+  return scaling_.metrics(requests, system.instance_time_s, static_cast<int64_t>(busy_s_.size()), serving_at,
                           first_token_at);
 }
 

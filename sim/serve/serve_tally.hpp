@@ -27,7 +27,7 @@ namespace llsim {
 struct ServeTotals {
   double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0, swapped_bytes = 0;
   double drain_bytes = 0, drain_end_s = 0;
-  double instance_seconds  = 0;  // the instances' GPU time (ServeInstance::held_seconds)
+  double instance_time_s   = 0;  // the instances' GPU time (ServeInstance::held_seconds)
   int64_t routed_instances = 0;  // the instances the router chooses among (numbered from 0)
 };
 

@@ -35,13 +35,13 @@ check(m["slo_attainment"] > 0.99 and m["completed"] == m["requests"], f"the SLO 
 # until its last request ends: a little more).
 start = m["start_s"]
 integral = sum(r["allocated"] * 10 for r in rows) + rows[-1]["decided"] * (m["end_s"] - rows[-1]["time_s"])
-check_close(m["instance_seconds"], integral, 0.01, "instance-seconds integrate the allocation")
+check_close(m["instance_time_s"], integral, 0.01, "instance-seconds integrate the allocation")
 check(m["peak_instances"] == 8 and m["cold_starts"] == 7, f"from 1 to 8 once: {m['peak_instances']}, "
       f"{m['cold_starts']} cold starts")
 static = phase_metrics(SCENARIO, "chat", "phases.chat.autoscale={impl: none}")
-check_close(static["instance_seconds"], 8 * (static["end_s"] - static["start_s"]), 1e-9,
+check_close(static["instance_time_s"], 8 * (static["end_s"] - static["start_s"]), 1e-9,
             "without autoscaling: every instance the whole phase")
-check(m["instance_seconds"] < 0.8 * static["instance_seconds"], "autoscaling holds fewer GPU-seconds")
+check(m["instance_time_s"] < 0.8 * static["instance_time_s"], "autoscaling holds fewer GPU-seconds")
 
 
 def step_trace():
@@ -88,9 +88,9 @@ check(min(r["allocated"] for r in rows[1:]) == 6 and rows[0]["allocated"] == 6, 
 for key, value in [("target", "2"), ("metric", "queue_length"), ("period", "5s"), ("cooldown", "100s"),
                    ("scale_down_delay", "200s")]:
     other, _, _ = scaling(f"phases.chat.autoscale.{key}={value}")
-    check(other["instance_seconds"] != base["instance_seconds"],
-          f"autoscale.{key}={value} changes the instance-seconds: {other['instance_seconds']} against "
-          f"{base['instance_seconds']}")
+    check(other["instance_time_s"] != base["instance_time_s"],
+          f"autoscale.{key}={value} changes the instance-seconds: {other['instance_time_s']} against "
+          f"{base['instance_time_s']}")
 
 # A schedule: 2 instances, then 6 from 100 s, then 3 from 300 s (no delays).
 _, rows, _ = scaling("phases.chat.autoscale={impl: schedule, cooldown: 0s, scale_down_delay: 0s, table: "

@@ -42,7 +42,7 @@ check(proc.returncode == 0, f"staged demo: {proc.stderr[-2000:]}")
 if proc.returncode == 0:
     with open(os.path.join(out, "summary.json")) as f:
         kinds = sorted(p["kind"] for p in json.load(f)["phases"].values())
-    check(kinds == ["ingest", "preprocess", "serve", "train"], f"the staged demo runs all four kinds: {kinds}")
+    check(kinds == ["ingest", "preprocess", "serve", "serve", "train"], f"the staged demo runs all four kinds: {kinds}")
     check(open(calls).read().split()[0] == os.path.join(usr, "share/llsim/analysis/plot.py"),
           f"--plot used the staged plot.py: {open(calls).read()}")
     check(len(os.listdir(os.path.join(out, "plots"))) > 0, "plots drawn")

@@ -130,7 +130,7 @@ TEST_CASE("serve system vllm: one colocated instance per host of its group", "[s
   CHECK_NOTHROW(s.make("{impl: vllm, instances: a100}"));  // 80 GB there
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: cpu}"), Catch::Contains("group 'cpu' has no GPUs"));
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: a100, router: random}"),
-                    Catch::Contains("unknown router 'random' (expected round_robin or least_loaded)"));
+                    Catch::Contains("unknown router 'random' (expected round_robin, least_loaded or kv_aware)"));
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: a11}"), Catch::Contains("no platform group named 'a11'"));
 }
 
