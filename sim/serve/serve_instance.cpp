@@ -131,9 +131,10 @@ void ServeInstance::allocate(double provisioning_s)
 
 void ServeInstance::start_released()
 {
-  allocated_ = false;
-  held_      = false;
-  loaded_    = weights_ == nullptr;
+  first_load_ = false;
+  allocated_  = false;
+  held_       = false;
+  loaded_     = weights_ == nullptr;
 }
 
 void ServeInstance::release()
@@ -224,20 +225,24 @@ void ServeInstance::load_weights()
       fail();
       continue;
     }
-    const size_t record  = loads_->started(index_, now());
-    const double fail_at = next_failure();
+    const size_t record = loads_->started(index_, now(), first_load_);
+    // Its weights go to its GPU host: only that host's failure cuts the load.
+    const double fail_at = faults_->next_failure(host_, now());
     const auto job       = weights_->load(weight_target_, [this] { wake_->notify_all(); });
     wake_->wait_until([this, &job] { return job->over() || closed_ || (!allocated_ && batcher_.idle()); }, fail_at);
     if (job->over()) {
       XBT_DEBUG("instance %d: weights loaded from %s", index_, job->source().c_str());
       loads_->completed(record, now(), weight_target_.weight_B, job->source());
-      loaded_ = true;
+      loaded_     = true;
+      first_load_ = false;
       weights_->holds(index_, host_, [this] { return serving(); });
       return;
     }
     job->cancel();
-    if (closed_ || (!allocated_ && batcher_.idle()))
-      return;  // no more work comes, or the instance was released: the load is abandoned
+    if (closed_ || (!allocated_ && batcher_.idle())) {  // no more work comes, or it was released
+      loads_->abandoned(record, now(), job->source());
+      return;
+    }
     loads_->interrupted(record, now(), job->source());
     fail();
   }

@@ -133,6 +133,7 @@ class ServeInstance : public BatchListener {
   WeightTarget weight_target_;
   LoadTally* loads_    = nullptr;
   bool loaded_         = true;
+  bool first_load_     = true;  // allocated at the phase's start, not loaded yet
   bool allocated_      = true;
   bool held_           = true;  // its GPUs, from held_since_s_
   double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;

@@ -137,8 +137,8 @@ const MetricTable& ServeTally::request_metrics()
       {"prefix_hit_ratio", MetricUnit::Ratio,
        "prefix blocks whose KV was reused / prefix blocks of the admitted requests (0 for traces without blocks)"},
       {"load_imbalance", MetricUnit::Number,
-       "requests the router sent to its busiest instance / the mean over the instances it chooses among (1: "
-       "even; the prefill instances for mooncake)"},
+       "requests the router sent to its busiest instance / their mean over the instances that received any (1: "
+       "even; the prefill instances for mooncake; none: n/a)"},
       {"kv_bytes_transferred", MetricUnit::Bytes,
        "network bytes of KV: pool reads and writes to other hosts and prefill to decode for mooncake; new KV and the "
        "attention queries and results for fastdecode; 0 for vllm"},
@@ -232,7 +232,9 @@ double ServeTally::load_imbalance(int64_t routed) const
       sent[static_cast<size_t>(r.instance)] += 1;
       total += 1;
     }
-  return total > 0 ? *std::max_element(sent.begin(), sent.end()) / (total / static_cast<double>(routed)) : 0;
+  // Over the instances that received requests: an autoscaler leaves some never allocated.
+  const auto used = static_cast<double>(std::count_if(sent.begin(), sent.end(), [](double n) { return n > 0; }));
+  return total > 0 ? *std::max_element(sent.begin(), sent.end()) / (total / used) : NAN;
 }
 
 Metrics ServeTally::scaling_metrics(const ServeTotals& system) const

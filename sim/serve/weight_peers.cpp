@@ -95,12 +95,16 @@ void PeerWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
       const double until = std::min(faults_->next_failure(from, now()), faults_->next_failure(t.host, now()));
       load->set_source("peer instance " + std::to_string(free->instance));
       holders_[k].sending = true;
-      const bool arrived  = transfer(*platform_, from, t.host, t.weight_B, until);
+      // In pieces of `chunk` bytes, so that a cancelled copy stops at the next piece.
+      bool arrived = true;
+      for (double sent = 0; arrived && sent < t.weight_B && !load->cancelled(); sent += shape_.chunk_B)
+        arrived = transfer(*platform_, from, t.host, std::min(shape_.chunk_B, t.weight_B - sent), until);
       holders_[k].sending = false;
       changed();
+      if (load->cancelled())
+        return;
       if (arrived) {
-        if (!load->cancelled())
-          load->finish();
+        load->finish();
         return;
       }
       XBT_DEBUG("instance %d: peer instance %d failed while sending its weights", t.instance, holders_[k].instance);

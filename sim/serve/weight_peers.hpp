@@ -5,6 +5,8 @@
 // storage service, it waits. When none holds them and none is reading them, it reads them itself
 // (it seeds). N instances starting together thus take one storage read and about log2(N) copies.
 // A holder whose host fails stops being one; a copy it was sending starts over from another.
+// A copy moves in pieces of `chunk` bytes, one after the other: a cancelled one stops after the
+// piece under way.
 #pragma once
 #include "sim/serve/weight_reads.hpp"
 

@@ -36,7 +36,8 @@ class StreamLoad : public WeightLoad {
   void add(StorageService& storage, FileStream::Setup s)
   {
     left_ += 1;
-    s.over = [this](const IoOutcome& o) { done(o); };
+    s.over = [this, k = streams_.size()](const IoOutcome& o) { done(k, o); };
+    reported_.push_back(false);
     streams_.push_back(FileStream::create(storage, std::move(s)));
   }
   // Starts the streams; keeps the load alive until they are over.
@@ -51,10 +52,13 @@ class StreamLoad : public WeightLoad {
  private:
   // Each stream reports once; the load lives until all have (a cancelled one's streams go on
   // until their requests fail or end).
-  void done(const IoOutcome& o)
+  void done(size_t stream, const IoOutcome& o)
   {
+    if (reported_[stream])  // a stream reports once (a failure, then no more)
+      return;
+    reported_[stream] = true;
     std::shared_ptr<StreamLoad> last;
-    if (++reported_ == streams_.size())
+    if (++reports_ == streams_.size())
       last.swap(self_);
     // A read from a host that went down fails with it: the instance cancels the load then.
     if (!o.ok() && o.status != IoStatus::ClientDown && !cancelled_)
@@ -67,7 +71,8 @@ class StreamLoad : public WeightLoad {
   std::function<void(bool)> finished_;
   std::vector<std::shared_ptr<FileStream>> streams_;
   std::shared_ptr<StreamLoad> self_;
-  size_t left_ = 0, reported_ = 0;
+  std::vector<bool> reported_;  // per stream
+  size_t left_ = 0, reports_ = 0;
   bool started_   = false;
   bool cancelled_ = false;
 };

@@ -80,25 +80,33 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
     impl_->peers = std::make_unique<PeerWeights>(*impl_->fill, impl_->path, impl_->shape, impl_->label);
   if (impl_->fill != nullptr && impl_->fill == impl_->from)
     p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
-  // A declared set is there already: one too small for the model is known now.
-  for (StorageService* s : {impl_->from, impl_->fill})
-    if (s != nullptr && !s->file_set(impl_->path).empty() && set_bytes(*s, impl_->path) < weight_B) {
-      const int digits = digits_to_tell_apart(set_bytes(*s, impl_->path), weight_B, format_bytes);
-      p.fail("path", "the files at '" + impl_->path + "' on storage '" + s->name() + "' hold " +
-                         format_bytes(set_bytes(*s, impl_->path), digits) + ", less than the model's " +
-                         format_bytes(weight_B, digits) + " of weights");
-    }
+  // A declared set (shared, or a server's own copy) is there already: one too small for the
+  // model is known now.
+  for (StorageService* s : {impl_->from, impl_->fill}) {
+    if (s == nullptr)
+      continue;
+    std::vector<std::string> names = {impl_->path};
+    for (size_t server = 0; server < static_cast<size_t>(s->servers().count); ++server)
+      names.push_back(FileNames::local_name(server, impl_->path));
+    for (const std::string& name : names)
+      if (!s->file_set(name).empty() && set_bytes(*s, name) < weight_B) {
+        const int digits = digits_to_tell_apart(set_bytes(*s, name), weight_B, format_bytes);
+        p.fail("path", "the files at '" + impl_->path + "' on storage '" + s->name() + "' hold " +
+                           format_bytes(set_bytes(*s, name), digits) + ", less than the model's " +
+                           format_bytes(weight_B, digits) + " of weights");
+      }
+  }
 }
 
 void WeightSource::check_instances(const Params& p, const std::string& key,
                                    const std::vector<const GroupSpec*>& groups) const
 {
   const StorageService* from = impl_->from;
-  const bool own_copies      = from != nullptr && std::any_of(groups.begin(), groups.end(),
+  const bool own_copies      = from != nullptr && std::all_of(groups.begin(), groups.end(),
                                                               [from](const GroupSpec* g) { return g == &from->servers(); });
   if (impl_->fill != nullptr && from != nullptr && !own_copies)
     p.fail(key, "weights.fill_from fills the hosts' own copies, but storage '" + from->name() +
-                    "' is not on the instances' hosts: drop fill_from, or read from a service on their disks");
+                    "' is not on every instance's hosts: drop fill_from, or read from a service on their disks");
 }
 
 void WeightSource::check_known() const
@@ -146,8 +154,13 @@ std::shared_ptr<WeightLoad> WeightSource::Impl::from_storage(const WeightTarget&
   const std::string local = FileNames::local_name(server, path);
   if (set_bytes(*from, local) >= t.weight_B)
     return read_weights(*from, local, from->name() + " (own copy)", t, shape, notify);
-  if (fill == nullptr)  // a set shared by the service's servers (its disks are the instances')
+  if (fill == nullptr && !from->file_set(path).empty())  // shared by its servers (the instances' disks)
     return read_weights(*from, path, from->name(), t, shape, notify);
+  if (fill == nullptr)
+    throw SimulationError("host " + platform->name(t.host) + " has no copy of the weights '" + path + "' on storage '" +
+                          from->name() +
+                          "' (nor does the service share one), and weights.fill_from names no service to fill it "
+                          "from");
   const bool writes_copy = filling.insert(server).second;
   return read_weights(*fill, path, fill->name() + (writes_copy ? " (filling " + from->name() + ")" : ""), t, shape,
                       [this, t, server, writes_copy, changed](bool over) {

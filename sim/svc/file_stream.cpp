@@ -18,19 +18,19 @@ FileStream::FileStream(StorageService& storage, Setup setup)
 void FileStream::start()
 {
   issue();
-  if (chunks_ == 0 && s_.over)
-    s_.over({});
+  if (chunks_ == 0)
+    report();
 }
 
 void FileStream::stop()
 {
-  if (stopped_ || (finished() && parts_outstanding_ == 0))
+  if (stopped_ || reported_)  // it has told its owner already: over() runs once
     return;
   stopped_ = true;
   if (failure_.ok())
     failure_ = {IoStatus::Removed, "the stream was stopped"};
-  if (parts_outstanding_ == 0 && s_.over)
-    s_.over(failure_);
+  if (parts_outstanding_ == 0)
+    report();
 }
 
 void FileStream::issue()
@@ -91,13 +91,21 @@ void FileStream::completed(size_t part, const IoOutcome& o)
   }
   if (failure_.ok())
     issue();
-  if (parts_outstanding_ == 0 && (finished() || !failure_.ok()) && s_.over)
+  if (parts_outstanding_ == 0 && (finished() || !failure_.ok()))
+    report();
+}
+
+void FileStream::report()
+{
+  reported_ = true;
+  if (s_.over)
     s_.over(failure_);
 }
 
 void FileStream::resume()
 {
-  failure_ = {};
+  failure_  = {};
+  reported_ = false;
   for (size_t p = 0; p < parts_.size(); ++p)
     if (!parts_[p].done) {
       // It is on its way again: it holds its chunk's slot until it is sent.

@@ -36,7 +36,8 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   void start();   // issues the first requests
   void resume();  // after a reported failure: resends what did not complete
   // Issues no more requests: once those on their way are over, the stream reports over()
-  // (Removed, unless a failure came first). A stream with none on their way reports at once.
+  // (Removed, unless a failure came first). A stream with none on their way reports at once; one
+  // that reported already (a failure) does not report again.
   void stop();
   bool finished() const { return done_parts_ == parts_.size() && next_chunk_ == chunks_; }
 
@@ -60,7 +61,9 @@ class FileStream : public std::enable_shared_from_this<FileStream> {
   size_t chunks_in_flight_ = 0, parts_outstanding_ = 0, done_parts_ = 0;
   void sent(size_t part);
   IoOutcome failure_;  // the first failure since the last resume
-  bool stopped_ = false;
+  bool stopped_  = false;
+  bool reported_ = false;  // over() ran since the start or the last resume
+  void report();           // runs over() with the failure, if any
 };
 
 }  // namespace llsim

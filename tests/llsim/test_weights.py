@@ -104,6 +104,13 @@ check(sources == ["peer"] * 7 + ["pfs (no peer held them)"], f"one instance seed
 check_close(s["phases"]["chat"]["time_to_serve_s"], W / 16e9 + 3 * W / 25e9, 0.03, "a broadcast in log2(8) rounds")
 check(s["services"]["pfs"]["bytes_read"] == W, "pfs is read once")
 
+# A load cut short by the phase's end is abandoned and stops reading: the single request ends at
+# about 9 s, while the second instance's copy from its peer (25 GB/s) would have run until 14.5 s.
+s, loads, _ = serve(LOAD, "platform.groups.gpu.count=2",
+                    "phases.chat.weights={path: models/llama3-70b, from: peers, fill_from: pfs, chunk: 1GiB}")
+outcomes = sorted(l["outcome"] for l in loads)
+check(outcomes == ["abandoned", "completed"], f"the copy the phase's end cut is abandoned: {outcomes}")
+
 # train -> serve through storage: the serve phase reads the newest checkpoint's first 40 GB (a
 # 20 G-parameter model in BF16) from the 8 disks the balanced layout wrote it on.
 s, loads, _ = serve(TRAIN)
@@ -123,10 +130,13 @@ check("hold 280 GB, less than the model's 400 GB of weights" in err, f"a checkpo
 # Bad input: located errors, no output.
 run_fails(LOAD, "weights: this serving system's instances cannot load weights yet",
           "phases.chat.system={impl: vllm, instances: gpu, pp: 2}")
-run_fails(SOURCES, "weights: weights.fill_from fills the hosts' own copies, but storage 'pfs' is not on the",
+run_fails(SOURCES, "weights: weights.fill_from fills the hosts' own copies, but storage 'pfs' is not on every",
           "phases.chat.weights={path: models/llama3-70b, from: pfs, fill_from: nvme}")
 run_fails(LOAD, "weights.path: the files at 'models/llama3-70b' on storage 'pfs' hold 100 GB, less than the",
           "services.pfs.files=[{path: models/llama3-70b, bytes: 100GB}]")
+run_fails(SOURCES, "weights.path: the files at 'models/llama3-70b' on storage 'nvme' hold 100 GB, less than the",
+          "services.nvme={kind: storage, servers: gpu, files: [{path: models/llama3-70b, bytes: 100GB, local: true}]}",
+          "phases.chat.weights={path: models/llama3-70b, from: nvme}")
 run_fails(LOAD, "weights.path: no file set 'models/llama3-8b' on storage 'pfs'",
           "phases.chat.weights.path=models/llama3-8b")
 run_fails(LOAD, "weights.fill_from: is the service the weights come from", "phases.chat.weights.fill_from=pfs")

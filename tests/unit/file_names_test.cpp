@@ -2,6 +2,7 @@
 #include "sim/svc/file_names.hpp"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using llsim::FileNames;
 using llsim::LoadTally;
@@ -41,17 +42,19 @@ TEST_CASE("shard files are named as Hugging Face splits a checkpoint", "[file_na
   CHECK(shard_name("m", 1, 1) == "m");
 }
 
-TEST_CASE("time to serve waits for every instance's first complete load", "[load_tally]")
+TEST_CASE("time to serve waits for every instance allocated at the start to complete a load", "[load_tally]")
 {
   LoadTally t;
-  const size_t a = t.started(0, 10);
-  const size_t b = t.started(1, 10);
+  const size_t a = t.started(0, 10, true);
+  const size_t b = t.started(1, 10, true);
   t.interrupted(b, 12, "pfs");
-  const size_t c = t.started(1, 20);
+  const size_t c = t.started(1, 20, true);  // after its host came back: still its first load
   t.completed(a, 15, 100, "pfs");
   t.completed(c, 30, 100, "pfs");
-  const size_t d = t.started(0, 40);  // a reload after a failure does not move it
+  const size_t d = t.started(0, 40, false);  // a reload after a failure does not move it
   t.completed(d, 60, 100, "nvme (own copy)");
+  const size_t e = t.started(2, 50, false);  // a cold start does not either
+  t.abandoned(e, 55, "pfs");
   const auto m     = t.metrics(10);
   const auto value = [&](const std::string& key) {
     for (const auto& [k, v] : m)
@@ -62,10 +65,16 @@ TEST_CASE("time to serve waits for every instance's first complete load", "[load
   };
   CHECK(value("time_to_serve_s") == 20);  // instance 1 at 30 s
   CHECK(value("weight_loads") == 3);
-  CHECK(value("weight_loads_interrupted") == 1);
+  CHECK(value("weight_loads_interrupted") == 1);  // the abandoned one is not
   CHECK(value("weight_bytes_loaded") == 300);
   CHECK(value("mean_weight_load_s") == Approx((5.0 + 10 + 20) / 3));
   CHECK(value("max_weight_load_s") == 20);
-  CHECK(t.table().rows.size() == 4);
-  CHECK(t.table().rows[1][5] == "pfs");
+  CHECK(t.table().rows.size() == 5);
+  CHECK(t.table().rows[1][7] == "interrupted");
+  CHECK(t.table().rows[4][7] == "abandoned");
+  LoadTally never;
+  never.started(0, 0, true);
+  for (const auto& [k, v] : never.metrics(0))
+    if (k == "time_to_serve_s" || k == "mean_weight_load_s")
+      CHECK(std::isnan(v));  // nothing to measure: n/a
 }
