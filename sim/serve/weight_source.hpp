@@ -26,8 +26,8 @@
 // - `from: peers`: a broadcast among the phase's instances (weight_peers.hpp): a holder sends
 //   them to one peer at a time, host to host; when no instance holds them, one reads them from
 //   `fill_from` while the others wait.
-// - A failure of the instance's host cuts its load; the load starts over, from the first byte,
-//   when the host is back. No instance serves with a partial load.
+// - A failure of the instance's GPU host cuts its load; the load starts over, from the first
+//   byte, when the host is back. No instance serves with a partial load.
 #pragma once
 #include "sim/core/params.hpp"
 #include "sim/core/yaml_ref.hpp"
@@ -47,8 +47,8 @@ class StorageService;
 
 const ParamTable& weight_source_params();
 
-// A load under way: `over()` once every byte is there; cancel() when the instance's host failed
-// (the bytes still moving are dropped).
+// A load under way: `over()` once every byte is there; cancel() when the instance's host failed,
+// it was released or the phase ended (no more bytes are asked for; those on their way are dropped).
 class WeightLoad {
  public:
   virtual ~WeightLoad()                     = default;
