@@ -6,26 +6,17 @@ and prints the Markdown tables of docs/results/autoscale_mooncake.md.
 
 usage: analysis/autoscale_mooncake.py [--llsim build/llsim] [--out out/autoscale]
 
-Standard library only.
 """
 import argparse
-import json
 import os
-import subprocess
-import sys
+
+from llsim_runs import run_phase
 
 SCENARIO = "scenarios/paper/autoscale_mooncake.yaml"
 
 
 def run(llsim, out, sets):
-    command = [llsim, "run", SCENARIO, "--quiet", "--out", out]
-    for s in sets:
-        command += ["--set", s]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"autoscale_mooncake.py: {' '.join(command)} failed:\n{proc.stderr}")
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)["phases"]["chat"]
+    return run_phase(llsim, SCENARIO, out, "chat", sets, "autoscale_mooncake.py")
 
 
 def shown(value, spec):

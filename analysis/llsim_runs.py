@@ -88,10 +88,11 @@ def write_csv(path, rows):
         writer.writerows(rows)
 
 
-def run_phase(llsim, scenario, run_dir, phase, sets, who):
-    """Runs `llsim run scenario --out run_dir --set ...`; returns `phase`'s metrics. Exits with
-    llsim's error message when the run fails. `who` names the calling script in messages. For
-    searches whose next point depends on the last (a bisection); a grid is `run_sweep`'s."""
+def run_phases(llsim, scenario, run_dir, sets, who):
+    """Runs `llsim run scenario --out run_dir --set ...`; returns every phase's metrics by name.
+    Exits with llsim's error message when the run fails. `who` names the calling script in
+    messages. For searches whose next point depends on the last (a bisection), and runs whose
+    phases are compared with each other; a grid is `run_sweep`'s."""
     command = [llsim, "run", scenario, "--quiet", "--out", run_dir]
     for s in sets:
         command += ["--set", s]
@@ -99,7 +100,12 @@ def run_phase(llsim, scenario, run_dir, phase, sets, who):
     if proc.returncode != 0:
         sys.exit(f"{who}: {' '.join(command)} failed:\n{proc.stderr}")
     with open(os.path.join(run_dir, "summary.json")) as f:
-        return json.load(f)["phases"][phase]
+        return json.load(f)["phases"]
+
+
+def run_phase(llsim, scenario, run_dir, phase, sets, who):
+    """run_phases, then `phase`'s metrics."""
+    return run_phases(llsim, scenario, run_dir, sets, who)[phase]
 
 
 def pyplot(who, already_written=""):

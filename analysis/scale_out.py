@@ -10,14 +10,12 @@ Closed forms (the scenario's assumed platform): from pfs, N x 141.2 GB over the 
 of reads (or one host's 50 GB/s NIC, if narrower); from the host's NVMe, 141.2 GB over its 4 x
 6.5 GB/s; from peers, one read of the file system alone (141.2 GB over the narrower of the NIC
 and the OSTs it is striped on) then ceil(log2 N) copies of 141.2 GB over a 50 GB/s NIC.
-Standard library only.
 """
 import argparse
-import json
 import math
 import os
-import subprocess
-import sys
+
+from llsim_runs import run_phases
 
 SCENARIO = "scenarios/paper/scale_out.yaml"
 W = 141.2e9
@@ -38,14 +36,7 @@ def closed_form(source, n):
 
 
 def run(llsim, out, sets):
-    command = [llsim, "run", SCENARIO, "--quiet", "--out", out]
-    for s in sets:
-        command += ["--set", s]
-    proc = subprocess.run(command, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.exit(f"scale_out.py: {' '.join(command)} failed:\n{proc.stderr}")
-    with open(os.path.join(out, "summary.json")) as f:
-        return json.load(f)["phases"]
+    return run_phases(llsim, SCENARIO, out, sets, "scale_out.py")
 
 
 def main():
