@@ -34,6 +34,12 @@ for label, sets, bandwidth in [("disks", [], 16e9),
           f"{label}: one load of the model's bytes: {m['weight_loads']} loads, {m['weight_bytes_loaded']} B")
     check(loads[0]["source"] == "pfs" and loads[0]["completed"] == "1", f"{label}: the load's record: {loads[0]}")
 
+# A declared set's shards and stripe_count place it: one file on one 2 GB/s disk, two files on two.
+for shards, disks in [(1, 1), (2, 2)]:
+    m = phase_metrics(LOAD, "chat", f"services.pfs.files=[{{path: models/llama3-70b, bytes: 141.2GB, shards: {shards}, "
+                      "stripe_count: 1}]")
+    check_close(m["time_to_serve_s"], W / (disks * 2e9), 0.03, f"{shards} shard(s) on one disk each")
+
 # The request that arrived during the load waited for it.
 s, _, out = serve(LOAD)
 with open(os.path.join(out, "chat_requests.csv")) as f:
