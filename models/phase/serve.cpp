@@ -25,12 +25,15 @@
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/serve/autoscaler.hpp"
+#include "sim/serve/kv_swap_pool.hpp"
 #include "sim/serve/scaling_driver.hpp"
 #include "sim/serve/serve_system.hpp"
 #include "sim/serve/serve_workload.hpp"
 #include "sim/serve/weight_source.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/wait_point.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/memory_pool.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -80,12 +83,16 @@ const ParamTable kBatchingParams = {
                                      "as vLLM V0's scheduler did before chunked prefill (needs prefill_chunk 0)")
         .defaults("false"),
     ParamSpec::text("preemption", "what a sequence preempted for KV blocks loses: recompute (its KV dropped, "
-                                  "prefilled again) or swap (its KV moved to CPU memory over PCIe and back)")
+                                  "prefilled again) or swap (its KV moved to CPU memory over PCIe, or to swap_to, and "
+                                  "back)")
         .defaults("recompute"),
     ParamSpec::quantity("swap_space", Dimension::Size,
                         "CPU memory per GPU for swapped-out KV, with preemption swap; default: vLLM's 4 GiB")
         .may_be_absent()
         .positive(),
+    ParamSpec::text("swap_to", "a memory_pool service that preemption by swap puts KV into, over the network, "
+                               "instead of the GPU host's CPU memory over PCIe; default: the CPU memory")
+        .may_be_absent(),
     ParamSpec::integer("max_model_len", "prompt + output tokens at most (vLLM's max_model_len): a longer output "
                                         "stops there, a prompt that reaches it is rejected; default: no cap")
         .may_be_absent()
@@ -137,6 +144,11 @@ ServeBatching parse_batching(const Params& p)
   if (p.has("swap_space") && !b.swap)
     p.fail("swap_space", "applies to preemption: swap (this phase preempts by recompute)");
   b.swap_space_B = p.has("swap_space") ? p.quantity("swap_space") : 4.0 * 1024 * 1024 * 1024;  // vLLM's default
+  b.swap_to_pool = p.has("swap_to");
+  if (b.swap_to_pool && !b.swap)
+    p.fail("swap_to", "applies to preemption: swap (this phase preempts by recompute)");
+  if (b.swap_to_pool && p.has("swap_space"))
+    p.fail("swap_space", "the swap_to pool's capacity holds the swapped KV: give swap_space or swap_to, not both");
   if (b.base.max_batch_tokens < b.base.max_batch_size)
     p.fail("max_batch_tokens", "must be at least max_batch_size (every running sequence decodes one token)");
   return b;
@@ -160,7 +172,10 @@ class ServePhase : public Phase {
       , slo_(parse_slo(p.section("slo", slo_params())))
       , sample_period_s_(p.quantity("sample_period"))
   {
-    batching_      = parse_batching(p.section("batching", kBatchingParams));
+    const Params batching = p.section("batching", kBatchingParams);
+    batching_             = parse_batching(batching);
+    if (batching_.swap_to_pool)
+      swap_pool_ = std::make_unique<KvSwapPool>(c.services.get<MemoryPool>(batching, "swap_to"), c.phase_name);
     const Params w = p.section("workload", serve_workload_params());
     workload_      = load_serve_workload(w, c.seed, "phase." + c.phase_name + ".workload");
     cap_at_max_model_len(workload_.requests, batching_.base.max_model_len);
@@ -194,6 +209,7 @@ class ServePhase : public Phase {
     env_      = std::make_unique<ServeEnv>(ServeEnv{runtime.platform, runtime.faults, *tally_, requests, runtime.label,
                                                [p = progress_.get()] { p->notify_all(); }, weights_.get(),
                                                model_.weight_bytes()});
+    env_->swap_pool = swap_pool_.get();
     if (weights_)
       weights_->start(runtime.platform, runtime.faults);
     if (autoscaler_->scales())
@@ -236,6 +252,8 @@ class ServePhase : public Phase {
                                        {"instances", tally_->instances_table()}};
     if (!tally_->scaling().empty())
       tables.push_back({"scaling", tally_->scaling().table()});
+    if (!tally_->swaps().empty())
+      tables.push_back({"swaps", tally_->swaps().table()});
     if (!tally_->loads().empty())
       tables.push_back({"loads", tally_->loads().table()});
     if (!tally_->operator_tally().empty())
@@ -250,6 +268,7 @@ class ServePhase : public Phase {
   ServeBatching batching_;
   ServeWorkload workload_;
   std::unique_ptr<WeightSource> weights_;
+  std::unique_ptr<KvSwapPool> swap_pool_;
   std::unique_ptr<ServeSystem> system_;
   std::unique_ptr<Autoscaler> autoscaler_;
   std::unique_ptr<ScalingDriver> driver_;

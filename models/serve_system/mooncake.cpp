@@ -216,7 +216,6 @@ class Mooncake : public ServeSystem {
     t.pool_peak_bytes      = store_->peak_bytes();
     t.evicted_blocks       = store_->evictions();
     t.preemptions          = prefill_.preemptions() + decode_.preemptions();
-    t.swapped_bytes        = prefill_.swapped_bytes() + decode_.swapped_bytes();
     t.drain_bytes          = store_->drain_bytes();
     t.drain_end_s          = store_->drain_end_s();
     t.instance_time_s      = prefill_.held_seconds() + decode_.held_seconds();

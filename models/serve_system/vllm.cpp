@@ -122,7 +122,6 @@ class Vllm : public ServeSystem {
   {
     ServeTotals t;
     t.preemptions      = instances_.preemptions();
-    t.swapped_bytes    = instances_.swapped_bytes();
     t.instance_time_s  = instances_.held_seconds();
     t.routed_instances = static_cast<int64_t>(instances_.size());
     return t;

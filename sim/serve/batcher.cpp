@@ -81,15 +81,41 @@ void Batcher::preempt_last()
   Seq& s = seqs_.at(id);
   s.step = 0;
   preemptions_ += 1;
-  if (swap_out(id, s))
-    return;
+  if (!swap_out(id, s))
+    recompute(id, s);
+}
+
+void Batcher::recompute(int64_t id, Seq& s)
+{
   release(s);
   s.prompt   = s.a.input_tokens + s.a.generated;
   s.computed = 0;
   waiting_.push_front(id);
-  XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
-            static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(free_blocks_),
-            static_cast<long>(config_.kv_blocks));
+  XBT_DEBUG("preempts request %ld to recompute %ld tokens: KV blocks %ld free of %ld", static_cast<long>(id),
+            static_cast<long>(s.prompt), static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
+}
+
+void Batcher::swap_failed(int64_t id, BatchWork& w)
+{
+  Seq& s                = seqs_.at(id);
+  const auto was_out    = std::find(swapped_.begin(), swapped_.end(), id);
+  const auto in_batch   = std::find(batch_.begin(), batch_.end(), id);
+  const auto is_running = std::find(running_.begin(), running_.end(), id);
+  if (was_out != swapped_.end()) {
+    swapped_.erase(was_out);
+    swap_free_ += s.swapped;
+    s.swapped = 0;
+  }
+  if (in_batch != batch_.end()) {  // it had rejoined the decodes: one token on its context
+    batch_.erase(in_batch);
+    w.decodes -= 1;
+    w.decode_context -= static_cast<double>(s.computed + 1);
+    s.step = 0;
+  }
+  if (is_running != running_.end())
+    running_.erase(is_running);
+  recompute(id, s);
+  trim_cache();
 }
 
 // A decoding sequence's KV goes to the swap space when the space holds it.
@@ -101,12 +127,20 @@ bool Batcher::swap_out(int64_t id, Seq& s)
   release(s);
   swap_free_ -= blocks;
   s.swapped = blocks;
-  moved_now_ += blocks;
+  moves_.push_back({id, blocks, true});
   swapped_.insert(std::upper_bound(swapped_.begin(), swapped_.end(), id), id);
   XBT_DEBUG("swaps request %ld (the latest arrival) out: %ld KV blocks to CPU memory, %ld of %ld swap blocks free",
             static_cast<long>(id), static_cast<long>(blocks), static_cast<long>(swap_free_),
             static_cast<long>(config_.swap_blocks));
   return true;
+}
+
+int64_t Batcher::moved_blocks() const
+{
+  int64_t blocks = 0;
+  for (const SwapMove& m : moves_)
+    blocks += m.blocks;
+  return blocks;
 }
 
 // Swapped sequences come back, earliest arrival first, while their blocks (and the next
@@ -121,7 +155,7 @@ void Batcher::swap_in(BatchWork& w)
       break;
     swapped_.erase(swapped_.begin());
     swap_free_ += s.swapped;
-    moved_now_ += s.swapped;
+    moves_.push_back({id, s.swapped, false});
     s.swapped = 0;
     grow(s, s.computed);
     admit(id);
@@ -203,23 +237,21 @@ BatchWork Batcher::plan_steady()
 {
   batch_.clear();
   BatchWork w;
-  moved_now_ = 0;
+  moves_.clear();
   schedule_decodes(w);
-  w.swapped_blocks = moved_now_;
-  swapped_blocks_ += moved_now_;
+  w.swapped_blocks = moved_blocks();
   return w;
 }
 
 BatchWork Batcher::plan()
 {
-  moved_now_  = 0;
+  moves_.clear();
   BatchWork w = plan_once();
   while (w.empty() && !running_.empty()) {
     preempt_last();
     w = plan_once();
   }
-  w.swapped_blocks = moved_now_;
-  swapped_blocks_ += moved_now_;
+  w.swapped_blocks = moved_blocks();
   return w;
 }
 

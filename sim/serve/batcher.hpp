@@ -56,6 +56,14 @@ struct BatcherConfig {
   double block_B           = 0;      // bytes of one KV block over the instance's GPUs
 };
 
+// A sequence's KV moved by preemption by swap in the iteration being planned: out of HBM (the
+// sequence was preempted) or back in (it rejoins the decodes).
+struct SwapMove {
+  int64_t id     = 0;
+  int64_t blocks = 0;
+  bool out       = true;
+};
+
 enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
 
 struct SeqArrival {
@@ -127,9 +135,17 @@ class Batcher {
   std::vector<int64_t> drop_all();
   void forget_cache();  // the prefix cache alone (a failure while idle)
   double preemptions() const { return preemptions_; }
-  double swapped_bytes() const { return static_cast<double>(swapped_blocks_) * config_.block_B; }
-  // The time of moving an iteration's swapped blocks.
-  double swap_seconds(const BatchWork& w) const { return static_cast<double>(w.swapped_blocks) * config_.swap_block_s; }
+  // The swaps of the iteration just planned, in the order they happened.
+  const std::vector<SwapMove>& swap_moves() const { return moves_; }
+  // Sequences whose KV is swapped out now, in arrival order.
+  const std::vector<int64_t>& swapped_out() const { return swapped_; }
+  // The KV of a sequence that this iteration's plan swapped out or in did not make it (a swap
+  // space that rejected or lost it): the sequence is recomputed instead, as if preempted by
+  // recompute, and leaves `w` if it had joined it.
+  void swap_failed(int64_t id, BatchWork& w);
+  // The time of moving `blocks` swapped blocks over PCIe (0 when a swap pool moves them).
+  double swap_seconds(int64_t blocks) const { return static_cast<double>(blocks) * config_.swap_block_s; }
+  double block_bytes() const { return config_.block_B; }
 
  private:
   struct Seq {
@@ -145,6 +161,8 @@ class Batcher {
   void release(Seq& s);
   void admit(int64_t id);
   void preempt_last();
+  void recompute(int64_t id, Seq& s);  // its KV dropped: back to the front of the queue
+  int64_t moved_blocks() const;        // by this iteration's swaps
   bool swap_out(int64_t id, Seq& s);
   void swap_in(BatchWork& w);
   int64_t cached_prefix(const Seq& s);
@@ -167,9 +185,9 @@ class Batcher {
   std::vector<int64_t> batch_;    // this iteration's sequences
   std::unique_ptr<LruBlockCache> cache_;
   double prefix_hit_tokens_ = 0, preemptions_ = 0;
-  int64_t swap_free_ = 0, swapped_blocks_ = 0;  // swapped_blocks_: moved out and in, in all
-  int64_t moved_now_  = 0;                      // blocks moved for the iteration being planned
-  bool preempted_now_ = false;                  // this iteration's decodes preempted a sequence
+  int64_t swap_free_ = 0;
+  std::vector<SwapMove> moves_;  // those of the iteration being planned
+  bool preempted_now_ = false;   // this iteration's decodes preempted a sequence
 };
 
 }  // namespace llsim

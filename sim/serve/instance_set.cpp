@@ -27,6 +27,8 @@ ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const B
   auto inst = std::make_unique<ServeInstance>(index, host, config, role, env.tally);
   if (env.weights != nullptr)
     inst->set_weights(*env.weights, {index, host, ranks, env.weight_B}, env.tally.loads());
+  if (env.swap_pool != nullptr)
+    inst->set_swap_pool(*env.swap_pool);
   if (env.allocated_at_start >= 0 && index >= env.allocated_at_start)
     inst->start_released();
   inst->set_on_finished([&env](int64_t) { env.progress(); });

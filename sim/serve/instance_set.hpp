@@ -34,7 +34,6 @@ class InstanceSet {
   std::string loads() const;
   void close_and_join();
   double preemptions() const { return sum(&Batcher::preemptions); }
-  double swapped_bytes() const { return sum(&Batcher::swapped_bytes); }
   double held_seconds() const;  // the instances' GPU time (after close_and_join)
 
  private:

@@ -22,6 +22,10 @@
 // while it loads wait in its queue; a failure during the load loses them and starts the load
 // over. Without set_weights the instance starts with its weights in place and an outage's
 // downtime stands for their reloading.
+//
+// Preemption by swap: the KV an iteration's plan swaps out or in moves before the iteration
+// computes: over PCIe within its time, or through a swap pool (set_swap_pool), one sequence after
+// the other. A sequence whose KV the pool rejected or no longer holds is recomputed.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/batcher.hpp"
@@ -37,6 +41,7 @@
 namespace llsim {
 
 class HostFaults;
+class KvSwapPool;
 class Platform;
 class WaitPoint;
 
@@ -57,6 +62,8 @@ class ServeInstance : public BatchListener {
   void set_on_lost(std::function<void(int64_t id)> f) { on_lost_ = std::move(f); }
   // The hosts whose failures stop the instance (its own host unless told otherwise).
   void set_faults(HostFaults& faults, std::vector<HostId> hosts);
+  // Preemption by swap moves KV through `pool` (else to the host's CPU memory over PCIe).
+  void set_swap_pool(KvSwapPool& pool) { swap_pool_ = &pool; }
   // Reads `target`'s weights from `source` before serving, each load recorded in `loads`.
   void set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads);
 
@@ -108,6 +115,7 @@ class ServeInstance : public BatchListener {
   void loop();
   void iterate_once(double fail_at);
   void iterate_steady(int64_t steps, double fail_at);
+  bool move_swapped_kv(BatchWork& work, double fail_at);  // false: a failure of its host cut it
   void lose(int64_t id);
   void fail();                 // a host failed now: everything held is lost; returns when all hosts are up
   void load_weights();         // until loaded (started over after each failure), released or closed
@@ -129,6 +137,7 @@ class ServeInstance : public BatchListener {
   std::vector<HostId> fault_hosts_;  // those of them that may fail
   double checked_s_ = 0;             // no failure before this time went unnoticed
   std::unique_ptr<WaitPoint> wake_;
+  KvSwapPool* swap_pool_ = nullptr;
   WeightSource* weights_ = nullptr;
   WeightTarget weight_target_;
   LoadTally* loads_    = nullptr;

@@ -100,7 +100,9 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
   c.kv_blocks /= layout.pp;
   c.watermark_blocks = static_cast<int64_t>(batching.watermark * static_cast<double>(c.kv_blocks));  // as vLLM V0
   c.block_B          = block;
-  if (batching.swap)
+  if (batching.swap_to_pool)
+    c.swap_blocks = static_cast<int64_t>(kMaxKvBlocks);  // the pool's room decides, put by put
+  else if (batching.swap)
     swap_config(p, key, group, batching.swap_space_B, n, layout.pp, c);
   return c;
 }

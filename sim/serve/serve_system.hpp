@@ -28,6 +28,7 @@ class Platform;
 class ServiceDirectory;
 class IterationModel;
 class WeightSource;
+class KvSwapPool;
 class InstanceSet;
 
 // The phase's `batching:` section, before an instance's KV size is known.
@@ -39,6 +40,7 @@ struct ServeBatching {
   double watermark              = 0;      // share of the blocks a prompt's admission must leave free
   bool swap                     = false;  // preemption by swap (else by recompute)
   double swap_space_B           = 0;      // CPU memory per GPU for swapped KV
+  bool swap_to_pool             = false;  // swapped KV goes to a memory_pool (its capacity decides)
 };
 
 struct ServeEnv {
@@ -51,6 +53,7 @@ struct ServeEnv {
   WeightSource* weights      = nullptr;  // where instances load their weights from; null: loaded at start
   double weight_B            = 0;        // the model's weight bytes
   int64_t allocated_at_start = -1;       // instances from this index on start released (-1: none)
+  KvSwapPool* swap_pool      = nullptr;  // where preemption by swap moves KV; null: CPU memory over PCIe
 };
 
 class ServeSystem {

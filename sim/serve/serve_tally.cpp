@@ -111,7 +111,9 @@ bool ServeTally::meets(const Record& r) const
 
 const MetricTable& ServeTally::metric_table()
 {
-  static const MetricTable t = joined(joined(request_metrics(), LoadTally::metric_table()), ScaleTally::metric_table());
+  static const MetricTable t =
+      joined(joined(joined(request_metrics(), SwapTally::metric_table()), LoadTally::metric_table()),
+             ScaleTally::metric_table());
   return t;
 }
 
@@ -155,8 +157,6 @@ const MetricTable& ServeTally::request_metrics()
        "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
       {"preemptions", MetricUnit::Count,
        "sequences preempted to free KV blocks (their KV dropped and recomputed later, or swapped out)"},
-      {"kv_swapped_bytes", MetricUnit::Bytes,
-       "KV moved between HBM and CPU memory by preemption by swap, out and back in (0 without it)"},
       {"bad_lines", MetricUnit::Count, "malformed trace lines skipped (skip_bad_lines; 0 otherwise)"},
   };
   return t;
@@ -214,8 +214,9 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
       {"gpu_utilization", span > 0 && !busy_s_.empty() ? busy / (span * static_cast<double>(busy_s_.size())) : 0},
       {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
       {"preemptions", system.preemptions},
-      {"kv_swapped_bytes", system.swapped_bytes},
       {"bad_lines", static_cast<double>(bad_lines)}};
+  for (const auto& metric : swaps_.metrics())
+    m.push_back(metric);
   for (const auto& metric : loads_.metrics(start_s_))
     m.push_back(metric);
   for (const auto& metric : scaling_metrics(system))

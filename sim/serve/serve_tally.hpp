@@ -6,7 +6,7 @@
 // the instance's role, that iteration's batch and KV use, and the share of the time since the
 // previous row (or the phase's start) its GPUs were busy. An idle instance writes no row.
 // <phase>_operators.csv: sim/serve/operator_tally.hpp; <phase>_loads.csv: sim/serve/load_tally.hpp;
-// <phase>_scaling.csv: sim/serve/scale_tally.hpp.
+// <phase>_scaling.csv: sim/serve/scale_tally.hpp; <phase>_swaps.csv: sim/serve/swap_tally.hpp.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
@@ -15,6 +15,7 @@
 #include "sim/serve/request_trace.hpp"
 #include "sim/serve/scale_tally.hpp"
 #include "sim/serve/slo.hpp"
+#include "sim/serve/swap_tally.hpp"
 
 #include <cstdint>
 #include <vector>
@@ -22,10 +23,10 @@
 namespace llsim {
 
 // What a serving system measured beyond the requests, read after the simulation: KV moved and
-// held, evictions, preemptions (and the KV they swapped), and the KV writes (to a pool or SSD tier) that finished after
-// the last request ended, in the background: their bytes and when the last one finished.
+// held, evictions, preemptions, and the KV writes (to a pool or SSD tier) that finished after the
+// last request ended, in the background: their bytes and when the last one finished.
 struct ServeTotals {
-  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0, swapped_bytes = 0;
+  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0;
   double drain_bytes = 0, drain_end_s = 0;
   double instance_time_s   = 0;  // the instances' GPU time (ServeInstance::held_seconds)
   int64_t routed_instances = 0;  // the instances the router chooses among (numbered from 0)
@@ -72,6 +73,8 @@ class ServeTally {
   // Autoscaling's provisioning delay: a cold start without a weight load serves after it.
   void set_provisioning(double seconds) { provisioning_s_ = seconds; }
   const LoadTally& loads() const { return loads_; }
+  SwapTally& swaps() { return swaps_; }
+  const SwapTally& swaps() const { return swaps_; }
 
  private:
   struct Record {
@@ -104,6 +107,7 @@ class ServeTally {
   OperatorTally operators_;
   LoadTally loads_;
   ScaleTally scaling_;
+  SwapTally swaps_;
   double provisioning_s_ = 0;
   std::vector<InstanceSample> samples_;
 };

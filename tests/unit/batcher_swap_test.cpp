@@ -3,6 +3,7 @@
 #include "tests/unit/batcher_fixture.hpp"
 
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace llsim;
 using namespace llsim::testing;
@@ -19,8 +20,8 @@ BatcherConfig swapping(int64_t blocks, int64_t swap_blocks)
 }
 
 // Runs iterations until idle; returns the blocks the iterations swapped and the prefill tokens
-// they computed.
-std::pair<int64_t, int64_t> drain_counting(Batcher& b, Log& log)
+// they computed. Each sequence's blocks come back as many as went out (`balance`: out - in).
+std::pair<int64_t, int64_t> drain_counting(Batcher& b, Log& log, std::map<int64_t, int64_t>& balance)
 {
   int64_t swapped = 0, prefilled = 0;
   for (int n = 0; !b.idle() && n < 10000; ++n) {
@@ -28,10 +29,22 @@ std::pair<int64_t, int64_t> drain_counting(Batcher& b, Log& log)
     REQUIRE_FALSE(w.empty());
     swapped += w.swapped_blocks;
     prefilled += w.prefill_tokens;
-    CHECK(b.swap_seconds(w) == 0.5 * static_cast<double>(w.swapped_blocks));
+    int64_t moved = 0;
+    for (const SwapMove& m : b.swap_moves()) {
+      moved += m.blocks;
+      balance[m.id] += m.out ? m.blocks : -m.blocks;
+    }
+    CHECK(moved == w.swapped_blocks);
+    CHECK(b.swap_seconds(w.swapped_blocks) == 0.5 * static_cast<double>(w.swapped_blocks));
     b.complete(log);
   }
   return {swapped, prefilled};
+}
+
+std::pair<int64_t, int64_t> drain_counting(Batcher& b, Log& log)
+{
+  std::map<int64_t, int64_t> balance;
+  return drain_counting(b, log, balance);
 }
 
 }  // namespace
@@ -47,7 +60,8 @@ TEST_CASE("batcher: a sequence preempted by swap keeps its KV and is not prefill
     b->add({2, 16, 20});
   }
   const auto [none, prefilled_again] = drain_counting(recompute, log_recompute);
-  const auto [swapped, prefilled]    = drain_counting(swap, log_swap);
+  std::map<int64_t, int64_t> balance;
+  const auto [swapped, prefilled] = drain_counting(swap, log_swap, balance);
   CHECK(none == 0);
   CHECK(recompute.preemptions() >= 1);
   CHECK(prefilled_again > 32);  // the victim's prompt and output so far, again
@@ -56,7 +70,8 @@ TEST_CASE("batcher: a sequence preempted by swap keeps its KV and is not prefill
   // Out and back in: an even count of moves, each of the victim's blocks at the time.
   CHECK(swapped > 0);
   CHECK(swapped % 2 == 0);
-  CHECK(swap.swapped_bytes() == 1000.0 * static_cast<double>(swapped));
+  for (const auto& [id, blocks] : balance)
+    CHECK(blocks == 0);  // request `id`'s blocks all came back
   for (const Log* log : {&log_recompute, &log_swap}) {
     CHECK(log->tokens.at(1) == 20);
     CHECK(log->tokens.at(2) == 20);
@@ -74,6 +89,38 @@ TEST_CASE("batcher: without room in the swap space a preempted sequence is recom
   CHECK(b.preemptions() >= 1);
   CHECK(swapped == 0);
   CHECK(prefilled > 32);
+}
+
+// A swap space that rejects the KV going out, or no longer has it when it should come back.
+TEST_CASE("batcher: a sequence whose swapped KV does not arrive is recomputed", "[batcher][swap]")
+{
+  for (const bool lose_out : {true, false}) {
+    Batcher b(swapping(4, 100), InstanceRole::Colocated);
+    Log log;
+    b.add({1, 16, 20});
+    b.add({2, 16, 20});
+    bool failed       = false;
+    int64_t prefilled = 0;
+    for (int n = 0; !b.idle() && n < 1000; ++n) {
+      BatchWork w = b.plan();
+      for (const SwapMove& m : b.swap_moves())
+        if (!failed && m.out == lose_out) {
+          const int64_t decodes = w.decodes;
+          b.swap_failed(m.id, w);
+          CHECK(w.decodes == decodes - (lose_out ? 0 : 1));  // one coming back leaves the batch
+          failed = true;
+        }
+      prefilled += w.prefill_tokens;
+      if (w.empty())
+        CHECK(b.waiting() > 0);
+      b.complete(log);
+    }
+    CHECK(failed);
+    CHECK(prefilled > 32);  // the victim's prompt and output so far, again
+    CHECK(log.tokens.at(1) == 20);
+    CHECK(log.tokens.at(2) == 20);
+    CHECK(b.used_blocks() == 0);
+  }
 }
 
 TEST_CASE("batcher: no new prompt is admitted while a sequence waits swapped out", "[batcher][swap]")

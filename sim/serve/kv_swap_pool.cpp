@@ -1,0 +1,48 @@
+#include "sim/serve/kv_swap_pool.hpp"
+
+#include "sim/svc/memory_pool.hpp"
+
+namespace llsim {
+
+KvSwapPool::KvSwapPool(MemoryPool& pool, const std::string& phase)
+    : pool_(pool)
+    , prefix_("swap/" + phase + "/")
+{}
+
+std::string KvSwapPool::key(int instance, int64_t id) const
+{
+  return prefix_ + std::to_string(instance) + "/" + std::to_string(id);
+}
+
+const std::string& KvSwapPool::name() const
+{
+  return pool_.name();
+}
+
+SwapOutcome KvSwapPool::move(HostId host, int instance, int64_t id, double bytes, bool out, double deadline)
+{
+  const std::string k = key(instance, id);
+  if (out) {
+    switch (pool_.put(host, k, bytes, deadline)) {
+    case PoolResult::Stored:
+      return SwapOutcome::Moved;
+    case PoolResult::Rejected:
+      return SwapOutcome::Rejected;
+    default:
+      pool_.evict(k);  // a put cut short leaves nothing usable
+      return SwapOutcome::Failed;
+    }
+  }
+  const PoolResult got = pool_.get(host, k, deadline);
+  pool_.evict(k);  // back in HBM, or of no use any more
+  if (got == PoolResult::Hit)
+    return SwapOutcome::Moved;
+  return got == PoolResult::Miss ? SwapOutcome::Missed : SwapOutcome::Failed;
+}
+
+void KvSwapPool::forget(int instance, int64_t id)
+{
+  pool_.evict(key(instance, id));
+}
+
+}  // namespace llsim

@@ -1,0 +1,106 @@
+"""Preemption by swap through a memory_pool service (batching.swap_to), through llsim: each swapped
+sequence's KV goes out and comes back byte for byte, the pool moves exactly those bytes, and swap
+against recompute comes out the way the closed form says; a pool that rejects or loses the KV
+leaves the sequence to be recomputed. The CPU swap over PCIe writes the same record."""
+import csv
+import os
+from collections import defaultdict
+
+from harness import check, check_close, finish, phase_metrics, run_fails, run_out, summary
+
+SCENARIO = "tests/inputs/serve_operators.yaml"  # Llama-3-70B on 8 x A100, operators model
+BLOCK = 16 * 327680  # a KV block: 16 tokens x 320 KiB of KV per token
+KV_PER_TOKEN = 327680
+POOL = ["platform.groups.mem={count: 1, nic: {bandwidth: 25GBps}}",
+        "services={swapmem: {kind: memory_pool, servers: mem, capacity: 100GB, threads: 4}}"]
+SWAP = ["phases.chat.batching.preemption=swap"]
+TO_POOL = [*SWAP, *POOL, "phases.chat.batching.swap_to=swapmem"]
+
+
+def swaps(out):
+    with open(os.path.join(out, "chat_swaps.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+def round_trips(rows, where):
+    """Per request, the bytes that went out and came back, and every move's outcome."""
+    balance = defaultdict(float)
+    for r in rows:
+        check(r["to"] == where and r["outcome"] == "moved", f"request {r['request']} moved to {where}: {r}")
+        check(int(r["bytes"]) % BLOCK == 0, f"whole KV blocks: {r['bytes']}")
+        balance[r["request"]] += int(r["bytes"]) * (1 if r["direction"] == "out" else -1)
+    check(balance and all(b == 0 for b in balance.values()),
+          f"every swapped sequence got back exactly the bytes it put ({len(balance)} sequences): {dict(balance)}")
+
+
+# 20 prompts of 4,000 tokens, 2,000 out each, in 1,000 KV blocks: decodes preempt.
+BURST = ["phases.chat.workload.requests=20", "phases.chat.workload.arrival=0s",
+         "phases.chat.workload.output_tokens=2000", "phases.chat.batching.prefill_chunk=512",
+         "phases.chat.batching.kv_blocks=1000"]
+out = run_out(SCENARIO, *BURST, *TO_POOL)
+s = summary(out)
+chat, pool = s["phases"]["chat"], s["services"]["swapmem"]
+rows = swaps(out)
+check(chat["completed"] == 20 and len(rows) >= 10, f"20 complete; {len(rows)} swaps")
+round_trips(rows, "swapmem")
+moved = sum(int(r["bytes"]) for r in rows)
+check(chat["kv_swapped_bytes"] == moved == pool["bytes"],
+      f"the pool moved exactly the swapped KV: {pool['bytes']} vs {chat['kv_swapped_bytes']} vs rows {moved}")
+check(pool["operations"] == len(rows) and pool["hits"] == len(rows) / 2 and pool["stored_bytes"] == 0,
+      f"one put and one get per swap, nothing left in the pool: {pool}")
+check(chat["kv_swap_failures"] == 0, "an ample pool loses nothing")
+
+# Over PCIe to the host's CPU memory: the same record, to cpu, and no service traffic.
+cpu = run_out(SCENARIO, *BURST, *SWAP)
+round_trips(swaps(cpu), "cpu")
+check(summary(cpu)["phases"]["chat"]["kv_swapped_bytes"] == sum(int(r["bytes"]) for r in swaps(cpu)),
+      "kv_swapped_bytes is the CPU swap's rows too")
+check(not os.path.exists(os.path.join(run_out(SCENARIO, *BURST), "chat_swaps.csv")),
+      "preemption by recompute writes no swaps")
+
+# Closed form, one victim. Two prompts of 4,000 tokens in 520 blocks grow in step until each holds
+# 260 blocks (4,160 tokens); the later one is then preempted and resumes when the other ends (at
+# 400 tokens out). By recompute it prefills its 4,161 tokens (prompt and output so far) again. By
+# swap its 260 blocks go out and back over the pool's NIC and it decodes at once at context
+# 4,160. So the end moves by put + get + decode(4,160) - prefill(4,161), a lone request's figures.
+TWO = ["phases.chat.workload.requests=2", "phases.chat.workload.arrival=0s",
+       "phases.chat.workload.output_tokens=400", "phases.chat.batching.kv_blocks=520"]
+recomputed = summary(run_out(SCENARIO, *TWO))["phases"]["chat"]
+prefill = phase_metrics(SCENARIO, "chat", "phases.chat.workload.input_tokens=4161",
+                        "phases.chat.workload.output_tokens=2")["mean_ttft_s"]
+decode = phase_metrics(SCENARIO, "chat", "phases.chat.workload.input_tokens=4160",
+                       "phases.chat.workload.output_tokens=2")["mean_tbt_s"]
+victim_B = 260 * BLOCK
+for nic, faster in [("25GBps", "swap"), ("1GBps", "recompute")]:
+    swapped_out = run_out(SCENARIO, *TWO, *TO_POOL, f"platform.groups.mem.nic.bandwidth={nic}")
+    swapped = summary(swapped_out)["phases"]["chat"]
+    check([int(r["bytes"]) for r in swaps(swapped_out)] == [victim_B, victim_B], "one victim of 260 blocks")
+    link = float(nic[:-4]) * 1e9
+    predicted = 2 * victim_B / link + decode - prefill
+    measured = swapped["end_s"] - recomputed["end_s"]
+    check((predicted < 0) == (faster == "swap") and (measured < 0) == (predicted < 0),
+          f"{nic}: {faster} is faster, as the closed form says: {measured:+.4f} s vs {predicted:+.4f} s")
+    check_close(measured, predicted, 0.001, f"{nic}: swap - recompute = put + get + decode - prefill")
+    print(f"{nic}: measured {measured:+.5f} s, closed form {predicted:+.5f} s")
+
+# A pool that cannot hold the victim rejects the put: the sequence is recomputed, and the run is
+# the recompute run (a rejection takes no time).
+small = run_out(SCENARIO, *TWO, *TO_POOL, "services.swapmem.capacity=1GB")
+rejected = summary(small)["phases"]["chat"]
+check([r["outcome"] for r in swaps(small)] == ["rejected"] and rejected["kv_swap_failures"] == 1 and
+      rejected["kv_swapped_bytes"] == 0, f"a 1 GB pool rejects 1.36 GB: {swaps(small)}")
+check_close(rejected["end_s"], recomputed["end_s"], 1e-9, "a rejected swap recomputes")
+# The pool's host fails while it holds the KV (down 8-9 s; out at 5 s, back at 11 s): the get
+# misses, the sequence is recomputed, later by the put's time alone.
+lost = run_out(SCENARIO, *TWO, *TO_POOL, "faults=[{group: mem, impl: trace, file: swap_pool_down.csv}]")
+lost_chat = summary(lost)["phases"]["chat"]
+check([r["outcome"] for r in swaps(lost)] == ["moved", "missed"] and lost_chat["kv_swap_failures"] == 1,
+      f"the KV was lost with the pool's host: {swaps(lost)}")
+check(summary(lost)["services"]["swapmem"]["lost_blocks"] == 1, "the pool counts the block lost")
+check_close(lost_chat["end_s"] - recomputed["end_s"], victim_B / 25e9, 0.01, "recomputed after the put's time")
+
+# Bad input, each with its place in the scenario.
+run_fails(SCENARIO, "swap_to: applies to preemption: swap", *POOL, "phases.chat.batching.swap_to=swapmem")
+run_fails(SCENARIO, "give swap_space or swap_to, not both", *TO_POOL, "phases.chat.batching.swap_space=8GiB")
+run_fails(SCENARIO, "swap_to", *SWAP, "phases.chat.batching.swap_to=nowhere")
+finish()
