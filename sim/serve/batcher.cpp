@@ -81,8 +81,12 @@ void Batcher::preempt_last()
   Seq& s = seqs_.at(id);
   s.step = 0;
   preemptions_ += 1;
-  if (!swap_out(id, s))
-    recompute(id, s);
+  if (swap_out(id, s))
+    return;
+  recompute(id, s);
+  XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
+            static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(free_blocks_),
+            static_cast<long>(config_.kv_blocks));
 }
 
 void Batcher::recompute(int64_t id, Seq& s)
@@ -91,8 +95,6 @@ void Batcher::recompute(int64_t id, Seq& s)
   s.prompt   = s.a.input_tokens + s.a.generated;
   s.computed = 0;
   waiting_.push_front(id);
-  XBT_DEBUG("preempts request %ld to recompute %ld tokens: KV blocks %ld free of %ld", static_cast<long>(id),
-            static_cast<long>(s.prompt), static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
 }
 
 void Batcher::swap_failed(int64_t id, BatchWork& w)
@@ -116,6 +118,8 @@ void Batcher::swap_failed(int64_t id, BatchWork& w)
     running_.erase(is_running);
   recompute(id, s);
   trim_cache();
+  XBT_DEBUG("recomputes request %ld (%ld tokens): its swapped KV did not arrive", static_cast<long>(id),
+            static_cast<long>(s.prompt));
 }
 
 // A decoding sequence's KV goes to the swap space when the space holds it.

@@ -8,7 +8,8 @@
 # RUNS: stop each target after that many executions as well (0: no limit); TARGETs: only these.
 #   e.g. tests/fuzz/run.sh build-fuzz 0 10000000 fuzz_units     (10 M executions, however long)
 # LLSIM_FUZZ_JOBS=N in the environment runs N processes per target on one shared corpus (libFuzzer's
-# -jobs), each making RUNS/N executions (rounded up).
+# -jobs), each making RUNS/N executions (rounded up). LLSIM_FUZZ_TARGETS_AT_ONCE=N runs N targets
+# side by side (default 1), each with its SECONDS: on N idle cores the whole run takes 1/N as long.
 set -euo pipefail
 build=$(realpath "$1")
 seconds=${2:-60}
@@ -16,6 +17,9 @@ runs=${3:-0}
 [ "$runs" != 0 ] || runs=-1  # libFuzzer's "no limit"
 jobs=${LLSIM_FUZZ_JOBS:-1}
 [[ "$jobs" =~ ^[1-9][0-9]*$ ]] || { echo "LLSIM_FUZZ_JOBS must be a positive integer, not '$jobs'" >&2; exit 2; }
+at_once=${LLSIM_FUZZ_TARGETS_AT_ONCE:-1}
+[[ "$at_once" =~ ^[1-9][0-9]*$ ]] ||
+  { echo "LLSIM_FUZZ_TARGETS_AT_ONCE must be a positive integer, not '$at_once'" >&2; exit 2; }
 [ "$runs" = -1 ] || runs=$(( (runs + jobs - 1) / jobs ))
 targets=("${@:4}")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace
@@ -40,7 +44,8 @@ seeds_for() {
   esac
 }
 
-for target in "${targets[@]}"; do
+fuzz_target() {
+  local target=$1
   corpus="$work/$target"
   mkdir -p "$corpus"
   if [ "$target" = fuzz_units ]; then
@@ -65,7 +70,25 @@ for target in "${targets[@]}"; do
   if ! (cd "$logs" && "$build/tests/fuzz/$target" "$corpus" "${flags[@]}" > run.log 2>&1); then
     for log in "$logs"/fuzz-*.log "$logs/run.log"; do [ ! -f "$log" ] || tail -60 "$log"; done
     echo "$target failed: its input is in $(pwd)" >&2
-    exit 1
+    return 1
   fi
   grep -E "stat::number_of_executed_units|^#[0-9]+ +DONE|^Done [0-9]+ runs" "$logs/run.log"
+}
+
+# Each target's output goes to its own file, printed in the targets' order once it is done.
+failed=0
+for ((first = 0; first < ${#targets[@]}; first += at_once)); do
+  batch=("${targets[@]:first:at_once}")
+  pids=()
+  for target in "${batch[@]}"; do
+    fuzz_target "$target" > "$work/$target.out" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!batch[@]}"; do
+    status=0
+    wait "${pids[$i]}" || status=$?
+    cat "$work/${batch[$i]}.out"
+    [ "$status" = 0 ] || failed=1
+  done
+  [ "$failed" = 0 ] || exit 1
 done
