@@ -143,8 +143,10 @@ class Batcher {
   // space that rejected or lost it): the sequence is recomputed instead, as if preempted by
   // recompute, and leaves `w` if it had joined it.
   void swap_failed(int64_t id, BatchWork& w);
-  // The time of moving `blocks` swapped blocks over PCIe (0 when a swap pool moves them).
+  // The time of moving `blocks` swapped blocks over PCIe.
   double swap_seconds(int64_t blocks) const { return static_cast<double>(blocks) * config_.swap_block_s; }
+  // The blocks of a sequence swapped out now.
+  int64_t swapped_blocks(int64_t id) const { return seqs_.at(id).swapped; }
   double block_bytes() const { return config_.block_B; }
 
  private:

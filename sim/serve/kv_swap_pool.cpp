@@ -1,5 +1,6 @@
 #include "sim/serve/kv_swap_pool.hpp"
 
+#include "sim/sg/clock.hpp"
 #include "sim/svc/memory_pool.hpp"
 
 namespace llsim {
@@ -19,11 +20,19 @@ const std::string& KvSwapPool::name() const
   return pool_.name();
 }
 
-SwapOutcome KvSwapPool::move(HostId host, int instance, int64_t id, double bytes, bool out, double deadline)
+SwapOutcome KvSwapPool::move(HostId host, int instance, int64_t id, double bytes, bool out, double local_s,
+                             double deadline)
 {
   const std::string k = key(instance, id);
+  if (pool_.servers().host(static_cast<int64_t>(pool_.server_of(k))) == host) {  // its own CPU memory
+    if (now() + local_s > deadline) {
+      sleep_until(deadline);
+      return SwapOutcome::Failed;
+    }
+    sleep_for(local_s);
+  }
   if (out) {
-    switch (pool_.put(host, k, bytes, deadline)) {
+    switch (pool_.put(host, k, bytes, deadline, 0, true)) {
     case PoolResult::Stored:
       return SwapOutcome::Moved;
     case PoolResult::Rejected:

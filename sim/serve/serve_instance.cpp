@@ -2,7 +2,6 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/serve/iteration_model.hpp"
-#include "sim/serve/kv_swap_pool.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
@@ -253,9 +252,7 @@ void ServeInstance::fail()
 {
   XBT_DEBUG("instance %d: a host failed, its %ld requests and prefix cache are lost", index_,
             static_cast<long>(batcher_.running() + batcher_.waiting()));
-  if (swap_pool_)
-    for (int64_t id : batcher_.swapped_out())
-      swap_pool_->forget(index_, id);
+  lose_swapped_kv();
   for (int64_t id : batcher_.drop_all())
     lose(id);
   // Its weights are in its GPU host's memory: lost when that host failed (not an R-worker).
@@ -280,23 +277,26 @@ void ServeInstance::iterate_once(double fail_at)
   BatchWork work = batcher_.plan();
   if (work.empty())  // a sequence that can never fit was let in: a bug of the system
     throw SimulationError("serving instance " + std::to_string(index_) + " has work it cannot schedule");
+  const double t0 = now();
   if (!batcher_.swap_moves().empty() && !move_swapped_kv(work, fail_at))
     return;
-  if (work.empty()) {  // its only sequences lost their swapped KV: they are recomputed
+  const double moves_s = now() - t0;  // through a swap pool; over PCIe they are in the iteration
+  if (work.empty()) {                 // its only sequences lost their swapped KV: they are recomputed
+    tally_.cut_iteration(index_, moves_s);
     batcher_.complete(*this);
     return;
   }
-  const double t0 = now();
-  double busy     = 0;
+  double busy = moves_s;
   if (model_) {
-    busy = model_->seconds(work) + batcher_.swap_seconds(work.swapped_blocks);
-    if (t0 + busy > fail_at) {
+    const double compute = model_->seconds(work) + (swap_pool_ ? 0 : batcher_.swap_seconds(work.swapped_blocks));
+    busy += compute;
+    if (now() + compute > fail_at) {
       sleep_until(fail_at);
       tally_.cut_iteration(index_, fail_at - t0);
       fail();
       return;
     }
-    sleep_for(busy);
+    sleep_for(compute);
   } else {
     busy = run_(work);
     if (now() > fail_at) {
@@ -311,34 +311,6 @@ void ServeInstance::iterate_once(double fail_at)
   tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
   if (model_)
     tally_.operators(index_, *model_, work);
-}
-
-bool ServeInstance::move_swapped_kv(BatchWork& work, double fail_at)
-{
-  double pcie_at = now();  // over PCIe the moves follow each other within the iteration's time
-  for (const SwapMove& m : batcher_.swap_moves()) {
-    SwapTally::Move r{now(), now(), index_, m.id, m.out, static_cast<double>(m.blocks) * batcher_.block_bytes(), ""};
-    if (swap_pool_) {
-      r.to      = swap_pool_->name();
-      r.outcome = swap_pool_->move(host_, index_, m.id, r.bytes, m.out, fail_at);
-      r.end_s   = now();
-    } else {
-      r.to      = "cpu";
-      r.start_s = pcie_at;
-      r.end_s   = pcie_at += batcher_.swap_seconds(m.blocks);
-    }
-    tally_.swaps().add(r);
-    if (r.outcome == SwapOutcome::Moved)
-      continue;
-    if (now() >= fail_at) {
-      fail();
-      return false;
-    }
-    XBT_DEBUG("instance %d: request %ld's swapped KV did not arrive: it is recomputed", index_,
-              static_cast<long>(m.id));
-    batcher_.swap_failed(m.id, work);
-  }
-  return true;
 }
 
 void ServeInstance::iterate_steady(int64_t steps, double fail_at)

@@ -115,7 +115,10 @@ class ServeInstance : public BatchListener {
   void loop();
   void iterate_once(double fail_at);
   void iterate_steady(int64_t steps, double fail_at);
+  // serve_instance_swap.cpp: this iteration's swap moves, before it computes.
   bool move_swapped_kv(BatchWork& work, double fail_at);  // false: a failure of its host cut it
+  SwapTally::Move swap_record(const SwapMove& m) const;
+  void lose_swapped_kv();  // its host failed: the KV swapped out is gone
   void lose(int64_t id);
   void fail();                 // a host failed now: everything held is lost; returns when all hosts are up
   void load_weights();         // until loaded (started over after each failure), released or closed

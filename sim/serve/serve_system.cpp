@@ -41,27 +41,33 @@ int64_t kv_blocks_in(const Params& p, const std::string& key, double room_B, dou
 
 namespace {
 
-// Preemption by swap: each GPU moves its share of a block over its own PCIe link.
+// Preemption by swap: each GPU moves its share of a block over its own PCIe link, to the host's
+// CPU memory or to a swap pool's server on the same host.
 // The swap space is per GPU, as vLLM's swap_space; an instance's pp engines share it out, as they
-// do its KV blocks.
-void swap_config(const Params& p, const std::string& key, const GroupSpec& group, double swap_space_B, int64_t n,
-                 int64_t pp, BatcherConfig& c)
+// do its KV blocks. A swap pool's room decides instead, put by put.
+void swap_config(const Params& p, const std::string& key, const GroupSpec& group, const ServeBatching& batching,
+                 int64_t n, int64_t pp, BatcherConfig& c)
 {
   const GpuSpec& gpu = *group.gpu;
   if (gpu.pcie_gen == 0 || gpu.pcie_lanes == 0)
     p.fail(key, "batching.preemption swap needs the PCIe link of the GPUs of group '" + group.name +
                     "' to time the swap (give pcie_gen and pcie_lanes, or a preset)");
+  const double per_gpu = c.block_B / static_cast<double>(n);
+  c.swap_block_s       = per_gpu / pcie_Bps(gpu.pcie_gen, gpu.pcie_lanes);
+  if (batching.swap_to_pool) {
+    c.swap_blocks = static_cast<int64_t>(kMaxKvBlocks);
+    return;
+  }
+  const double swap_space_B = batching.swap_space_B;
   if (group.memory_B > 0 && swap_space_B * static_cast<double>(gpu.count) > group.memory_B)
     p.fail(key, "batching.swap_space: " + format_bytes(swap_space_B) + " for each of " + std::to_string(gpu.count) +
                     " GPUs exceeds the " + format_bytes(group.memory_B) + " of memory of a host of group '" +
                     group.name + "' (give the group's memory, or a smaller swap_space: vLLM's default is 4 GiB)");
-  const double per_gpu  = c.block_B / static_cast<double>(n);
   const double capacity = std::floor(swap_space_B / per_gpu / static_cast<double>(pp));
   if (capacity < 1)
     p.fail(key, "batching.swap_space holds no KV block of group '" + group.name + "' (" + format_bytes(per_gpu) +
                     " per GPU" + (pp > 1 ? " for each of " + std::to_string(pp) + " pipeline engines" : "") + ")");
-  c.swap_blocks  = static_cast<int64_t>(std::min(capacity, kMaxKvBlocks));
-  c.swap_block_s = per_gpu / pcie_Bps(gpu.pcie_gen, gpu.pcie_lanes);
+  c.swap_blocks = static_cast<int64_t>(std::min(capacity, kMaxKvBlocks));
 }
 
 }  // namespace
@@ -100,10 +106,8 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
   c.kv_blocks /= layout.pp;
   c.watermark_blocks = static_cast<int64_t>(batching.watermark * static_cast<double>(c.kv_blocks));  // as vLLM V0
   c.block_B          = block;
-  if (batching.swap_to_pool)
-    c.swap_blocks = static_cast<int64_t>(kMaxKvBlocks);  // the pool's room decides, put by put
-  else if (batching.swap)
-    swap_config(p, key, group, batching.swap_space_B, n, layout.pp, c);
+  if (batching.swap)
+    swap_config(p, key, group, batching, n, layout.pp, c);
   return c;
 }
 

@@ -3,9 +3,10 @@
 // bytes, and whether they arrived. A move that did not arrive leaves its sequence to be
 // recomputed (or lost, with its instance, when the instance's host failed).
 //
-// CSV <phase>_swaps.csv, one row per move in time order: start_s, end_s, instance, request,
+// CSV <phase>_swaps.csv, one row per move in the order recorded: start_s, end_s, instance, request,
 // direction (out or in), bytes, to (cpu or the pool's name), outcome (moved, rejected: the pool
-// had no room; missed: the pool no longer held it; failed: a host failed during the move).
+// had no room; missed: the pool no longer held it; failed: a host failed first). A sequence lost
+// with its instance while swapped out gets an `in` row, failed.
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"

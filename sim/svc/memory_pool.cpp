@@ -158,7 +158,7 @@ bool MemoryPool::make_room(Server& s, double bytes)
   while (s.stored_B + bytes > capacity_B_) {
     const std::string victim = s.policy->victim([&s](const std::string& key) {
       const Block& b = s.blocks.at(key);
-      return b.ready && b.readers == 0;
+      return b.ready && b.readers == 0 && !b.pinned;
     });
     if (victim.empty())
       return false;
@@ -170,9 +170,10 @@ bool MemoryPool::make_room(Server& s, double bytes)
   return true;
 }
 
-PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes,
-                                 int64_t depth, double deadline)
+PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const std::string& key, const PutShape& put,
+                                 double deadline)
 {
+  const double bytes = put.bytes;
   if (s.blocks.count(key) != 0) {
     s.policy->used(key);
     s.pool->stats().add(now(), 0, 1);
@@ -183,9 +184,9 @@ PoolResult MemoryPool::serve_put(Server& s, HostId host, HostId client, const st
     s.pool->stats().add(now(), 0, 1);
     return PoolResult::Rejected;
   }
-  s.blocks[key] = Block{bytes};
+  s.blocks[key] = Block{bytes, false, put.pinned};
   add_stored(s, bytes);
-  s.policy->inserted(key, depth);
+  s.policy->inserted(key, put.depth);
   if (!transfer(*platform_, client, host, bytes, deadline)) {
     drop(s, key);
     return PoolResult::Failed;
@@ -217,8 +218,7 @@ PoolResult MemoryPool::serve_get(Server& s, HostId host, HostId client, const st
   return PoolResult::Hit;
 }
 
-PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes, int64_t depth, bool is_put,
-                            double deadline)
+PoolResult MemoryPool::call(HostId client, const std::string& key, const PutShape& put, bool is_put, double deadline)
 {
   struct Pending {
     bool done         = false;
@@ -235,9 +235,9 @@ PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes,
     pending->over.notify_all();
   };
   ServerPool::Request r;
-  r.serve = [this, &s, host, client, key, bytes, depth, is_put, deadline, finish] {
+  r.serve = [this, &s, host, client, key, put, is_put, deadline, finish] {
     const double until = std::min({deadline, s.pool->deadline(), faults_->next_failure(client, now())});
-    finish(is_put ? serve_put(s, host, client, key, bytes, depth, until) : serve_get(s, host, client, key, until));
+    finish(is_put ? serve_put(s, host, client, key, put, until) : serve_get(s, host, client, key, until));
   };
   r.on_down = [finish] { finish(PoolResult::Failed); };
   s.pool->submit(std::move(r));
@@ -245,14 +245,15 @@ PoolResult MemoryPool::call(HostId client, const std::string& key, double bytes,
   return pending->done ? pending->result : PoolResult::Failed;
 }
 
-PoolResult MemoryPool::put(HostId client, const std::string& key, double bytes, double deadline, int64_t depth)
+PoolResult MemoryPool::put(HostId client, const std::string& key, double bytes, double deadline, int64_t depth,
+                           bool pinned)
 {
-  return call(client, key, bytes, depth, true, deadline);
+  return call(client, key, {bytes, depth, pinned}, true, deadline);
 }
 
 PoolResult MemoryPool::get(HostId client, const std::string& key, double deadline)
 {
-  return call(client, key, 0, 0, false, deadline);
+  return call(client, key, {}, false, deadline);
 }
 
 LLSIM_REGISTER(Service, "memory_pool", MemoryPool, "named blocks in server memory with an eviction policy",

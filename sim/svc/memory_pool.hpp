@@ -5,8 +5,9 @@
 //
 // - A block lives on the server its key hashes to. Each server holds at most `capacity` bytes.
 // - put: a server thread pulls the block from the client over the network and stores it; when
-//   it does not fit, the eviction policy frees room (never a block being read); a block that
-//   still does not fit is rejected. Putting a block the server has is a use of it (no transfer).
+//   it does not fit, the eviction policy frees room (never a block being read, nor a pinned
+//   one); a block that still does not fit is rejected. Putting a block the server has is a use
+//   of it (no transfer). A pinned block stays until it is evicted by name (swapped-out KV).
 // - get: a hit sends the block to the client over the network; a miss answers at once.
 // - evict: drops a block (no simulated time).
 // A server that is down answers nothing: calls to it fail, and its blocks are lost when it fails.
@@ -45,7 +46,8 @@ class MemoryPool : public Service {
   // Blocking calls made by an actor on behalf of `client`; Failed when a host involved is down
   // or `deadline` passes.
   // `depth`: the block's position in its prefix, for the eviction policy.
-  PoolResult put(HostId client, const std::string& key, double bytes, double deadline, int64_t depth = 0);
+  PoolResult put(HostId client, const std::string& key, double bytes, double deadline, int64_t depth = 0,
+                 bool pinned = false);
   PoolResult get(HostId client, const std::string& key, double deadline);
   void evict(const std::string& key);
 
@@ -53,6 +55,7 @@ class MemoryPool : public Service {
   struct Block {
     double bytes;
     bool ready  = false;  // its bytes have arrived
+    bool pinned = false;  // never the eviction policy's victim
     int readers = 0;
   };
   struct Server {
@@ -61,8 +64,13 @@ class MemoryPool : public Service {
     std::unordered_map<std::string, Block> blocks;
     double stored_B = 0;
   };
-  PoolResult call(HostId client, const std::string& key, double bytes, int64_t depth, bool is_put, double deadline);
-  PoolResult serve_put(Server& s, HostId host, HostId client, const std::string& key, double bytes, int64_t depth,
+  struct PutShape {
+    double bytes  = 0;
+    int64_t depth = 0;
+    bool pinned   = false;
+  };
+  PoolResult call(HostId client, const std::string& key, const PutShape& put, bool is_put, double deadline);
+  PoolResult serve_put(Server& s, HostId host, HostId client, const std::string& key, const PutShape& put,
                        double deadline);
   PoolResult serve_get(Server& s, HostId host, HostId client, const std::string& key, double deadline);
   bool make_room(Server& s, double bytes);

@@ -1,7 +1,9 @@
 """Preemption by swap through a memory_pool service (batching.swap_to), through llsim: each swapped
 sequence's KV goes out and comes back byte for byte, the pool moves exactly those bytes, and swap
 against recompute comes out the way the closed form says; a pool that rejects or loses the KV
-leaves the sequence to be recomputed. The CPU swap over PCIe writes the same record."""
+leaves the sequence to be recomputed, a full pool rejects rather than evict swapped KV, a failure
+of the instance's host leaves nothing in the pool, and a pool server on the instance's own host
+costs the PCIe time. The CPU swap over PCIe writes the same record."""
 import csv
 import os
 from collections import defaultdict
@@ -22,15 +24,18 @@ def swaps(out):
         return list(csv.DictReader(f))
 
 
-def round_trips(rows, where):
-    """Per request, the bytes that went out and came back, and every move's outcome."""
+def round_trips(rows, where, outcomes=("moved",)):
+    """Per request, the bytes of each out that went and of the in that followed it match."""
     balance = defaultdict(float)
     for r in rows:
-        check(r["to"] == where and r["outcome"] == "moved", f"request {r['request']} moved to {where}: {r}")
+        check(r["to"] == where and r["outcome"] in outcomes, f"request {r['request']} to {where}: {r}")
         check(int(r["bytes"]) % BLOCK == 0, f"whole KV blocks: {r['bytes']}")
+        if r["direction"] == "out" and r["outcome"] != "moved":
+            continue  # it never went: the sequence was recomputed
         balance[r["request"]] += int(r["bytes"]) * (1 if r["direction"] == "out" else -1)
+        check(balance[r["request"]] >= 0, f"request {r['request']}: nothing comes back before it went out")
     check(balance and all(b == 0 for b in balance.values()),
-          f"every swapped sequence got back exactly the bytes it put ({len(balance)} sequences): {dict(balance)}")
+          f"every swapped sequence had an in of the bytes it put ({len(balance)} sequences): {dict(balance)}")
 
 
 # 20 prompts of 4,000 tokens, 2,000 out each, in 1,000 KV blocks: decodes preempt.
@@ -99,8 +104,53 @@ check([r["outcome"] for r in swaps(lost)] == ["moved", "missed"] and lost_chat["
 check(summary(lost)["services"]["swapmem"]["lost_blocks"] == 1, "the pool counts the block lost")
 check_close(lost_chat["end_s"] - recomputed["end_s"], victim_B / 25e9, 0.01, "recomputed after the put's time")
 
+# The pool on the GPU host itself: its CPU memory, over PCIe (Gen4 x16, 31.5 GB/s per GPU), the
+# same time as the CPU swap space.
+local = run_out(SCENARIO, *TWO, *TO_POOL, "services.swapmem.servers=gpu")
+cpu_two = summary(run_out(SCENARIO, *TWO, *SWAP))["phases"]["chat"]
+check_close(summary(local)["phases"]["chat"]["end_s"], cpu_two["end_s"], 1e-9,
+            "a pool server on the instance's host moves KV over PCIe, as the CPU swap does")
+check_close(float(swaps(local)[0]["end_s"]) - float(swaps(local)[0]["start_s"]), victim_B / 8 / 31.5e9, 0.001,
+            "one GPU's share of the victim over its PCIe link")
+
+# Many victims at once: 40 short prompts growing in step in 200 blocks.
+LOCK = ["phases.chat.workload.requests=40", "phases.chat.workload.arrival=0s",
+        "phases.chat.workload.input_tokens=16", "phases.chat.workload.output_tokens=200",
+        "phases.chat.batching.kv_blocks=200"]
+# A pool too small for them all rejects the puts it has no room for: swapped KV is pinned, never
+# evicted for another sequence's (as vLLM's swap space keeps what it holds).
+full = run_out(SCENARIO, *LOCK, *TO_POOL, "services.swapmem.capacity=100MB")
+full_s = summary(full)
+outcomes = [r["outcome"] for r in swaps(full)]
+check(full_s["phases"]["chat"]["completed"] == 40 and "rejected" in outcomes and "missed" not in outcomes and
+      full_s["services"]["swapmem"]["evictions"] == 0 and full_s["services"]["swapmem"]["stored_bytes"] == 0,
+      f"a full pool rejects, evicts no swapped KV: {full_s['services']['swapmem']}")
+round_trips(swaps(full), "swapmem", ("moved", "rejected"))
+check(full_s["phases"]["chat"]["kv_swap_failures"] == outcomes.count("rejected"), "each rejection is a failure")
+# The GPU host fails (5.6-5.7 s) while 22 sequences come back in one iteration: the moves not
+# made are lost with the instance, and nothing stays in the pool.
+gone = run_out(SCENARIO, *LOCK, *TO_POOL, "faults=[{group: gpu, impl: trace, file: swap_gpu_down.csv}]")
+gone_s = summary(gone)
+check(gone_s["phases"]["chat"]["failed"] > 0 and gone_s["services"]["swapmem"]["stored_bytes"] == 0,
+      f"no swapped KV left in the pool after the instance's failure: {gone_s['services']['swapmem']}")
+round_trips(swaps(gone), "swapmem", ("moved", "failed"))
+check(gone_s["phases"]["chat"]["kv_swap_failures"] == [r["outcome"] for r in swaps(gone)].count("failed") > 0,
+      "the sequences lost with the instance count their swapped KV as failed")
+
+# Mooncake's instances swap into its own KV pool (decode instances over the network).
+MOONCAKE = "tests/inputs/serve_mooncake.yaml"
+PCIE = [f"platform.groups.{g}.gpu.{k}" for g in ("prefill", "decode") for k in ("pcie_gen=4", "pcie_lanes=16")]
+mc = run_out(MOONCAKE, "phases.chat.batching.kv_blocks=3000", *SWAP, "phases.chat.batching.swap_to=kvpool",
+             "services.kvpool.capacity=5GB", *PCIE)
+mc_rows = swaps(mc)
+round_trips(mc_rows, "kvpool")
+check(summary(mc)["phases"]["chat"]["kv_swapped_bytes"] == sum(int(r["bytes"]) for r in mc_rows),
+      "mooncake: kv_swapped_bytes is the rows' bytes")
+
 # Bad input, each with its place in the scenario.
 run_fails(SCENARIO, "swap_to: applies to preemption: swap", *POOL, "phases.chat.batching.swap_to=swapmem")
 run_fails(SCENARIO, "give swap_space or swap_to, not both", *TO_POOL, "phases.chat.batching.swap_space=8GiB")
-run_fails(SCENARIO, "swap_to", *SWAP, "phases.chat.batching.swap_to=nowhere")
+run_fails(SCENARIO, "batching.swap_to: no service named 'nowhere'", *SWAP, "phases.chat.batching.swap_to=nowhere")
+run_fails(SCENARIO, "needs the PCIe link of the GPUs of group 'gpu'", *TO_POOL,
+          "platform.groups.gpu.gpu={flops: 312TFlops, hbm_bandwidth: 2TBps, hbm: 80GB, count: 8}")
 finish()

@@ -29,12 +29,8 @@ std::pair<int64_t, int64_t> drain_counting(Batcher& b, Log& log, std::map<int64_
     REQUIRE_FALSE(w.empty());
     swapped += w.swapped_blocks;
     prefilled += w.prefill_tokens;
-    int64_t moved = 0;
-    for (const SwapMove& m : b.swap_moves()) {
-      moved += m.blocks;
+    for (const SwapMove& m : b.swap_moves())
       balance[m.id] += m.out ? m.blocks : -m.blocks;
-    }
-    CHECK(moved == w.swapped_blocks);
     CHECK(b.swap_seconds(w.swapped_blocks) == 0.5 * static_cast<double>(w.swapped_blocks));
     b.complete(log);
   }
@@ -105,9 +101,12 @@ TEST_CASE("batcher: a sequence whose swapped KV does not arrive is recomputed", 
       BatchWork w = b.plan();
       for (const SwapMove& m : b.swap_moves())
         if (!failed && m.out == lose_out) {
-          const int64_t decodes = w.decodes;
+          const BatchWork before = w;
+          const int64_t context  = 16 + log.tokens[m.id] - 1;  // its KV: prompt and output so far but the last
           b.swap_failed(m.id, w);
-          CHECK(w.decodes == decodes - (lose_out ? 0 : 1));  // one coming back leaves the batch
+          // One coming back leaves the batch, with the context its decode would have read.
+          CHECK(w.decodes == before.decodes - (lose_out ? 0 : 1));
+          CHECK(w.decode_context == before.decode_context - (lose_out ? 0.0 : static_cast<double>(context + 1)));
           failed = true;
         }
       prefilled += w.prefill_tokens;
@@ -120,6 +119,7 @@ TEST_CASE("batcher: a sequence whose swapped KV does not arrive is recomputed", 
     CHECK(log.tokens.at(1) == 20);
     CHECK(log.tokens.at(2) == 20);
     CHECK(b.used_blocks() == 0);
+    CHECK(b.idle());
   }
 }
 
