@@ -3,11 +3,13 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/serve/weight_peers.hpp"
+#include "sim/serve/weight_pool.hpp"
 #include "sim/serve/weight_reads.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/file_stream.hpp"
+#include "sim/svc/memory_pool.hpp"
 #include "sim/svc/storage.hpp"
 
 #include <algorithm>
@@ -23,8 +25,10 @@ const ParamTable& weight_source_params()
   static const ParamTable t = {
       ParamSpec::text("path", "name of the weights' file set on the service (its shard files are under it)"),
       ParamSpec::text("from", "storage service to read them from (the host's own copy when the host is one of its "
-                              "servers), or peers (instances that hold them)"),
-      ParamSpec::text("fill_from", "storage service read when the host has no copy yet, or no peer holds them")
+                              "servers), a memory_pool service that caches them, or peers (instances that hold "
+                              "them)"),
+      ParamSpec::text("fill_from", "storage service read when the host has no copy yet, the pool lacks them, or no "
+                                   "peer holds them")
           .may_be_absent(),
       ParamSpec::quantity("chunk", Dimension::Size, "bytes of one read request of a rank")
           .defaults("256MiB")
@@ -49,12 +53,13 @@ bool has_own_copies(const StorageService& storage, const std::string& path)
 
 struct WeightSource::Impl {
   std::string label, path;
-  StorageService* from = nullptr;  // null: peers
+  StorageService* from = nullptr;  // null: peers or a pool
   StorageService* fill = nullptr;
   ReadShape shape;
   const Platform* platform = nullptr;
   HostFaults* faults       = nullptr;
   std::unique_ptr<PeerWeights> peers;  // from: peers
+  std::unique_ptr<PoolWeights> pool;   // from: a memory pool
   std::set<size_t> filling;            // servers of `from` whose own copy is being written
 
   std::shared_ptr<WeightLoad> from_storage(const WeightTarget& t, std::function<void()> changed);
@@ -69,15 +74,23 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
   impl_->path  = p.text("path");
   if (impl_->path.empty())
     p.fail("path", "expected the name of the weights' file set, e.g. models/llama3-70b");
-  impl_->shape = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
-  if (p.text("from") != "peers")
+  impl_->shape     = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
+  const bool peers = p.text("from") == "peers";
+  MemoryPool* pool =
+      !peers && services.kind_of(p, "from") == MemoryPool::kKind ? &services.get<MemoryPool>(p, "from") : nullptr;
+  if (!peers && pool == nullptr)
     impl_->from = &services.get<StorageService>(p, "from");
   if (p.has("fill_from"))
     impl_->fill = &services.get<StorageService>(p, "fill_from");
-  if (impl_->from == nullptr && impl_->fill == nullptr)
+  if (peers && impl_->fill == nullptr)
     p.fail("from", "the first instance has no peer to load from: name the storage service it reads in fill_from");
-  if (impl_->from == nullptr)
+  if (pool != nullptr && impl_->fill == nullptr)
+    p.fail("from",
+           "memory pool '" + pool->name() + "' starts empty: name the storage service that fills it in fill_from");
+  if (peers)
     impl_->peers = std::make_unique<PeerWeights>(*impl_->fill, impl_->path, impl_->shape, impl_->label);
+  if (pool != nullptr)
+    impl_->pool = std::make_unique<PoolWeights>(*pool, *impl_->fill, impl_->path, impl_->shape, impl_->label);
   if (impl_->fill != nullptr && impl_->fill == impl_->from)
     p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
   // A declared set (shared, or a server's own copy) is there already: one too small for the
@@ -130,10 +143,14 @@ void WeightSource::start(const Platform& platform, HostFaults& faults)
   impl_->faults   = &faults;
   if (impl_->peers)
     impl_->peers->start(platform, faults);
+  if (impl_->pool)
+    impl_->pool->start(platform, faults);
 }
 
 std::shared_ptr<WeightLoad> WeightSource::load(const WeightTarget& t, std::function<void()> changed)
 {
+  if (impl_->pool)
+    return impl_->pool->load(t, std::move(changed));
   return impl_->peers ? impl_->peers->load(t, std::move(changed)) : impl_->from_storage(t, std::move(changed));
 }
 

@@ -5,6 +5,7 @@
 //   weights: {path: models/llama3-70b, from: pfs}                 a shared file system
 //   weights: {path: models/llama3-70b, from: nvme, fill_from: pfs} the host's own copy
 //   weights: {path: models/llama3-70b, from: peers, fill_from: pfs} loaded peers, over the network
+//   weights: {path: models/llama3-70b, from: dram, fill_from: pfs}  a memory pool caching them
 //
 // - The weights at `path` are a file set (sim/svc/file_names.hpp): files declared on the service
 //   (`files:`) or written by an earlier phase (a train phase's newest checkpoint is named
@@ -26,6 +27,8 @@
 // - `from: peers`: a broadcast among the phase's instances (weight_peers.hpp): a holder sends
 //   them to one peer at a time, host to host; when no instance holds them, one reads them from
 //   `fill_from` while the others wait.
+// - `from` a memory_pool service: the pool caches the weights in pieces, filled from `fill_from`
+//   by the first instance that read them there (weight_pool.hpp).
 // - A failure of the instance's GPU host cuts its load; the load starts over, from the first
 //   byte, when the host is back. No instance serves with a partial load.
 #pragma once
