@@ -192,9 +192,6 @@ class ServePhase : public Phase {
       for (const GroupClaim& claim : c.claims)
         groups.push_back(c.platform.find(claim.group));
       weights_->check_instances(p, "weights", groups);
-      if (!system_->loads_weights())
-        p.fail("weights", "this serving system's instances cannot load weights yet (vllm with pp 1, mooncake and "
-                          "fastdecode can)");
     }
     if (autoscaler_->scales() && system_->scalable() == nullptr)
       p.fail("autoscale", "this serving system does not scale (vllm instances of one pipeline stage do)");

@@ -21,6 +21,7 @@
 #include "sim/serve/iteration_model.hpp"
 #include "sim/serve/prefill_estimate.hpp"
 #include "sim/serve/serve_system.hpp"
+#include "sim/serve/weight_share.hpp"
 #include "sim/sg/log.hpp"
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
@@ -78,11 +79,20 @@ class Vllm : public ServeSystem {
   void start(ServeEnv& env) override
   {
     env_ = &env;
+    std::shared_ptr<WeightShare> share;  // the weights of the instance whose engines start
     for (int64_t i = 0; i < group_.count; ++i)
-      for (int64_t k = 0; k < engines_per_host_; ++k)
-        instances_.start(env, static_cast<int>(i * engines_per_host_ + k), group_.host(i), config_,
-                         InstanceRole::Colocated, layout_.tp,
-                         [this](ServeInstance& inst) { inst.set_iteration_model(*model_); });
+      for (int64_t k = 0; k < engines_per_host_; ++k) {
+        const int index = static_cast<int>(i * engines_per_host_ + k);
+        if (env.weights != nullptr && layout_.pp > 1 && k % layout_.pp == 0)
+          share = std::make_shared<WeightShare>(
+              *env.weights, WeightTarget{index, group_.host(i), layout_.tp * layout_.pp, env.weight_B});
+        instances_.start(env, index, group_.host(i), config_, InstanceRole::Colocated, layout_.tp,
+                         [this, &share](ServeInstance& inst) {
+                           inst.set_iteration_model(*model_);
+                           if (share)
+                             inst.share_weights(share);
+                         });
+      }
   }
 
   void arrive(int64_t id) override
@@ -115,8 +125,6 @@ class Vllm : public ServeSystem {
 
   // Instances of one engine each scale one by one.
   InstanceSet* scalable() override { return layout_.pp == 1 ? &instances_ : nullptr; }
-  // The pp engines of an instance would each load their stage alone and serve before the others.
-  bool loads_weights() const override { return layout_.pp == 1; }
 
   ServeTotals totals() const override
   {

@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/serve/iteration_model.hpp"
+#include "sim/serve/weight_share.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
@@ -225,25 +226,32 @@ void ServeInstance::load_weights()
       fail();
       continue;
     }
-    const size_t record = loads_->started(index_, now(), first_load_);
+    // One record per load: a pipeline-parallel instance's first engine keeps it for all of them.
+    const bool records  = share_ == nullptr || share_->whole().instance == index_;
+    const size_t record = records ? loads_->started(index_, now(), first_load_) : 0;
     // Its weights go to its GPU host: only that host's failure cuts the load.
     const double fail_at = faults_->next_failure(host_, now());
-    const auto job       = weights_->load(weight_target_, [this] { wake_->notify_all(); });
+    const auto wake      = [this] { wake_->notify_all(); };
+    const auto job       = share_ ? share_->join(share_completed_, wake) : weights_->load(weight_target_, wake);
     wake_->wait_until([this, &job] { return job->over() || closed_ || (!allocated_ && batcher_.idle()); }, fail_at);
     if (job->over()) {
       XBT_DEBUG("instance %d: weights loaded from %s", index_, job->source().c_str());
-      loads_->completed(record, now(), weight_target_.weight_B, job->source());
       loaded_     = true;
       first_load_ = false;
+      if (!records)
+        return;
+      loads_->completed(record, now(), weight_target_.weight_B, job->source());
       weights_->holds(index_, host_, [this] { return serving(); });
       return;
     }
     job->cancel();
-    if (closed_ || (!allocated_ && batcher_.idle())) {  // no more work comes, or it was released
+    const bool stops = closed_ || (!allocated_ && batcher_.idle());  // no more work comes, or it was released
+    if (records && stops)
       loads_->abandoned(record, now(), job->source());
+    if (stops)
       return;
-    }
-    loads_->interrupted(record, now(), job->source());
+    if (records)
+      loads_->interrupted(record, now(), job->source());
     fail();
   }
 }

@@ -42,6 +42,7 @@ namespace llsim {
 
 class HostFaults;
 class KvSwapPool;
+class WeightShare;
 class Platform;
 class WaitPoint;
 
@@ -66,6 +67,8 @@ class ServeInstance : public BatchListener {
   void set_swap_pool(KvSwapPool& pool) { swap_pool_ = &pool; }
   // Reads `target`'s weights from `source` before serving, each load recorded in `loads`.
   void set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads);
+  // An engine of a pipeline-parallel instance: it loads with the instance's other engines.
+  void share_weights(std::shared_ptr<WeightShare> share) { share_ = std::move(share); }
 
   // Inside the simulation: starts the actor (and its wake-up point).
   void start(const Platform& platform, const std::string& label);
@@ -143,11 +146,13 @@ class ServeInstance : public BatchListener {
   KvSwapPool* swap_pool_ = nullptr;
   WeightSource* weights_ = nullptr;
   WeightTarget weight_target_;
-  LoadTally* loads_    = nullptr;
-  bool loaded_         = true;
-  bool first_load_     = true;  // allocated at the phase's start, not loaded yet
-  bool allocated_      = true;
-  bool held_           = true;  // its GPUs, from held_since_s_
+  std::shared_ptr<WeightShare> share_;
+  uint64_t share_completed_ = 0;  // the shared load it last completed
+  LoadTally* loads_         = nullptr;
+  bool loaded_              = true;
+  bool first_load_          = true;  // allocated at the phase's start, not loaded yet
+  bool allocated_           = true;
+  bool held_                = true;  // its GPUs, from held_since_s_
   double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
   bool closed_      = false;
   int64_t incoming_ = 0;

@@ -81,8 +81,6 @@ class ServeSystem {
   virtual ServeTotals totals() const = 0;
   // The instances an autoscaler may allocate and release (null: the system does not scale).
   virtual InstanceSet* scalable() { return nullptr; }
-  // Whether its instances can load weights (sim/serve/weight_source.hpp).
-  virtual bool loads_weights() const { return true; }
 };
 
 // How an instance spreads over a host's GPUs: tp x pp of them (tp 0: all the host's GPUs, over

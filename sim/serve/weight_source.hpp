@@ -17,7 +17,7 @@
 //   ranks read their slices of each file together, as tensor-parallel ranks do: one sequential
 //   read per file, all files at once, in requests of `chunk` bytes; in_flight x ranks requests
 //   are on their way, shared out over the files, at least one per file (sim/svc/file_stream.hpp).
-//   Instances of pp stages (run as pp engines) do not load weights yet: the phase refuses it.
+//   An instance of pp stages (run as pp engines) loads once for all its engines (weight_share.hpp).
 // - `from` a storage service one of whose servers is the instance's host: that server's own copy
 //   (node-local disks). When it has none, the instance reads from `fill_from` and, once serving,
 //   writes the copy there in the background; the copy outlives failures of the host (its disks

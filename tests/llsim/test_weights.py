@@ -133,9 +133,25 @@ code, _, err = run("run", TRAIN, "--out", os.path.join(scratch_dir(), "out"),
                    "--set", "platform.groups.gpu.gpu.hbm=141GB", expect=1)
 check("hold 280 GB, less than the model's 400 GB of weights" in err, f"a checkpoint too small: {err.strip()}")
 
+# A pipeline-parallel instance (pp 2: two engines on the host's 8 GPUs) loads once for both: one
+# record, W read once at the disks' 16 GB/s, and neither engine iterates before it.
+PP = "phases.chat.system={impl: vllm, instances: gpu, pp: 2}"
+s, loads, out = serve(LOAD, PP)
+check(len(loads) == 1 and loads[0]["instance"] == "0" and s["services"]["pfs"]["bytes_read"] == W,
+      f"pp 2: one load of W for the instance's two engines: {loads}, {s['services']['pfs']['bytes_read']} B read")
+check_close(s["phases"]["chat"]["time_to_serve_s"], W / 16e9, 0.03, "pp 2: the load at the disks' 16 GB/s")
+with open(os.path.join(out, "chat_instances.csv")) as f:
+    rows = list(csv.DictReader(f))
+check(rows and all(float(r["time_s"]) >= float(loads[0]["end_s"]) for r in rows), "pp 2: no engine iterates before")
+# A failure of the host at 4 s cuts the shared load; it starts over at 14 s, once.
+s, loads, _ = serve(LOAD, PP, "faults=[{group: gpu, impl: trace, file: weights_gpu_down.csv}]",
+                    "phases.chat.workload.requests=2", "phases.chat.workload.arrival=20s")
+check([(l["start_s"], l["outcome"]) for l in loads] == [("0", "interrupted"), ("14", "completed")],
+      f"pp 2: the cut load starts over once for both engines: {loads}")
+check_close(float(loads[1]["seconds"]), W / 16e9, 0.03, "pp 2: the second load reads every byte again")
+check(s["phases"]["chat"]["completed"] + s["phases"]["chat"]["failed"] == 2, "pp 2: every request ends")
+
 # Bad input: located errors, no output.
-run_fails(LOAD, "weights: this serving system's instances cannot load weights yet",
-          "phases.chat.system={impl: vllm, instances: gpu, pp: 2}")
 run_fails(SOURCES, "weights: weights.fill_from fills the hosts' own copies, but storage 'pfs' is not on every",
           "phases.chat.weights={path: models/llama3-70b, from: pfs, fill_from: nvme}")
 run_fails(LOAD, "weights.path: the files at 'models/llama3-70b' on storage 'pfs' hold 100 GB, less than the",
