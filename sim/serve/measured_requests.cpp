@@ -184,6 +184,13 @@ RequestTrace read_vllm_benchmark(const std::string& file)
     throw ConfigError(file + ":" + std::to_string(line_at(content, e.byte)) +
                       ": not JSON (expected vLLM's "
                       "benchmark result, --save-result)");
+  } catch (const nlohmann::json::out_of_range& e) {
+    // A number beyond a double's range; the parser names it (between quotes) but not where it is.
+    const std::string what = e.what();
+    const size_t open = what.find('\''), close = what.rfind('\'');
+    const size_t at = open < close ? content.find(what.substr(open + 1, close - open - 1)) : std::string::npos;
+    throw ConfigError(file + ":" + std::to_string(line_at(content, at == std::string::npos ? 0 : at)) +
+                      ": a number beyond the range of a double (expected vLLM's benchmark result, --save-result)");
   }
   RequestTrace trace;
   try {
