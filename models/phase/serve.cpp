@@ -227,6 +227,8 @@ class ServePhase : public Phase {
     if (driver_)
       driver_->stop();
     system_->close();
+    if (weights_)
+      weights_->stop();
   }
 
   void check_with_others() const override

@@ -85,7 +85,8 @@ class Vllm : public ServeSystem {
         const int index = static_cast<int>(i * engines_per_host_ + k);
         if (env.weights != nullptr && layout_.pp > 1 && k % layout_.pp == 0)
           share = std::make_shared<WeightShare>(
-              *env.weights, WeightTarget{index, group_.host(i), layout_.tp * layout_.pp, env.weight_B});
+              *env.weights, WeightTarget{index, group_.host(i), layout_.tp * layout_.pp, env.weight_B},
+              env.tally.loads());
         instances_.start(env, index, group_.host(i), config_, InstanceRole::Colocated, layout_.tp,
                          [this, &share](ServeInstance& inst) {
                            inst.set_iteration_model(*model_);

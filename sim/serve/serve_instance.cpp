@@ -2,7 +2,6 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/serve/iteration_model.hpp"
-#include "sim/serve/weight_share.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
@@ -216,44 +215,6 @@ void ServeInstance::notice_idle_failure()
       break;
     }
   checked_s_ = now();
-}
-
-void ServeInstance::load_weights()
-{
-  // A released instance that still holds requests loads to serve them, then gives its GPUs back.
-  while (!loaded_ && !closed_ && (allocated_ || !batcher_.idle())) {
-    if (!up()) {  // it came back from a release while its host is down
-      fail();
-      continue;
-    }
-    // One record per load: a pipeline-parallel instance's first engine keeps it for all of them.
-    const bool records  = share_ == nullptr || share_->whole().instance == index_;
-    const size_t record = records ? loads_->started(index_, now(), first_load_) : 0;
-    // Its weights go to its GPU host: only that host's failure cuts the load.
-    const double fail_at = faults_->next_failure(host_, now());
-    const auto wake      = [this] { wake_->notify_all(); };
-    const auto job       = share_ ? share_->join(share_completed_, wake) : weights_->load(weight_target_, wake);
-    wake_->wait_until([this, &job] { return job->over() || closed_ || (!allocated_ && batcher_.idle()); }, fail_at);
-    if (job->over()) {
-      XBT_DEBUG("instance %d: weights loaded from %s", index_, job->source().c_str());
-      loaded_     = true;
-      first_load_ = false;
-      if (!records)
-        return;
-      loads_->completed(record, now(), weight_target_.weight_B, job->source());
-      weights_->holds(index_, host_, [this] { return serving(); });
-      return;
-    }
-    job->cancel();
-    const bool stops = closed_ || (!allocated_ && batcher_.idle());  // no more work comes, or it was released
-    if (records && stops)
-      loads_->abandoned(record, now(), job->source());
-    if (stops)
-      return;
-    if (records)
-      loads_->interrupted(record, now(), job->source());
-    fail();
-  }
 }
 
 void ServeInstance::fail()

@@ -123,8 +123,14 @@ class ServeInstance : public BatchListener {
   SwapTally::Move swap_record(const SwapMove& m) const;
   void lose_swapped_kv();  // its host failed: the KV swapped out is gone
   void lose(int64_t id);
-  void fail();                 // a host failed now: everything held is lost; returns when all hosts are up
-  void load_weights();         // until loaded (started over after each failure), released or closed
+  void fail();  // a host failed now: everything held is lost; returns when all hosts are up
+  // serve_instance_weights.cpp.
+  void load_weights();  // until loaded (started over after each failure), released or closed
+  // One load alone, or with the other engines of its instance; true when it is loaded or
+  // stops loading (released, closed), false after a failure (then handled).
+  bool load_alone();
+  bool load_with_engines();
+  bool stops_loading() const { return closed_ || (!allocated_ && batcher_.idle()); }
   void give_back();            // its GPUs, weights and cache
   bool wait_for_allocation();  // false: closed first
 

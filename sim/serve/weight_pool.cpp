@@ -1,5 +1,6 @@
 #include "sim/serve/weight_pool.hpp"
 
+#include "sim/core/text.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -71,9 +72,10 @@ void PoolWeights::start(const Platform& platform, HostFaults& faults)
   faults_   = &faults;
 }
 
-std::string PoolWeights::key(size_t piece) const
+std::string PoolWeights::key(size_t piece, double weight_B) const
 {
-  return "weights/" + path_ + "/" + std::to_string(piece);
+  return "weights/" + path_ + "/" + format_number(weight_B) + "/" + format_number(shape_.chunk_B) + "/" +
+         std::to_string(piece);
 }
 
 size_t PoolWeights::pieces(double weight_B) const
@@ -89,7 +91,7 @@ double PoolWeights::piece_bytes(size_t piece, double weight_B) const
 bool PoolWeights::pool_holds_all(double weight_B) const
 {
   for (size_t i = 0; i < pieces(weight_B); ++i)
-    if (!pool_.holds(key(i)))
+    if (!pool_.holds(key(i, weight_B)))
       return false;
   return true;
 }
@@ -103,6 +105,8 @@ std::shared_ptr<WeightLoad> PoolWeights::load(const WeightTarget& t, std::functi
 
 void PoolWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t)
 {
+  if (load->cancelled())
+    return;
   if (pool_holds_all(t.weight_B)) {
     load->set_source(pool_.name());
     if (move_pieces(t, false, [&load] { return load->cancelled(); })) {
@@ -117,13 +121,16 @@ void PoolWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
   load->set_source(fill_.name() + " (" + pool_.name() + " lacked them)");
   auto waker    = std::make_shared<WaitPoint>();
   auto finished = std::make_shared<bool>(false);
-  load->set_inner(read_weights(fill_, path_, load->source(), t, shape_, [waker, finished](bool over) {
+  auto inner    = read_weights(fill_, path_, load->source(), t, shape_, [waker, finished](bool over) {
     *finished = over;
     waker->notify_all();
-  }));
+  });
+  load->set_inner(inner);
   waker->wait_until([&] { return *finished || load->cancelled(); }, faults_->next_failure(t.host, now()));
-  if (!*finished || load->cancelled())
+  if (!*finished || load->cancelled()) {
+    inner->cancel();  // also when the cancel came while the read was starting
     return;
+  }
   load->finish();
   fill(t);
 }
@@ -133,7 +140,12 @@ void PoolWeights::fill(const WeightTarget& t)
   if (filling_)
     return;
   filling_ = true;
-  move_pieces(t, true, [] { return false; });
+  if (!move_pieces(t, true, [this] { return stopped_; })) {
+    XBT_DEBUG("instance %d: the fill of '%s' did not complete: its pieces are dropped", t.instance,
+              pool_.name().c_str());
+    for (size_t i = 0; i < pieces(t.weight_B); ++i)
+      pool_.evict(key(i, t.weight_B));
+  }
   filling_ = false;
 }
 
@@ -149,7 +161,8 @@ bool PoolWeights::move_pieces(const WeightTarget& t, bool put, const std::functi
         const size_t piece   = state->next++;
         const double until   = faults_->next_failure(t.host, now());
         const double bytes   = piece_bytes(piece, t.weight_B);
-        const PoolResult got = put ? pool_.put(t.host, key(piece), bytes, until) : pool_.get(t.host, key(piece), until);
+        const PoolResult got = put ? pool_.put(t.host, key(piece, t.weight_B), bytes, until)
+                                   : pool_.get(t.host, key(piece, t.weight_B), until);
         state->failed        = state->failed || got != (put ? PoolResult::Stored : PoolResult::Hit);
       }
       state->workers_left -= 1;

@@ -30,10 +30,13 @@ const ParamTable& weight_source_params()
       ParamSpec::text("fill_from", "storage service read when the host has no copy yet, the pool lacks them, or no "
                                    "peer holds them")
           .may_be_absent(),
-      ParamSpec::quantity("chunk", Dimension::Size, "bytes of one read request of a rank")
+      ParamSpec::quantity("chunk", Dimension::Size, "bytes of one read request of a rank, and of a piece in a pool")
           .defaults("256MiB")
           .positive(),
-      ParamSpec::integer("in_flight", "read requests a rank keeps in flight").defaults("4").at_least(1).at_most(1024),
+      ParamSpec::integer("in_flight", "read requests (or a pool's gets or puts) a rank keeps in flight")
+          .defaults("4")
+          .at_least(1)
+          .at_most(1024),
   };
   return t;
 }
@@ -41,6 +44,18 @@ const ParamTable& weight_source_params()
 namespace {
 
 // Whether some server of `storage` has its own copy at `path` (node-local files).
+// A pool that could never hold the weights would be filled in vain at every load.
+void check_pool_room(const Params& p, const MemoryPool& pool, double weight_B, double chunk_B)
+{
+  const double servers = static_cast<double>(pool.servers().count);
+  if (pool.capacity() < chunk_B)
+    p.fail("from", "memory pool '" + pool.name() + "' holds " + format_bytes(pool.capacity()) +
+                       " per server, less than a piece of the weights (chunk: " + format_bytes(chunk_B) + ")");
+  if (pool.capacity() * servers < weight_B)
+    p.fail("from", "memory pool '" + pool.name() + "' holds " + format_bytes(pool.capacity() * servers) +
+                       " in all, less than the model's " + format_bytes(weight_B) + " of weights");
+}
+
 bool has_own_copies(const StorageService& storage, const std::string& path)
 {
   for (size_t server = 0; server < static_cast<size_t>(storage.servers().count); ++server)
@@ -60,7 +75,8 @@ struct WeightSource::Impl {
   HostFaults* faults       = nullptr;
   std::unique_ptr<PeerWeights> peers;  // from: peers
   std::unique_ptr<PoolWeights> pool;   // from: a memory pool
-  std::set<size_t> filling;            // servers of `from` whose own copy is being written
+  const MemoryPool* pool_service = nullptr;
+  std::set<size_t> filling;  // servers of `from` whose own copy is being written
 
   std::shared_ptr<WeightLoad> from_storage(const WeightTarget& t, std::function<void()> changed);
   void write_copy(const WeightTarget& t, size_t server);
@@ -74,11 +90,14 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
   impl_->path  = p.text("path");
   if (impl_->path.empty())
     p.fail("path", "expected the name of the weights' file set, e.g. models/llama3-70b");
-  impl_->shape     = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
-  const bool peers = p.text("from") == "peers";
-  MemoryPool* pool =
-      !peers && services.kind_of(p, "from") == MemoryPool::kKind ? &services.get<MemoryPool>(p, "from") : nullptr;
-  if (!peers && pool == nullptr)
+  impl_->shape           = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
+  const bool peers       = p.text("from") == "peers";
+  const std::string kind = peers ? "peers" : services.kind_of(p, "from");
+  if (kind != "peers" && kind != MemoryPool::kKind && kind != StorageService::kKind)
+    p.fail("from", "service '" + p.text("from") + "' is a " + kind +
+                       " service; expected a storage service, a memory_pool service, or peers");
+  MemoryPool* pool = kind == MemoryPool::kKind ? &services.get<MemoryPool>(p, "from") : nullptr;
+  if (kind == StorageService::kKind)
     impl_->from = &services.get<StorageService>(p, "from");
   if (p.has("fill_from"))
     impl_->fill = &services.get<StorageService>(p, "fill_from");
@@ -89,8 +108,11 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
            "memory pool '" + pool->name() + "' starts empty: name the storage service that fills it in fill_from");
   if (peers)
     impl_->peers = std::make_unique<PeerWeights>(*impl_->fill, impl_->path, impl_->shape, impl_->label);
-  if (pool != nullptr)
-    impl_->pool = std::make_unique<PoolWeights>(*pool, *impl_->fill, impl_->path, impl_->shape, impl_->label);
+  if (pool != nullptr) {
+    check_pool_room(p, *pool, weight_B, impl_->shape.chunk_B);
+    impl_->pool_service = pool;
+    impl_->pool         = std::make_unique<PoolWeights>(*pool, *impl_->fill, impl_->path, impl_->shape, impl_->label);
+  }
   if (impl_->fill != nullptr && impl_->fill == impl_->from)
     p.fail("fill_from", "is the service the weights come from: drop it, or read from the hosts' own copies");
   // A declared set (shared, or a server's own copy) is there already: one too small for the
@@ -114,6 +136,14 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
 void WeightSource::check_instances(const Params& p, const std::string& key,
                                    const std::vector<const GroupSpec*>& groups) const
 {
+  // llsim does not time a host's memory-to-GPU copies: a piece on the instance's own host would
+  // come for free.
+  const MemoryPool* pool = impl_->pool_service;
+  if (pool != nullptr &&
+      std::any_of(groups.begin(), groups.end(), [pool](const GroupSpec* g) { return g == &pool->servers(); }))
+    p.fail(key, "weights.from: memory pool '" + pool->name() +
+                    "' is on the instances' own hosts, where llsim does not time the copies to the GPUs: put "
+                    "the pool on other hosts");
   const StorageService* from = impl_->from;
   const bool own_copies      = from != nullptr && std::all_of(groups.begin(), groups.end(),
                                                               [from](const GroupSpec* g) { return g == &from->servers(); });
@@ -124,11 +154,14 @@ void WeightSource::check_instances(const Params& p, const std::string& key,
 
 void WeightSource::check_known() const
 {
-  // Declared on a service (as one set, or as the hosts' own copies), or promised by a phase that
-  // writes it; the service a load may read: `from` (when a storage service) and `fill_from`.
-  for (const StorageService* s : {impl_->from, impl_->fill})
-    if (s != nullptr && (s->names().known(impl_->path) || has_own_copies(*s, impl_->path)))
-      return;
+  // Declared on a service, or promised by a phase that writes it; the service a load may read:
+  // `from` (when a storage service: one set, or the hosts' own copies) and `fill_from` (one set:
+  // what fills a copy, a pool or the first peer).
+  const StorageService* from = impl_->from;
+  if (from != nullptr && (from->names().known(impl_->path) || has_own_copies(*from, impl_->path)))
+    return;
+  if (impl_->fill != nullptr && impl_->fill->names().known(impl_->path))
+    return;
   const StorageService* s = impl_->from != nullptr ? impl_->from : impl_->fill;
   path_ref_.fail("no file set '" + impl_->path + "' on storage '" + s->name() +
                  "': declare it in the service's files: [{path, bytes, shards}], or have a train phase write it "
@@ -145,6 +178,12 @@ void WeightSource::start(const Platform& platform, HostFaults& faults)
     impl_->peers->start(platform, faults);
   if (impl_->pool)
     impl_->pool->start(platform, faults);
+}
+
+void WeightSource::stop()
+{
+  if (impl_->pool)
+    impl_->pool->stop();
 }
 
 std::shared_ptr<WeightLoad> WeightSource::load(const WeightTarget& t, std::function<void()> changed)

@@ -27,8 +27,9 @@
 // - `from: peers`: a broadcast among the phase's instances (weight_peers.hpp): a holder sends
 //   them to one peer at a time, host to host; when no instance holds them, one reads them from
 //   `fill_from` while the others wait.
-// - `from` a memory_pool service: the pool caches the weights in pieces, filled from `fill_from`
-//   by the first instance that read them there (weight_pool.hpp).
+// - `from` a memory_pool service: the pool caches the weights in pieces, put by an instance that
+//   read them from `fill_from` while no other fills it (weight_pool.hpp), on other hosts than
+//   the instances'.
 // - A failure of the instance's GPU host cuts its load; the load starts over, from the first
 //   byte, when the host is back. No instance serves with a partial load.
 #pragma once
@@ -82,6 +83,8 @@ class WeightSource {
 
   // In the simulation, before any load.
   void start(const Platform& platform, HostFaults& faults);
+  // The phase ended: work in the background stops (a pool's fill; a host's own copy goes on).
+  void stop();
   // Starts a load; `changed` runs (in any actor) whenever it may be over.
   std::shared_ptr<WeightLoad> load(const WeightTarget& t, std::function<void()> changed);
   // An instance that completed its load: a peer source while `serving()` holds.

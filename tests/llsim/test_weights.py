@@ -143,6 +143,15 @@ check_close(s["phases"]["chat"]["time_to_serve_s"], W / 16e9, 0.03, "pp 2: the l
 with open(os.path.join(out, "chat_instances.csv")) as f:
     rows = list(csv.DictReader(f))
 check(rows and all(float(r["time_s"]) >= float(loads[0]["end_s"]) for r in rows), "pp 2: no engine iterates before")
+# Requests sent to both engines in turn, from the start: the second engine waits for the shared
+# load too.
+s, loads, out = serve(LOAD, "phases.chat.system={impl: vllm, instances: gpu, pp: 2, router: round_robin}",
+                      "phases.chat.workload.requests=4", "phases.chat.workload.arrival=1s")
+with open(os.path.join(out, "chat_instances.csv")) as f:
+    rows = list(csv.DictReader(f))
+check({r["instance"] for r in rows} == {"0", "1"} and len(loads) == 1 and
+      all(float(r["time_s"]) >= float(loads[0]["end_s"]) for r in rows),
+      f"pp 2, round robin: both engines serve, neither before the one load ({loads[0]['end_s']} s)")
 # A failure of the host at 4 s cuts the shared load; it starts over at 14 s, once.
 s, loads, _ = serve(LOAD, PP, "faults=[{group: gpu, impl: trace, file: weights_gpu_down.csv}]",
                     "phases.chat.workload.requests=2", "phases.chat.workload.arrival=20s")
