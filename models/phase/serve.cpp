@@ -90,8 +90,9 @@ const ParamTable kBatchingParams = {
                         "CPU memory per GPU for swapped-out KV, with preemption swap; default: vLLM's 4 GiB")
         .may_be_absent()
         .positive(),
-    ParamSpec::text("swap_to", "a memory_pool service that preemption by swap puts KV into, over the network, "
-                               "instead of the GPU host's CPU memory over PCIe; default: the CPU memory")
+    ParamSpec::text("swap_to", "a memory_pool service that preemption by swap puts KV into instead of the GPU "
+                               "host's CPU memory: over the network, or over PCIe to a server on the host itself; "
+                               "default: the CPU memory")
         .may_be_absent(),
     ParamSpec::integer("max_model_len", "prompt + output tokens at most (vLLM's max_model_len): a longer output "
                                         "stops there, a prompt that reaches it is rejected; default: no cap")

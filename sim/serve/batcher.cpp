@@ -133,9 +133,8 @@ bool Batcher::swap_out(int64_t id, Seq& s)
   s.swapped = blocks;
   moves_.push_back({id, blocks, true});
   swapped_.insert(std::upper_bound(swapped_.begin(), swapped_.end(), id), id);
-  XBT_DEBUG("swaps request %ld (the latest arrival) out: %ld KV blocks to CPU memory, %ld of %ld swap blocks free",
-            static_cast<long>(id), static_cast<long>(blocks), static_cast<long>(swap_free_),
-            static_cast<long>(config_.swap_blocks));
+  XBT_DEBUG("swaps request %ld (the latest arrival) out: %ld KV blocks", static_cast<long>(id),
+            static_cast<long>(blocks));
   return true;
 }
 

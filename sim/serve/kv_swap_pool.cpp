@@ -24,17 +24,26 @@ SwapOutcome KvSwapPool::move(HostId host, int instance, int64_t id, double bytes
                              double deadline)
 {
   const std::string k = key(instance, id);
-  if (pool_.servers().host(static_cast<int64_t>(pool_.server_of(k))) == host) {  // its own CPU memory
+  // A server on the host itself: the pool's own call moves nothing; the bytes cross PCIe, once
+  // the pool has answered (a rejection or a miss takes no time).
+  const bool local     = pool_.servers().host(static_cast<int64_t>(pool_.server_of(k))) == host;
+  const auto over_pcie = [&] {
+    if (!local)
+      return true;
     if (now() + local_s > deadline) {
       sleep_until(deadline);
-      return SwapOutcome::Failed;
+      return false;
     }
     sleep_for(local_s);
-  }
+    return true;
+  };
   if (out) {
     switch (pool_.put(host, k, bytes, deadline, 0, true)) {
     case PoolResult::Stored:
-      return SwapOutcome::Moved;
+      if (over_pcie())
+        return SwapOutcome::Moved;
+      pool_.evict(k);
+      return SwapOutcome::Failed;
     case PoolResult::Rejected:
       return SwapOutcome::Rejected;
     default:
@@ -45,7 +54,7 @@ SwapOutcome KvSwapPool::move(HostId host, int instance, int64_t id, double bytes
   const PoolResult got = pool_.get(host, k, deadline);
   pool_.evict(k);  // back in HBM, or of no use any more
   if (got == PoolResult::Hit)
-    return SwapOutcome::Moved;
+    return over_pcie() ? SwapOutcome::Moved : SwapOutcome::Failed;
   return got == PoolResult::Miss ? SwapOutcome::Missed : SwapOutcome::Failed;
 }
 

@@ -136,6 +136,32 @@ TraceRequest benchmark_request(const nlohmann::json& doc, size_t i, size_t n)
 }
 
 // The line of byte `offset` of the file, for a JSON syntax error.
+// Where a JSON text is broken, if it is: a syntax error, or a number beyond a double's range
+// (which the parser's exception does not place).
+struct JsonErrorAt : nlohmann::json_sax<nlohmann::json> {
+  using json    = nlohmann::json;
+  size_t byte   = std::string::npos;
+  bool overflow = false;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(json::number_integer_t) override { return true; }
+  bool number_unsigned(json::number_unsigned_t) override { return true; }
+  bool number_float(json::number_float_t, const json::string_t&) override { return true; }
+  bool string(json::string_t&) override { return true; }
+  bool binary(json::binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(json::string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&, const json::exception& e) override
+  {
+    byte     = position;
+    overflow = e.id == 406;
+    return false;
+  }
+};
+
 size_t line_at(const std::string& text, size_t offset)
 {
   return 1 + static_cast<size_t>(std::count(
@@ -177,21 +203,13 @@ RequestTrace read_vllm_benchmark(const std::string& file)
   std::stringstream text;
   text << in.rdbuf();
   const std::string content = text.str();
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(content);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw ConfigError(file + ":" + std::to_string(line_at(content, e.byte)) +
-                      ": not JSON (expected vLLM's "
-                      "benchmark result, --save-result)");
-  } catch (const nlohmann::json::out_of_range& e) {
-    // A number beyond a double's range; the parser names it (between quotes) but not where it is.
-    const std::string what = e.what();
-    const size_t open = what.find('\''), close = what.rfind('\'');
-    const size_t at = open < close ? content.find(what.substr(open + 1, close - open - 1)) : std::string::npos;
-    throw ConfigError(file + ":" + std::to_string(line_at(content, at == std::string::npos ? 0 : at)) +
-                      ": a number beyond the range of a double (expected vLLM's benchmark result, --save-result)");
-  }
+  JsonErrorAt error;
+  nlohmann::json::sax_parse(content, &error);
+  if (error.byte != std::string::npos)
+    throw ConfigError(file + ":" + std::to_string(line_at(content, error.byte)) + ": " +
+                      (error.overflow ? "a number beyond the range of a double" : "not JSON") +
+                      " (expected vLLM's benchmark result, --save-result)");
+  const nlohmann::json doc = nlohmann::json::parse(content);
   RequestTrace trace;
   try {
     if (!doc.is_object())

@@ -5,6 +5,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 
+#include <algorithm>
 #include <vector>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
@@ -29,7 +30,8 @@ bool ServeInstance::move_swapped_kv(BatchWork& work, double fail_at)
 {
   const std::vector<SwapMove>& moves = batcher_.swap_moves();
   std::vector<int64_t> lost;  // sequences whose KV the pool did not keep
-  double pcie_at = now();     // over PCIe the moves follow each other within the iteration's time
+  const double start = now();
+  double pcie_at     = now();  // over PCIe the moves follow each other within the iteration's time
   for (size_t i = 0; i < moves.size(); ++i) {
     const SwapMove& m        = moves[i];
     SwapTally::Move r        = swap_record(m);
@@ -43,21 +45,31 @@ bool ServeInstance::move_swapped_kv(BatchWork& work, double fail_at)
       r.outcome = r.end_s <= fail_at ? SwapOutcome::Moved : SwapOutcome::Failed;
     }
     tally_.swaps().add(r);
+    if (m.out && r.outcome == SwapOutcome::Moved)
+      swap_space_.insert(m.id);
+    if (!m.out)
+      swap_space_.erase(m.id);
     if (swap_pool_ && now() >= fail_at) {  // its host failed: the moves not made are lost too
       for (size_t j = i + 1; j < moves.size(); ++j) {
         SwapTally::Move rest = swap_record(moves[j]);
         rest.outcome         = SwapOutcome::Failed;
         tally_.swaps().add(rest);
       }
-      for (const SwapMove& planned : moves)
+      for (const SwapMove& planned : moves) {
         swap_pool_->forget(index_, planned.id);
+        if (!planned.out)
+          swap_space_.erase(planned.id);
+      }
+      tally_.cut_iteration(index_, now() - start);
       fail();
       return false;
     }
     if (r.outcome != SwapOutcome::Moved)
       lost.push_back(m.id);
   }
-  // Back to the front of the queue, the earliest arrival first, as recompute preemption leaves them.
+  // Back to the front of the queue, the earliest arrival (lowest id) first, as recompute
+  // preemption leaves them.
+  std::sort(lost.begin(), lost.end());
   for (auto id = lost.rbegin(); id != lost.rend(); ++id) {
     XBT_DEBUG("instance %d: request %ld's swapped KV did not arrive: it is recomputed", index_, static_cast<long>(*id));
     batcher_.swap_failed(*id, work);
@@ -67,13 +79,18 @@ bool ServeInstance::move_swapped_kv(BatchWork& work, double fail_at)
 
 void ServeInstance::lose_swapped_kv()
 {
+  // The KV that went out is lost: each such sequence gets its `in`, failed (one whose `out`
+  // failed has its failure recorded already).
   for (int64_t id : batcher_.swapped_out()) {
-    SwapTally::Move r = swap_record({id, batcher_.swapped_blocks(id), false});
-    r.outcome         = SwapOutcome::Failed;
-    tally_.swaps().add(r);
+    if (swap_space_.count(id) != 0) {
+      SwapTally::Move r = swap_record({id, batcher_.swapped_blocks(id), false});
+      r.outcome         = SwapOutcome::Failed;
+      tally_.swaps().add(r);
+    }
     if (swap_pool_)
       swap_pool_->forget(index_, id);
   }
+  swap_space_.clear();
 }
 
 }  // namespace llsim

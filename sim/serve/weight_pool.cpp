@@ -109,7 +109,7 @@ void PoolWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
     return;
   if (pool_holds_all(t.weight_B)) {
     load->set_source(pool_.name());
-    if (move_pieces(t, false, [&load] { return load->cancelled(); })) {
+    if (move_pieces(t, false, [&load] { return load->cancelled(); }) && !load->cancelled()) {
       load->finish();
       return;
     }
@@ -137,10 +137,11 @@ void PoolWeights::fetch(const std::shared_ptr<Load>& load, const WeightTarget& t
 
 void PoolWeights::fill(const WeightTarget& t)
 {
-  if (filling_)
+  if (filling_ || pool_holds_all(t.weight_B))  // another instance fills it, or filled it meanwhile
     return;
   filling_ = true;
-  if (!move_pieces(t, true, [this] { return stopped_; })) {
+  // Incomplete (and not completed by another meanwhile), the set is of no use: its pieces go.
+  if (!move_pieces(t, true, [this] { return stopped_; }) && !pool_holds_all(t.weight_B)) {
     XBT_DEBUG("instance %d: the fill of '%s' did not complete: its pieces are dropped", t.instance,
               pool_.name().c_str());
     for (size_t i = 0; i < pieces(t.weight_B); ++i)
@@ -169,7 +170,7 @@ bool PoolWeights::move_pieces(const WeightTarget& t, bool put, const std::functi
       state->done.notify_all();
     });
   state->done.wait_until([&state] { return state->workers_left == 0; }, std::numeric_limits<double>::infinity());
-  return !state->failed && state->next >= state->count && !stop();
+  return !state->failed && state->next >= state->count;  // every piece moved, even if stopped meanwhile
 }
 
 }  // namespace llsim

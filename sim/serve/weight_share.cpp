@@ -12,7 +12,7 @@ WeightShare::WeightShare(WeightSource& source, const WeightTarget& whole, LoadTa
 
 WeightShare::Turn WeightShare::join(std::function<void()> wake, bool initial, Turn last_completed)
 {
-  const bool joinable = turn_ > last_completed && (waiting_ > 0 || over(turn_));
+  const bool joinable = turn_ > last_completed && waiting_ > 0;  // under way, or completed (never left)
   if (joinable) {
     waiting_ += 1;
     wakes_.push_back(std::move(wake));

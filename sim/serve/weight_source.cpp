@@ -13,6 +13,7 @@
 #include "sim/svc/storage.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
@@ -43,12 +44,11 @@ const ParamTable& weight_source_params()
 
 namespace {
 
-// Whether some server of `storage` has its own copy at `path` (node-local files).
 // A pool that could never hold the weights would be filled in vain at every load.
 void check_pool_room(const Params& p, const MemoryPool& pool, double weight_B, double chunk_B)
 {
   const double servers = static_cast<double>(pool.servers().count);
-  if (pool.capacity() < chunk_B)
+  if (pool.capacity() < std::min(chunk_B, weight_B))
     p.fail("from", "memory pool '" + pool.name() + "' holds " + format_bytes(pool.capacity()) +
                        " per server, less than a piece of the weights (chunk: " + format_bytes(chunk_B) + ")");
   if (pool.capacity() * servers < weight_B)
@@ -56,6 +56,7 @@ void check_pool_room(const Params& p, const MemoryPool& pool, double weight_B, d
                        " in all, less than the model's " + format_bytes(weight_B) + " of weights");
 }
 
+// Whether some server of `storage` has its own copy at `path` (node-local files).
 bool has_own_copies(const StorageService& storage, const std::string& path)
 {
   for (size_t server = 0; server < static_cast<size_t>(storage.servers().count); ++server)
@@ -136,16 +137,18 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
 void WeightSource::check_instances(const Params& p, const std::string& key,
                                    const std::vector<const GroupSpec*>& groups) const
 {
-  // llsim does not time a host's memory-to-GPU copies: a piece on the instance's own host would
-  // come for free.
+  // The weights go to the GPU hosts (not, say, FastDecode's R-workers). llsim does not time a
+  // host's memory-to-GPU copies of them: a piece in a pool on such a host would come for free.
+  std::vector<const GroupSpec*> gpu_groups;
+  std::copy_if(groups.begin(), groups.end(), std::back_inserter(gpu_groups), [](const GroupSpec* g) { return g->gpu; });
   const MemoryPool* pool = impl_->pool_service;
   if (pool != nullptr &&
-      std::any_of(groups.begin(), groups.end(), [pool](const GroupSpec* g) { return g == &pool->servers(); }))
+      std::any_of(gpu_groups.begin(), gpu_groups.end(), [pool](const GroupSpec* g) { return g == &pool->servers(); }))
     p.fail(key, "weights.from: memory pool '" + pool->name() +
                     "' is on the instances' own hosts, where llsim does not time the copies to the GPUs: put "
                     "the pool on other hosts");
   const StorageService* from = impl_->from;
-  const bool own_copies      = from != nullptr && std::all_of(groups.begin(), groups.end(),
+  const bool own_copies      = from != nullptr && std::all_of(gpu_groups.begin(), gpu_groups.end(),
                                                               [from](const GroupSpec* g) { return g == &from->servers(); });
   if (impl_->fill != nullptr && from != nullptr && !own_copies)
     p.fail(key, "weights.fill_from fills the hosts' own copies, but storage '" + from->name() +

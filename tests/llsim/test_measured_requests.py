@@ -71,8 +71,8 @@ refused("noid.jsonl", GOOD.replace('"request_id": 1', '"request_id": null'), "re
         "noid.jsonl:1: 'request_id' must be a string or an integer")
 refused("tiny_rate.json", '{"input_lens": [1, 2], "output_lens": [1, 1], "ttfts": [0, 0], "request_rate": 1e-300}',
         "vllm_benchmark", "tiny_rate.json: 'request_rate' puts request 1 more than")
-refused("overflow.json", '{"input_lens": [1],\n "ttfts": [40.894e109066]}', "vllm_benchmark",
-        "overflow.json:2: a number beyond the range of a double")
+refused("overflow.json", '{"backend": "1e999",\n "input_lens": [1],\n "ttfts": [1e999]}', "vllm_benchmark",
+        "overflow.json:3: a number beyond the range of a double")
 refused("errors.json", '{"input_lens": [1], "output_lens": [1], "ttfts": [0], "errors": [0]}', "vllm_benchmark",
         "'errors'[0] must be a text (empty: no error) or null")
 # A log on Unix time is read from its first request.

@@ -79,6 +79,8 @@ run_fails(SOURCES, "weights: weights.from: memory pool 'wcache' is on the instan
 run_fails(SOURCES, "weights.path: no file set 'models/llama3-70b' on storage 'nvme'", *POOL,
           "services.nvme.files=[{path: models/llama3-70b, bytes: 141.2GB, local: true}]",
           "phases.chat.weights={path: models/llama3-70b, from: wcache, fill_from: nvme}")
+run_fails(SOURCES, "weights.from: service 'meta' is a metadata service; expected a storage service, a memory_pool "
+          "service, or peers", "services.meta={kind: metadata, servers: oss}", "phases.chat.weights.from=meta")
 run_fails(SOURCES, "weights.from: memory pool 'wcache' starts empty: name the storage service that fills it in "
           "fill_from", *POOL, "phases.chat.weights={path: models/llama3-70b, from: wcache}")
 finish()
