@@ -8,9 +8,10 @@
 //   and none is free, the running sequence that arrived last is preempted by recompute (its
 //   blocks freed, back to the front of the queue, to prefill its prompt and its output so far
 //   again), or, with swap space (vLLM V0's preemption by swap), swapped out: its KV blocks move
-//   to CPU memory and come back, before any new prompt is admitted, when its blocks are free
-//   again (a sequence still prefilling, or one whose blocks the swap space cannot hold, is
-//   recomputed); nothing new is admitted in that iteration. Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
+//   to CPU memory (or a swap pool: the instance moves them, swap_moves()) and come back, before
+//   any new prompt is admitted, when its blocks are free again (a sequence still prefilling, or
+//   one whose blocks the swap space cannot hold, is recomputed); nothing new is admitted in that
+//   iteration. Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
 //   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
 //   order while the batch has fewer than max_batch_size sequences and the blocks of their whole
 //   prompt are free (taken on admission, as vLLM does; chunks split only the compute).
