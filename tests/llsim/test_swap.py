@@ -126,6 +126,17 @@ check(full_s["phases"]["chat"]["completed"] == 40 and "rejected" in outcomes and
       full_s["services"]["swapmem"]["evictions"] == 0 and full_s["services"]["swapmem"]["stored_bytes"] == 0,
       f"a full pool rejects, evicts no swapped KV: {full_s['services']['swapmem']}")
 round_trips(swaps(full), "swapmem", ("moved", "rejected"))
+# Sequences rejected in one iteration go back to the queue earliest arrival first, as preemption by
+# recompute leaves them: they finish in arrival order.
+with open(os.path.join(full, "chat_requests.csv")) as f:
+    finish_s = {r["request"]: float(r["finish_s"]) for r in csv.DictReader(f)}
+rejected_at = defaultdict(list)
+for r in swaps(full):
+    if r["outcome"] == "rejected":
+        rejected_at[r["start_s"]].append(int(r["request"]))
+in_order = [[finish_s[str(i)] for i in sorted(ids)] for ids in rejected_at.values()]
+check(any(len(f) > 2 for f in in_order) and all(f == sorted(f) for f in in_order),
+      f"rejected sequences finish in arrival order: {in_order}")
 check(full_s["phases"]["chat"]["kv_swap_failures"] == outcomes.count("rejected"), "each rejection is a failure")
 # The GPU host fails (5.6-5.7 s) while 26 sequences come back in one iteration: the moves not
 # made are lost with the instance, and nothing stays in the pool.
