@@ -36,7 +36,6 @@
 #include <functional>
 #include <memory>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace llsim {
@@ -151,7 +150,6 @@ class ServeInstance : public BatchListener {
   double checked_s_ = 0;             // no failure before this time went unnoticed
   std::unique_ptr<WaitPoint> wake_;
   KvSwapPool* swap_pool_ = nullptr;
-  std::unordered_set<int64_t> swap_space_;  // sequences whose KV went out and is not back
   WeightSource* weights_ = nullptr;
   WeightTarget weight_target_;
   std::shared_ptr<WeightShare> share_;

@@ -45,27 +45,25 @@ bool ServeInstance::move_swapped_kv(BatchWork& work, double fail_at)
       r.outcome = r.end_s <= fail_at ? SwapOutcome::Moved : SwapOutcome::Failed;
     }
     tally_.swaps().add(r);
-    if (m.out && r.outcome == SwapOutcome::Moved)
-      swap_space_.insert(m.id);
-    if (!m.out)
-      swap_space_.erase(m.id);
+    if (r.outcome != SwapOutcome::Moved)
+      lost.push_back(m.id);
     if (swap_pool_ && now() >= fail_at) {  // its host failed: the moves not made are lost too
       for (size_t j = i + 1; j < moves.size(); ++j) {
         SwapTally::Move rest = swap_record(moves[j]);
         rest.outcome         = SwapOutcome::Failed;
         tally_.swaps().add(rest);
+        lost.push_back(moves[j].id);
       }
-      for (const SwapMove& planned : moves) {
+      // Those whose KV never went out leave the swap space first, so that the failure records
+      // only the KV it loses (lose_swapped_kv).
+      for (int64_t id : lost)
+        batcher_.swap_failed(id, work);
+      for (const SwapMove& planned : moves)
         swap_pool_->forget(index_, planned.id);
-        if (!planned.out)
-          swap_space_.erase(planned.id);
-      }
       tally_.cut_iteration(index_, now() - start);
       fail();
       return false;
     }
-    if (r.outcome != SwapOutcome::Moved)
-      lost.push_back(m.id);
   }
   // Back to the front of the queue, the earliest arrival (lowest id) first, as recompute
   // preemption leaves them.
@@ -79,18 +77,15 @@ bool ServeInstance::move_swapped_kv(BatchWork& work, double fail_at)
 
 void ServeInstance::lose_swapped_kv()
 {
-  // The KV that went out is lost: each such sequence gets its `in`, failed (one whose `out`
-  // failed has its failure recorded already).
+  // The KV swapped out is lost: each such sequence gets its `in`, failed (one whose `out` failed
+  // was recomputed instead, in move_swapped_kv, and is not swapped out).
   for (int64_t id : batcher_.swapped_out()) {
-    if (swap_space_.count(id) != 0) {
-      SwapTally::Move r = swap_record({id, batcher_.swapped_blocks(id), false});
-      r.outcome         = SwapOutcome::Failed;
-      tally_.swaps().add(r);
-    }
+    SwapTally::Move r = swap_record({id, batcher_.swapped_blocks(id), false});
+    r.outcome         = SwapOutcome::Failed;
+    tally_.swaps().add(r);
     if (swap_pool_)
       swap_pool_->forget(index_, id);
   }
-  swap_space_.clear();
 }
 
 }  // namespace llsim
