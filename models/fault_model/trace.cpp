@@ -6,6 +6,7 @@
 //   file: path relative to the scenario, required
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/tasks_failure_trace.yaml --set 'faults.0={group: workers, impl: trace, file: tasks_failure_trace.csv}'
+#include "models/fault_model/host_names.hpp"
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
@@ -58,17 +59,11 @@ class TraceFaults : public FaultModel {
     for (size_t r = 0; r < table.rows.size(); ++r) {
       const std::string where = file + ":" + std::to_string(table.line_of_row[r]) + ": ";
       const std::string& name = table.rows[r][host];
-      size_t index            = 0;
-      bool valid              = name.compare(0, prefix.size(), prefix) == 0 && name.size() > prefix.size();
-      if (valid) {
-        const std::string digits = name.substr(prefix.size());
-        valid                    = digits.find_first_not_of("0123456789") == std::string::npos && digits.size() < 10;
-        if (valid)
-          index = std::stoul(digits);
-      }
-      if (!valid || index >= outages_.size())
-        throw ConfigError(where + "host '" + name + "' is not in group '" + group.name + "' (expected " + prefix +
-                          "0 .. " + prefix + std::to_string(outages_.size() - 1) + ")");
+      const auto found        = host_index_in(group, name);
+      if (!found)
+        throw ConfigError(where + "host '" + name + "' is not in group '" + group.name + "' (expected " +
+                          host_range_of(group) + ")");
+      const size_t index = *found;
       const Outage o{table.number(r, down), table.number(r, up)};
       if (o.down_s < 0 || o.up_s < o.down_s)
         throw ConfigError(where + "expected 0 <= down_at <= up_at");

@@ -141,6 +141,15 @@ const ParamTable& restart_params()
                                           "stop the run (it cannot progress)")
           .defaults("1000")
           .at_least(1),
+      ParamSpec::integer("spares", "spare hosts: a failed host is replaced by a free one, else the job waits "
+                                   "for its repair (absent: always a spare)")
+          .may_be_absent()
+          .at_least(0),
+      ParamSpec::quantity("swap_time", Dimension::Duration,
+                          "to bring a spare host into the job, before the "
+                          "restart delay")
+          .defaults("0s")
+          .at_least(0),
   };
   return t;
 }
@@ -162,7 +171,9 @@ const ParamTable kTrainParams = {
         .defaults("{}")
         .with_fields(checkpoint_params()),
     ParamSpec::section("files", "files written between checkpoints").defaults("{}").with_fields(files_params()),
-    ParamSpec::section("restart", "{delay, give_up_after}").defaults("{}").with_fields(restart_params()),
+    ParamSpec::section("restart", "{delay, give_up_after, spares, swap_time}")
+        .defaults("{}")
+        .with_fields(restart_params()),
 };
 
 IoReplay parse_replay(const Params& p)
@@ -245,6 +256,8 @@ class TrainPhase : public Phase {
     const Params restart = p.section("restart", restart_params());
     setup_.restart_delay = restart.distribution("delay");
     setup_.give_up_after = restart.integer("give_up_after");
+    setup_.spares        = restart.has("spares") ? restart.integer("spares") : -1;
+    setup_.swap_s        = restart.quantity("swap_time");
     plan_                = layout_->plan(model_, parallelism_, io_system_);
     setup_.policy        = policy_.get();
     setup_.mode          = mode_.get();
@@ -268,27 +281,40 @@ class TrainPhase : public Phase {
   Metrics metrics() const override
   {
     const auto mean = [this](IoKind k) { return env_ ? env_->totals(k).mean_s() : NAN; };
-    return {{"checkpoint_bytes", result_.checkpoint_bytes},
-            {"checkpoints", static_cast<double>(result_.checkpoints)},
-            {"checkpoint_files", static_cast<double>(plan_.files())},
-            {"checkpoint_write_s", mean(IoKind::PfsWrite)},
-            {"checkpoint_read_s", mean(IoKind::PfsRead)},
-            {"checkpoint_blocking_s", result_.mean_blocking_s},
-            {"local_write_s", mean(IoKind::LocalWrite)},
-            {"blocking_s", result_.blocking_s},
-            {"interval_s", result_.interval_s},
-            {"failures", static_cast<double>(result_.failures)},
-            {"restarts", static_cast<double>(result_.restarts)},
-            {"wasted_s", result_.wasted_s()},
-            {"checkpoints_cut_short", static_cast<double>(result_.checkpoints_cut_short)},
-            {"restarting_s", result_.restarting_s},
-            {"restarts_cut_short", static_cast<double>(result_.restarts_cut_short)},
-            {"makespan_s", result_.makespan_s},
-            {"goodput", result_.makespan_s > 0 ? result_.useful_s / result_.makespan_s : 0},
-            {"file_state_bytes", result_.file_state_bytes},
-            {"inconsistent_rollbacks", static_cast<double>(result_.inconsistent_rollbacks)},
-            {"job_mtbf_s", setup_.job_mtbf_s},
-            {"io_replays", env_ ? static_cast<double>(env_->replays()) : 0}};
+    Metrics m       = {{"checkpoint_bytes", result_.checkpoint_bytes},
+                       {"checkpoints", static_cast<double>(result_.checkpoints)},
+                       {"checkpoint_files", static_cast<double>(plan_.files())},
+                       {"checkpoint_write_s", mean(IoKind::PfsWrite)},
+                       {"checkpoint_read_s", mean(IoKind::PfsRead)},
+                       {"checkpoint_blocking_s", result_.mean_blocking_s},
+                       {"local_write_s", mean(IoKind::LocalWrite)},
+                       {"blocking_s", result_.blocking_s},
+                       {"interval_s", result_.interval_s},
+                       {"failures", static_cast<double>(result_.failures)},
+                       {"restarts", static_cast<double>(result_.restarts)},
+                       {"wasted_s", result_.wasted_s()},
+                       {"checkpoints_cut_short", static_cast<double>(result_.checkpoints_cut_short)},
+                       {"restarting_s", result_.restarting_s},
+                       {"restarts_cut_short", static_cast<double>(result_.restarts_cut_short)},
+                       {"makespan_s", result_.makespan_s},
+                       {"goodput", result_.makespan_s > 0 ? result_.useful_s / result_.makespan_s : 0},
+                       {"file_state_bytes", result_.file_state_bytes},
+                       {"inconsistent_rollbacks", static_cast<double>(result_.inconsistent_rollbacks)},
+                       {"job_mtbf_s", setup_.job_mtbf_s},
+                       {"io_replays", env_ ? static_cast<double>(env_->replays()) : 0},
+                       {"spare_swaps", static_cast<double>(result_.spare_swaps)},
+                       {"host_wait_s", result_.host_wait_s}};
+    for (FaultClass c : kFaultClasses) {
+      double count = 0, lost = 0;
+      for (const auto& t : result_.interruptions)
+        if (t.cause.fault_class == c) {
+          count += static_cast<double>(t.interruptions);
+          lost += t.lost_s;
+        }
+      m.emplace_back(std::string("interruptions_") + fault_class_name(c), count);
+      m.emplace_back(std::string("lost_") + fault_class_name(c) + "_s", lost);
+    }
+    return m;
   }
 
   std::vector<OutputTable> tables() const override
@@ -302,10 +328,16 @@ class TrainPhase : public Phase {
       checkpoints.add_numbers({static_cast<double>(r.index), r.start_s, r.end_s, r.iteration, r.blocking_s, r.bytes,
                                r.durable_s, r.replayed ? 1.0 : 0.0});
     CsvWriter failures;
-    failures.header = {"time_s", "node"};
-    for (const auto& [time, node] : env_->failures())
-      failures.add_numbers({time, static_cast<double>(node)});
-    return {{"checkpoints", checkpoints}, {"failures", failures}};
+    failures.header = {"time_s", "node", "class", "cause", "node_up_s"};
+    for (const auto& f : env_->failures())
+      failures.rows.push_back({format_number(f.time_s), std::to_string(f.node), fault_class_name(f.cause.fault_class),
+                               CsvWriter::cell(f.cause.name), format_number(f.up_s)});
+    CsvWriter interruptions;
+    interruptions.header = {"class", "cause", "interruptions", "lost_s"};
+    for (const auto& t : result_.interruptions)
+      interruptions.rows.push_back({fault_class_name(t.cause.fault_class), CsvWriter::cell(t.cause.name),
+                                    std::to_string(t.interruptions), format_number(t.lost_s)});
+    return {{"checkpoints", checkpoints}, {"failures", failures}, {"interruptions", interruptions}};
   }
 
  private:
@@ -335,7 +367,7 @@ class TrainPhase : public Phase {
 };
 
 // What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
-const MetricTable kTrainMetrics = {
+const MetricTable kTrainBaseMetrics = {
     {"checkpoint_bytes", MetricUnit::Bytes,
      "bytes of all checkpoints, every level (node-local copies, file-state bytes and the parallel file system's)"},
     {"checkpoints", MetricUnit::Count, "checkpoints taken"},
@@ -370,12 +402,33 @@ const MetricTable kTrainMetrics = {
     {"io_replays", MetricUnit::Count,
      "I/O operations (checkpoint writes, restart reads) run through the services rather than charged the cost "
      "measured (io_replay)"},
+    {"spare_swaps", MetricUnit::Count,
+     "failures after which the job went on with a spare host (restart.spares; every one when spares are unlimited)"},
+    {"host_wait_s", MetricUnit::Seconds,
+     "part of restarting_s spent waiting for a full set of hosts: a spare's swap_time, or a repair when no spare "
+     "was free"},
 };
+
+// Then, for each fault class, the job's interruptions of that class and the time they cost.
+MetricTable train_metrics()
+{
+  MetricTable t = kTrainBaseMetrics;
+  for (FaultClass c : kFaultClasses) {
+    const std::string name = fault_class_name(c);
+    t.push_back({"interruptions_" + name, MetricUnit::Count,
+                 "failures of the job whose cause counts under " + name + " (sim/svc/fault_class.hpp)"});
+    t.push_back({"lost_" + name + "_s", MetricUnit::Seconds,
+                 "time " + name +
+                     " failures cost: compute they discarded, checkpoints they cut short, and from "
+                     "each until training went on (or the next failure)"});
+  }
+  return t;
+}
 
 }  // namespace
 
 LLSIM_REGISTER(Phase, "train", TrainPhase, "training with checkpoints, failures and restarts on a Sunway-like machine",
                kTrainParams);
-LLSIM_DECLARE_METRICS(Phase, "train", kTrainMetrics);
+LLSIM_DECLARE_METRICS(Phase, "train", train_metrics());
 
 }  // namespace llsim

@@ -1,5 +1,6 @@
 #include "sim/cli/trace_command.hpp"
 
+#include "sim/cli/fault_trace_stats.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/percentile.hpp"
 #include "sim/core/text.hpp"
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -21,6 +23,18 @@
 namespace llsim {
 
 namespace {
+
+// A .json file whose document is an array: a fault trace of events (a vLLM result is an object).
+bool looks_like_fault_trace(const std::string& file)
+{
+  if (file.size() < 5 || file.compare(file.size() - 5, 5, ".json") != 0)
+    return false;
+  std::ifstream in(file);
+  char c = 0;
+  while (in.get(c) && std::isspace(static_cast<unsigned char>(c)))
+    ;
+  return in && c == '[';
+}
 
 TraceFormat guess_format(const std::string& file)
 {
@@ -110,14 +124,20 @@ CLI::App* add_trace_command(CLI::App& app, TraceArguments& a)
   stats
       ->add_option("--format", a.format,
                    "mooncake (JSONL with hash_ids), azure or burstgpt (CSV), requests (a run's "
-                   "per-request JSON lines) or vllm_benchmark (vLLM's benchmark result JSON); default: "
-                   "mooncake for .jsonl, vllm_benchmark for .json, else from the CSV header")
+                   "per-request JSON lines), vllm_benchmark (vLLM's benchmark result JSON) or infinitehbd "
+                   "(a fault trace: JSON array of fault_start/fault_end events); default: mooncake for .jsonl, "
+                   "infinitehbd for a .json array, vllm_benchmark for another .json, else from the CSV header")
       ->type_name("F");
   stats
       ->add_option("--cache-blocks", a.cache_blocks,
                    "cache sizes in 512-token blocks for the ideal prefix hit ratio ('inf': unbounded)")
       ->type_name("N,...");
   stats->add_flag("--json", a.json, "one JSON object on standard output instead of text");
+  stats
+      ->add_option("--nodes", a.nodes,
+                   "a fault trace's node count, for MTBFs per node (default: the nodes with a fault in it)")
+      ->type_name("N")
+      ->check(CLI::PositiveNumber);
   stats->add_flag("--skip-bad-lines", a.skip_bad_lines,
                   "skip and count malformed lines instead of stopping at the first");
   return trace;
@@ -129,11 +149,16 @@ int trace_stats_command(const TraceArguments& a)
   const bool json         = a.json;
   std::vector<std::string> size_names;
   const std::vector<size_t> sizes = parse_sizes(a.cache_blocks, &size_names);
+  if (a.format == "infinitehbd" || (a.format.empty() && looks_like_fault_trace(file)))
+    return fault_trace_stats(file, a.nodes, json);
+  if (a.nodes != 0)
+    throw std::invalid_argument("--nodes applies to a fault trace (--format infinitehbd) only");
   TraceFormat format;
   if (a.format.empty())
     format = guess_format(file);
   else if (!parse_trace_format(a.format, &format))
-    throw std::invalid_argument(std::string("--format expects ") + trace_format_names() + ", got '" + a.format + "'");
+    throw std::invalid_argument(std::string("--format expects ") + trace_format_names() + " or infinitehbd, got '" +
+                                a.format + "'");
 
   const RequestTrace trace = read_request_trace(file, format, a.skip_bad_lines);
   std::vector<double> in, out;

@@ -1,6 +1,8 @@
 // `llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]`:
 // the request rate, input and output length percentiles and the ideal prefix hit ratio of a
 // request trace for each cache size (sim/serve/prefix_cache.hpp), as text or one JSON object.
+// A fault trace (--format infinitehbd, or a .json file holding an array) is summarised per fault
+// class instead (sim/cli/fault_trace_stats.hpp).
 #pragma once
 #include <string>
 
@@ -14,6 +16,7 @@ struct TraceArguments {
   std::string file, format;
   std::string cache_blocks = "inf";
   bool json = false, skip_bad_lines = false;
+  long long nodes = 0;  // a fault trace's node count (0: those with a fault)
 };
 
 // Declares `trace stats` and its options on `app`, filling `a` when parsed; returns `trace`.

@@ -93,6 +93,14 @@ void CsvWriter::add_numbers(const std::vector<double>& row)
   rows.push_back(std::move(cells));
 }
 
+std::string CsvWriter::cell(std::string text)
+{
+  for (char& c : text)
+    if (c == ',' || c == '\n' || c == '\r')
+      c = ' ';
+  return text;
+}
+
 std::string CsvWriter::text() const
 {
   std::string out = join(header, ",") + "\n";

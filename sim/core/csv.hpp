@@ -37,6 +37,8 @@ struct CsvWriter {
   std::vector<std::string> header;
   std::vector<std::vector<std::string>> rows;
   void add_numbers(const std::vector<double>& row);
+  // A text cell: commas and line breaks (which would split it) become spaces.
+  static std::string cell(std::string text);
   std::string text() const;
 };
 

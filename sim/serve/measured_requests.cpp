@@ -1,6 +1,7 @@
 #include "sim/serve/measured_requests.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/json_text.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -135,39 +136,6 @@ TraceRequest benchmark_request(const nlohmann::json& doc, size_t i, size_t n)
   return r;
 }
 
-// The line of byte `offset` of the file, for a JSON syntax error.
-// Where a JSON text is broken, if it is: a syntax error, or a number beyond a double's range
-// (which the parser's exception does not place).
-struct JsonErrorAt : nlohmann::json_sax<nlohmann::json> {
-  using json    = nlohmann::json;
-  size_t byte   = std::string::npos;
-  bool overflow = false;
-  bool null() override { return true; }
-  bool boolean(bool) override { return true; }
-  bool number_integer(json::number_integer_t) override { return true; }
-  bool number_unsigned(json::number_unsigned_t) override { return true; }
-  bool number_float(json::number_float_t, const json::string_t&) override { return true; }
-  bool string(json::string_t&) override { return true; }
-  bool binary(json::binary_t&) override { return true; }
-  bool start_object(std::size_t) override { return true; }
-  bool key(json::string_t&) override { return true; }
-  bool end_object() override { return true; }
-  bool start_array(std::size_t) override { return true; }
-  bool end_array() override { return true; }
-  bool parse_error(std::size_t position, const std::string&, const json::exception& e) override
-  {
-    byte     = position;
-    overflow = e.id == 406;
-    return false;
-  }
-};
-
-size_t line_at(const std::string& text, size_t offset)
-{
-  return 1 + static_cast<size_t>(std::count(
-                 text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(offset, text.size())), '\n'));
-}
-
 }  // namespace
 
 RequestTrace read_request_log(const std::string& file, bool skip_bad_lines)
@@ -203,13 +171,7 @@ RequestTrace read_vllm_benchmark(const std::string& file)
   std::stringstream text;
   text << in.rdbuf();
   const std::string content = text.str();
-  JsonErrorAt error;
-  nlohmann::json::sax_parse(content, &error);
-  if (error.byte != std::string::npos)
-    throw ConfigError(file + ":" + std::to_string(line_at(content, error.byte)) + ": " +
-                      (error.overflow ? "a number beyond the range of a double" : "not JSON") +
-                      " (expected vLLM's benchmark result, --save-result)");
-  const nlohmann::json doc = nlohmann::json::parse(content);
+  const nlohmann::json doc  = parse_json_text(content, file, "vLLM's benchmark result, --save-result");
   RequestTrace trace;
   try {
     if (!doc.is_object())

@@ -10,14 +10,26 @@
 #pragma once
 #include "sim/core/random.hpp"
 #include "sim/platform/platform_spec.hpp"
+#include "sim/svc/fault_class.hpp"
 
+#include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace llsim {
 
 struct Outage {
-  double down_s = std::numeric_limits<double>::infinity();  // +inf: no (further) outage
-  double up_s   = std::numeric_limits<double>::infinity();
+  double down_s  = std::numeric_limits<double>::infinity();  // +inf: no (further) outage
+  double up_s    = std::numeric_limits<double>::infinity();
+  uint32_t cause = 0;  // index into the model's causes()
+};
+
+// What took a host down: a cause as the model names it (a component, a trace's class) and the
+// class it counts under in the metrics.
+struct FaultCause {
+  std::string name;
+  FaultClass fault_class = FaultClass::Host;
 };
 
 class FaultModel {
@@ -25,6 +37,7 @@ class FaultModel {
   struct Context {
     const PlatformSpec& platform;
     const GroupSpec& group;
+    uint64_t key;  // the group's random stream key, for models that draw streams of their own
   };
   static constexpr const char* kInterfaceName = "fault_model";
   static constexpr const char* kHeader        = "sim/svc/fault_model.hpp";
@@ -38,6 +51,11 @@ class FaultModel {
   // Mean time from a host's return to its next failure (+inf: never fails): the MTBF that
   // checkpoint policies use.
   virtual double mtbf_s(size_t index) const = 0;
+  // The failure rate of hosts [first, first + count) of the group taken together, in 1/s: a
+  // component shared by several of them (a switch) counts once. By default the sum of 1/MTBF.
+  virtual double set_rate(size_t first, size_t count) const;
+  // The causes an Outage's `cause` indexes; by default one, the host as a whole.
+  virtual std::vector<FaultCause> causes() const { return {{"host", FaultClass::Host}}; }
 };
 
 }  // namespace llsim

@@ -46,8 +46,10 @@ void HostFaults::load(const YamlRef& faults)
     const GroupSpec& group = platform_.group_param(p, "group");
     if (model_of_[group.first_host] >= 0)
       p.fail("group", "group '" + group.name + "' already has a fault model");
-    auto model = entry.make(p, FaultModel::Context{platform_, group});
-    models_.push_back({&group, std::move(model), Rng::stream_key(seed_, "faults." + group.name)});
+    const uint64_t key = Rng::stream_key(seed_, "faults." + group.name);
+    auto model         = entry.make(p, FaultModel::Context{platform_, group, key});
+    auto causes        = model->causes();
+    models_.push_back({&group, std::move(model), key, std::move(causes)});
     for (int64_t h = 0; h < group.count; ++h)
       model_of_[group.host(h)] = static_cast<int>(models_.size() - 1);
   }
@@ -81,14 +83,14 @@ Outage HostFaults::outage_at(HostId h, double t)
   }
 }
 
-double HostFaults::next_failure(HostId h, double t)
+Outage HostFaults::next_outage(HostId h, double t)
 {
   if (model_of_[h] < 0)
-    return kInf;
+    return {};
   for (size_t k = 0;; ++k) {
     const Outage& o = outage(h, k);
     if (o.down_s >= t)
-      return o.down_s;
+      return o;
   }
 }
 
@@ -100,18 +102,37 @@ double HostFaults::mtbf_s(HostId h) const
   return m.model->mtbf_s(h - m.group->first_host);
 }
 
+double HostFaults::set_rate(HostId first, size_t count) const
+{
+  double rate = 0;
+  for (HostId h = first; h < first + count;) {
+    if (model_of_[h] < 0) {
+      ++h;
+      continue;
+    }
+    const Model& m   = models_[static_cast<size_t>(model_of_[h])];
+    const HostId end = std::min<HostId>(first + count, m.group->first_host + static_cast<HostId>(m.group->count));
+    rate += m.model->set_rate(h - m.group->first_host, end - h);
+    h = end;
+  }
+  return rate;
+}
+
+const FaultCause& HostFaults::cause(HostId h, const Outage& o) const
+{
+  const auto& causes = models_.at(static_cast<size_t>(model_of_.at(h))).causes;
+  return causes.at(o.cause);
+}
+
 GroupFailures::GroupFailures(HostFaults& faults, HostId first, size_t count)
     : faults_(faults)
 {
-  double rate = 0;
-  for (HostId h = first; h < first + count; ++h) {
-    if (!faults.may_fail(h))
-      continue;
-    rate += 1 / faults.mtbf_s(h);
-    heap_.emplace_back(faults.next_failure(h, 0), h);
-  }
+  for (HostId h = first; h < first + count; ++h)
+    if (faults.may_fail(h))
+      heap_.emplace_back(faults.next_failure(h, 0), h);
   std::make_heap(heap_.begin(), heap_.end(), Later());
-  mtbf_s_ = rate > 0 ? 1 / rate : kInf;
+  const double rate = faults.set_rate(first, count);
+  mtbf_s_           = rate > 0 ? 1 / rate : kInf;
 }
 
 std::pair<double, HostId> GroupFailures::next(double t)

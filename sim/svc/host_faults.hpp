@@ -29,16 +29,23 @@ class HostFaults {
     const Outage o = outage_at(h, t);
     return o.down_s <= t ? o.up_s : t;
   }
-  // The start of the first outage that begins at or after `t` (+inf: none).
-  double next_failure(HostId h, double t);
+  // The first outage that begins at or after `t` (down_s = +inf: none), and its start.
+  Outage next_outage(HostId h, double t);
+  double next_failure(HostId h, double t) { return next_outage(h, t).down_s; }
   // The host's mean time between failures (+inf when it never fails).
   double mtbf_s(HostId h) const;
+  // The failure rate of hosts [first, first + count) taken together, in 1/s (a component shared
+  // by several of them counts once).
+  double set_rate(HostId first, size_t count) const;
+  // What caused an outage of host h (as its fault model names it).
+  const FaultCause& cause(HostId h, const Outage& o) const;
 
  private:
   struct Model {
     const GroupSpec* group;
     std::unique_ptr<FaultModel> model;
     uint64_t key;
+    std::vector<FaultCause> causes;
   };
   const Outage& outage(HostId h, size_t k);  // generates up to outage k
 

@@ -60,7 +60,8 @@ double SimTrainingEnvironment::now() const
 void SimTrainingEnvironment::failed()
 {
   const int64_t node = next_failed_host_ - route_.nodes.first_host;
-  failure_log_.emplace_back(next_failure_s_, node);
+  const Outage o     = route_.faults.next_outage(next_failed_host_, next_failure_s_);  // it may last 0 s
+  failure_log_.push_back({next_failure_s_, node, route_.faults.cause(next_failed_host_, o), o.up_s});
   failed_writer_ = writer_of_node_[static_cast<size_t>(node)];
   XBT_DEBUG("node %ld fails at %g s", static_cast<long>(node), next_failure_s_);
   const auto next   = failures_.next(std::nextafter(next_failure_s_, kInf));

@@ -31,6 +31,15 @@ namespace llsim {
 
 enum class IoReplay { Auto, Always, Once };
 
+// One failure of the job: when, which node (index in the job's group), why, and when that node
+// is repaired.
+struct JobFailure {
+  double time_s;
+  int64_t node;
+  FaultCause cause;
+  double up_s;
+};
+
 struct IoTotals {
   double seconds = 0;
   int64_t count  = 0;
@@ -51,13 +60,15 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   bool wait_background() override;
   void drop_background() override;
   int64_t failed_writer() const override { return failed_writer_; }
+  FaultCause failure_cause() const override { return failure_log_.back().cause; }
+  double failed_node_up_s() const override { return failure_log_.back().up_s; }
   int64_t replays() const override { return replays_; }
   double measured_s(IoKind kind) override;
   void report(int64_t failures, int64_t restarts) override;
 
   double job_mtbf_s() const { return failures_.mtbf_s(); }
-  // The job's failures so far: (time, node index in the job's group).
-  const std::vector<std::pair<double, int64_t>>& failures() const { return failure_log_; }
+  // The job's failures so far.
+  const std::vector<JobFailure>& failures() const { return failure_log_; }
   const IoTotals& totals(IoKind kind) const { return totals_[static_cast<size_t>(kind)]; }
 
  private:
@@ -84,7 +95,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   HostId next_failed_host_ = 0;
   int64_t failed_writer_   = -1;
   std::vector<int64_t> writer_of_node_;
-  std::vector<std::pair<double, int64_t>> failure_log_;
+  std::vector<JobFailure> failure_log_;
   int64_t replays_    = 0;
   int64_t checkpoint_ = 0;
   std::vector<std::pair<std::pair<int, double>, double>> measured_;  // (kind, share) -> cost for scale 1

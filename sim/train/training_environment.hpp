@@ -3,6 +3,7 @@
 // (sim_training_environment.hpp); unit tests implement it with fixed costs, so the run's
 // decisions can be checked by hand.
 #pragma once
+#include "sim/svc/fault_model.hpp"
 #include "sim/train/checkpoint_mode.hpp"
 
 #include <cstdint>
@@ -34,6 +35,9 @@ class TrainingEnvironment {
   // The writer (index into the plan's writers) whose node the last failure took down; -1 when
   // that node writes no node-local copy.
   virtual int64_t failed_writer() const = 0;
+  // What caused the last failure, and when the node it took down is repaired.
+  virtual FaultCause failure_cause() const = 0;
+  virtual double failed_node_up_s() const  = 0;
   // I/O operations replayed through the services so far.
   virtual int64_t replays() const = 0;
   // The measured duration of an I/O kind (its last run), or -1 when it never ran.

@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/train/spare_pool.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,6 +28,7 @@ class Run {
       , env_(env)
       , rng_(rng)
       , restart_rng_(restart_rng)
+      , spares_(s.spares, s.swap_s)
   {}
 
   TrainingResult run()
@@ -47,12 +49,14 @@ class Run {
       const double start = env_.now();
       if (!checkpoint()) {
         out_.cut_short_checkpoint_s += env_.now() - start;
+        cut_s_ += env_.now() - start;
         out_.checkpoints_cut_short += 1;
         fail();
       }
     }
-    out_.makespan_s = env_.now() - start_s_;
-    out_.useful_s   = line_.compute_s;
+    out_.makespan_s  = env_.now() - start_s_;
+    out_.useful_s    = line_.compute_s;
+    out_.spare_swaps = spares_.swaps();
     return out_;
   }
 
@@ -89,6 +93,7 @@ class Run {
         finished ? ends.size() : static_cast<size_t>(std::upper_bound(ends.begin(), ends.end(), spent) - ends.begin());
     const double useful = completed > 0 ? ends[completed - 1] : 0;
     out_.compute_s += spent;
+    cut_s_ += spent - useful;  // the iteration a failure cut
     line_.compute_s += useful;
     since_checkpoint_s_ += useful;
     done_ += static_cast<double>(completed);
@@ -184,10 +189,44 @@ class Run {
                           "(restart.give_up_after sets how many failures in a row end the run)");
   }
 
+  // The index of the tally of the failure now due's cause.
+  size_t tally_of_failure()
+  {
+    const FaultCause cause = env_.failure_cause();
+    for (size_t i = 0; i < out_.interruptions.size(); ++i)
+      if (out_.interruptions[i].cause.name == cause.name &&
+          out_.interruptions[i].cause.fault_class == cause.fault_class)
+        return i;
+    out_.interruptions.push_back({cause, 0, 0});
+    return out_.interruptions.size() - 1;
+  }
+
+  // Waits for a full set of hosts, then the restart delay; false when a failure struck first.
+  bool wait_to_restart()
+  {
+    const double hosts_ready = spares_.replace(env_.now(), env_.failed_node_up_s());
+    if (hosts_ready > env_.now()) {
+      const double from = env_.now();
+      const bool ready  = env_.advance_until(hosts_ready);
+      out_.host_wait_s += env_.now() - from;
+      if (!ready)
+        return false;
+    }
+    return env_.advance_until(env_.now() + s_.restart_delay->sample(restart_rng_));
+  }
+
   void fail()
   {
     const double failed_at = env_.now();
     while (true) {
+      const double struck = env_.now();
+      const size_t tally  = tally_of_failure();
+      double lost         = cut_s_;
+      cut_s_              = 0;
+      const auto charge   = [&] {
+        out_.interruptions[tally].interruptions += 1;
+        out_.interruptions[tally].lost_s += lost + env_.now() - struck;
+      };
       out_.failures += 1;
       failures_in_a_row_ += 1;
       env_.report(out_.failures, out_.restarts);
@@ -208,6 +247,7 @@ class Run {
         local_ = pfs_;  // the node-local level is unusable: the next one starts afresh
         lost_.clear();
       }
+      lost += line_.compute_s - point.compute_s;
       const bool rolled_back = line_.iterations > point.iterations || since_checkpoint_s_ > 0;
       if (rolled_back && s_.file_state->inconsistent_on_rollback() && s_.files.write_Bps > 0)
         out_.inconsistent_rollbacks += 1;
@@ -215,8 +255,9 @@ class Run {
       done_               = point.iterations;
       checkpointed_at_    = done_;
       since_checkpoint_s_ = 0;
-      if (!env_.advance_until(env_.now() + s_.restart_delay->sample(restart_rng_))) {
+      if (!wait_to_restart()) {
         out_.restarts_cut_short += 1;  // failed again while restarting
+        charge();
         continue;
       }
       const std::vector<CheckpointStep> recovery =
@@ -225,10 +266,12 @@ class Run {
                         : std::vector<CheckpointStep>{CheckpointStep::write(IoKind::PfsRead)};
       if (!run_steps(recovery, 0, from_local ? lost_ : std::set<size_t>{})) {
         out_.restarts_cut_short += 1;
+        charge();
         continue;
       }
       if (from_local)
         lost_.clear();  // the lost parts were rebuilt from the partners
+      charge();
       out_.restarting_s += env_.now() - failed_at;
       out_.restarts += 1;
       env_.report(out_.failures, out_.restarts);
@@ -248,6 +291,8 @@ class Run {
   RestartPoint persist_point_;
   size_t persist_record_     = 0;
   int64_t failures_in_a_row_ = 0;
+  double cut_s_              = 0;  // compute and checkpoint time the failure now due cut short
+  SparePool spares_;
 };
 
 }  // namespace

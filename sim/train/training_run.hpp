@@ -21,6 +21,8 @@
 //   again after rollbacks, and checkpoints cut short by a failure) + restarting (from each
 //   failure until training goes on again: delays and recovery reads, including restarts cut
 //   short by further failures, and the initial read of a resumed job).
+// - Before the restart delay, the job needs a full set of hosts: a spare after `swap_s` when one
+//   is free, else the failed host's repair (spare_pool.hpp).
 // - `give_up_after` failures in a row with no checkpoint and no finish in between: the run
 //   cannot progress, and stops with a SimulationError naming the job MTBF, the restart delay and
 //   the read time.
@@ -44,6 +46,8 @@ struct TrainingSetup {
   const FileStatePolicy* file_state = nullptr;
   FileWorkload files;
   std::shared_ptr<const Distribution> restart_delay;  // drawn at each restart
+  int64_t spares        = -1;                         // spare hosts (< 0: unlimited)
+  double swap_s         = 0;                          // to bring a spare into the job
   bool resume           = false;
   int64_t give_up_after = 1000;
   size_t writers        = 1;  // of the plan (node-local levels)
@@ -60,6 +64,16 @@ struct CheckpointRecord {
   bool replayed;     // its I/O went through the services
 };
 
+// The failures of one cause and the time they cost: the compute each one discarded (rolled back,
+// or cut mid-iteration), the checkpoint it cut short, and the time from it until training went
+// on or the next failure struck. Over all causes, lost_s adds up to wasted_s + restarting_s
+// (less a resumed job's first read).
+struct InterruptionTally {
+  FaultCause cause;
+  int64_t interruptions = 0;
+  double lost_s         = 0;
+};
+
 struct TrainingResult {
   double makespan_s = 0, compute_s = 0, useful_s = 0, blocking_s = 0;
   double restarting_s = 0, cut_short_checkpoint_s = 0;
@@ -69,6 +83,9 @@ struct TrainingResult {
   double interval_s      = 0;  // the last one the policy gave
   double mean_blocking_s = 0;  // C
   std::vector<CheckpointRecord> records;
+  std::vector<InterruptionTally> interruptions;  // per cause, in the order each first struck
+  int64_t spare_swaps = 0;                       // failures the job went on from with a spare
+  double host_wait_s  = 0;                       // restarting time spent waiting for a spare or a repair
   double wasted_s() const { return compute_s - useful_s + cut_short_checkpoint_s; }
 };
 

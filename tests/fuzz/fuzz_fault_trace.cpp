@@ -36,7 +36,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
   llsim::fuzz::write_input("faults.csv", data, size);
   try {
     llsim::Registry<llsim::FaultModel>::create(llsim::YamlRef(fixture.faults, "faults[0]", fixture.source),
-                                               {fixture.platform, fixture.platform.groups.front()});
+                                               {fixture.platform, fixture.platform.groups.front(), 1});
   } catch (const llsim::ConfigError&) {
   }
   return 0;

@@ -23,7 +23,7 @@ at_once=${LLSIM_FUZZ_TARGETS_AT_ONCE:-1}
 [ "$runs" = -1 ] || runs=$(( (runs + jobs - 1) / jobs ))
 targets=("${@:4}")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace
-  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace fuzz_measurements)
+  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace fuzz_measurements fuzz_fault_events)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/llsim_fuzz_corpus.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -41,6 +41,7 @@ seeds_for() {
     fuzz_azure_trace) ls "$root"/tests/fuzz/seeds/azure.csv ;;
     fuzz_burstgpt_trace) ls "$root"/tests/inputs/burstgpt_sample.csv ;;
     fuzz_measurements) ls "$root"/tests/fuzz/seeds/measurements_* ;;
+    fuzz_fault_events) ls "$root"/tests/fuzz/seeds/fault_events_* ;;
   esac
 }
 

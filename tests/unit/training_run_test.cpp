@@ -23,13 +23,16 @@ class FakeEnvironment : public TrainingEnvironment {
   std::map<IoKind, double> cost;
   std::vector<std::pair<double, int64_t>> failures;  // time, writer
   std::vector<std::set<size_t>> local_reads;         // the lost writers each LocalRead was given
+  std::map<size_t, FaultCause> causes;               // of the failure of this index (default: host)
+  double repair_s = 0;                               // a failed node is back this long after
 
   double now() const override { return t_; }
   bool advance_until(double until) override
   {
     if (next_ < failures.size() && failures[next_].first < until) {
-      t_      = failures[next_].first;
-      writer_ = failures[next_].second;
+      t_         = failures[next_].first;
+      writer_    = failures[next_].second;
+      failed_at_ = t_;
       ++next_;
       return false;
     }
@@ -47,6 +50,12 @@ class FakeEnvironment : public TrainingEnvironment {
   bool wait_background() override { return advance_until(background_); }
   void drop_background() override { background_ = -kInf; }
   int64_t failed_writer() const override { return writer_; }
+  FaultCause failure_cause() const override
+  {
+    const auto it = causes.find(next_ - 1);
+    return it == causes.end() ? FaultCause{"host", FaultClass::Host} : it->second;
+  }
+  double failed_node_up_s() const override { return failed_at_ + repair_s; }
   int64_t replays() const override { return 0; }
   double measured_s(IoKind kind) override { return cost.count(kind) ? cost.at(kind) : -1; }
   void report(int64_t, int64_t) override {}
@@ -56,6 +65,7 @@ class FakeEnvironment : public TrainingEnvironment {
   size_t next_       = 0;
   int64_t writer_    = -1;
   double background_ = -kInf;
+  double failed_at_  = 0;
 };
 
 struct Run {
@@ -326,4 +336,72 @@ TEST_CASE("training run: file-state bytes are written with the checkpoint", "[tr
   CHECK(out.checkpoints == 1);
   CHECK(out.file_state_bytes == 1e12);
   CHECK(out.blocking_s == Approx(10));
+}
+
+TEST_CASE("training run: the time each cause of failure cost", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+  r.env.cost     = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  r.env.failures = {{455, 0}, {470, 1}, {800, 2}};
+  r.env.causes = {{0, {"leaf", FaultClass::Switch}}, {1, {"gpu", FaultClass::Gpu}}, {2, {"leaf", FaultClass::Switch}}};
+  const TrainingResult out = r.go();
+  // 455: 45 s since C2 (it 40) discarded; restarting from 455 until 470, when the second failure
+  // cuts the restart short: leaf costs 45 + 15 = 60 s. 470: nothing more to discard; restart
+  // 470 + 30 + 7 = 507. C3 707-712; 800: 88 s of compute discarded, restart 800-837: 125 s.
+  REQUIRE(out.interruptions.size() == 2);
+  CHECK(out.interruptions[0].cause.name == "leaf");
+  CHECK(out.interruptions[0].interruptions == 2);
+  CHECK(out.interruptions[0].lost_s == Approx(60 + 125));
+  CHECK(out.interruptions[1].cause.fault_class == FaultClass::Gpu);
+  CHECK(out.interruptions[1].interruptions == 1);
+  CHECK(out.interruptions[1].lost_s == Approx(37));
+  // Over all causes: wasted + restarting.
+  CHECK(out.interruptions[0].lost_s + out.interruptions[1].lost_s == Approx(out.wasted_s() + out.restarting_s));
+}
+
+TEST_CASE("training run: a checkpoint cut short counts in its failure's cost", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+  r.env.cost               = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  r.env.failures           = {{203, 0}};
+  const TrainingResult out = r.go();
+  // C1 starts at 200 and fails at 203: 200 s of compute and 3 s of checkpoint lost, restart
+  // 203-233 (from scratch: nothing to read).
+  REQUIRE(out.interruptions.size() == 1);
+  CHECK(out.interruptions[0].cause.name == "host");
+  CHECK(out.interruptions[0].lost_s == Approx(203 + 30));
+  CHECK(out.interruptions[0].lost_s == Approx(out.wasted_s() + out.restarting_s));
+}
+
+TEST_CASE("training run: without a spare the job waits for the repair", "[training_run]")
+{
+  const auto run = [](int64_t spares, double swap_s) {
+    Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+    r.env.cost     = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+    r.env.failures = {{455, 0}, {600, 1}};
+    r.env.repair_s = 3000;  // host A back at 3455, host B at 3600
+    r.setup.spares = spares;
+    r.setup.swap_s = swap_s;
+    return r.go();
+  };
+  // Unlimited spares, no swap time: restarts 30 + 7 s after each failure, from iteration 40
+  // (C2 at 405-410): 492, then 637; C3 837-842, C4 1042-1047, the end at 1247.
+  const TrainingResult unlimited = run(-1, 0);
+  CHECK(unlimited.makespan_s == Approx(1247));
+  CHECK(unlimited.host_wait_s == 0);
+  CHECK(unlimited.spare_swaps == 2);
+  // One spare: 455 + 60 (swap) + 37 = 552. At 600 none is free: host A comes back at 3455 and
+  // swaps in by 3515, before B's own repair (3600); restart 3552; C3 3752-3757, C4 3957-3962,
+  // the end at 4162.
+  const TrainingResult one = run(1, 60);
+  CHECK(one.spare_swaps == 2);
+  CHECK(one.host_wait_s == Approx(60 + (3515 - 600)));
+  CHECK(one.makespan_s == Approx(4162));
+  // None: the job waits for A (until the failure at 600 cuts that short), then for B until
+  // 3600; restart 3637; the end at 4247.
+  const TrainingResult none = run(0, 60);
+  CHECK(none.spare_swaps == 0);
+  CHECK(none.host_wait_s == Approx(145 + 3000));
+  CHECK(none.restarts_cut_short == 1);
+  CHECK(none.makespan_s == Approx(4247));
 }

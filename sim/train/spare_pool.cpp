@@ -1,0 +1,38 @@
+#include "sim/train/spare_pool.hpp"
+
+#include <algorithm>
+
+namespace llsim {
+
+SparePool::SparePool(int64_t spares, double swap_s)
+    : unlimited_(spares < 0)
+    , free_(std::max<int64_t>(spares, 0))
+    , swap_s_(swap_s)
+{}
+
+double SparePool::replace(double now, double repaired_s)
+{
+  while (!repairing_.empty() && repairing_.top() <= now) {
+    repairing_.pop();
+    free_ += 1;
+  }
+  double filled = repaired_s;  // by default the failed host itself comes back
+  if (unlimited_ || free_ > 0) {
+    filled = now + swap_s_;
+    if (!unlimited_) {
+      free_ -= 1;
+      repairing_.push(repaired_s);
+    }
+    swaps_ += 1;
+  } else if (!repairing_.empty() && repairing_.top() + swap_s_ < repaired_s) {
+    filled = repairing_.top() + swap_s_;  // a spare back from repair comes first
+    repairing_.pop();
+    repairing_.push(repaired_s);
+    swaps_ += 1;
+  }
+  // Places emptied by earlier failures may still be waiting for their host.
+  ready_s_ = std::max({ready_s_, filled, now});
+  return ready_s_;
+}
+
+}  // namespace llsim
