@@ -146,7 +146,7 @@ train = tree["phases"][0]
 compute = tree["platform"]["groups"]["compute"]
 check(compute["count"] == 256 and compute["nic"] == {"bandwidth": "10GBps", "latency": "1us"} and
       train["resume"] is True and train["iteration"] == "10s" and train["after"] == [] and
-      train["restart"] == {"delay": "10min", "give_up_after": 1000} and tree["faults"] == [],
+      train["restart"] == {"delay": "10min", "give_up_after": 1000, "swap_time": "0s"} and tree["faults"] == [],
       f"typed scalars of train_symmetric's resolved.json: {compute}, {train}")
 for name, written in [("1e3", "1e3"), ("01", '"01"'), ("-2.50", "-2.50"), ("10GBps", '"10GBps"')]:
     out = scratch_dir()
