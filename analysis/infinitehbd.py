@@ -14,7 +14,7 @@ Needs matplotlib (Debian: python3-matplotlib, run with /usr/bin/python3) for the
 import argparse
 import os
 
-from llsim_runs import pyplot, read_summary, run_phase, run_sweep, write_csv
+from llsim_runs import pyplot, read_summary, run_phase, run_sweep, save_plot, write_csv
 
 SCENARIO = "scenarios/paper/infinitehbd.yaml"
 FIXED_MINUTES = [10, 15, 20, 25, 30, 40, 60, 90, 120, 180, 240]
@@ -75,13 +75,9 @@ def main():
         ax.plot(by[name]["interval_s"] / 60, by[name]["goodput"], marker=marker, markersize=12, linestyle="none",
                 label=f"{name} ({by[name]['interval_s'] / 60:.0f} min)")
     ax.set_xscale("log")
-    ax.set_xlabel("checkpoint interval (minutes of compute)")
-    ax.set_ylabel("goodput (useful compute / makespan)")
-    ax.set_title("InfiniteHBD fault trace on a 400-server job (scenarios/paper/infinitehbd.yaml)")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "infinitehbd.png"), dpi=110)
+    save_plot(fig, ax, os.path.join(args.out, "infinitehbd.png"), "checkpoint interval (minutes of compute)",
+              "goodput (useful compute / makespan)",
+              "InfiniteHBD fault trace on a 400-server job (scenarios/paper/infinitehbd.yaml)")
     print(f"plot: {args.out}/infinitehbd.png")
 
 

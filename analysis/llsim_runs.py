@@ -118,3 +118,14 @@ def pyplot(who, already_written=""):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     return plt
+
+
+def save_plot(fig, ax, path, xlabel, ylabel, title):
+    """Labels, a light grid and the legend on `ax`, then `fig` saved to path (PNG, 110 dpi)."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)

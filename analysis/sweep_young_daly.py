@@ -16,7 +16,7 @@ import argparse
 import math
 import os
 
-from llsim_runs import pyplot, read_summary, run_sweep
+from llsim_runs import pyplot, read_summary, run_sweep, save_plot
 
 SCENARIO = "scenarios/paper/young_daly.yaml"
 FIXED_MINUTES = [20, 30, 45, 60, 75, 90, 105, 120, 150, 180, 240, 360]
@@ -64,13 +64,9 @@ def main():
         ax.errorbar(by[name]["interval_s"] / 60, mean, yerr=None if math.isnan(low) else [[mean - low], [high - mean]],
                     marker=marker, markersize=12, linestyle="none", capsize=4,
                     label=f"{name} ({by[name]['interval_s'] / 60:.0f} min)")
-    ax.set_xlabel("checkpoint interval (minutes of compute)")
-    ax.set_ylabel("goodput (useful compute / makespan)")
-    ax.set_title("60 days of training, job MTBF 10.7 h (scenarios/paper/young_daly.yaml)")
-    ax.grid(alpha=0.3)
-    ax.legend()
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "young_daly.png"), dpi=110)
+    save_plot(fig, ax, os.path.join(args.out, "young_daly.png"), "checkpoint interval (minutes of compute)",
+              "goodput (useful compute / makespan)",
+              "60 days of training, job MTBF 10.7 h (scenarios/paper/young_daly.yaml)")
     print(f"sweep: {args.out}/young_daly.png")
 
 
