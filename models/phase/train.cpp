@@ -43,6 +43,7 @@
 #include "sim/train/checkpoint_mode.hpp"
 #include "sim/train/checkpoint_policy.hpp"
 #include "sim/train/file_state.hpp"
+#include "sim/train/interruption_settings.hpp"
 #include "sim/train/sim_training_environment.hpp"
 #include "sim/train/training_run.hpp"
 
@@ -129,31 +130,6 @@ const ParamTable& files_params()
   return t;
 }
 
-const ParamTable& restart_params()
-{
-  static const ParamTable t = {
-      ParamSpec::distribution("delay", Dimension::Duration,
-                              "from a failure to the restarted job reading its checkpoint (a duration or a "
-                              "distribution, drawn at each restart)")
-          .defaults("10min")
-          .at_least(0),
-      ParamSpec::integer("give_up_after", "failures in a row without a checkpoint or the end of training that "
-                                          "stop the run (it cannot progress)")
-          .defaults("1000")
-          .at_least(1),
-      ParamSpec::integer("spares", "spare hosts: a failed host is replaced by a free one, else the job waits "
-                                   "for its repair (absent: always a spare)")
-          .may_be_absent()
-          .at_least(0),
-      ParamSpec::quantity("swap_time", Dimension::Duration,
-                          "to bring a spare host into the job, before the "
-                          "restart delay")
-          .defaults("0s")
-          .at_least(0),
-  };
-  return t;
-}
-
 const ParamTable kTrainParams = {
     ParamSpec::text("nodes", "group of compute nodes, one rank each"),
     ParamSpec::section("io", "the services checkpoints go through").with_fields(io_params()),
@@ -171,6 +147,9 @@ const ParamTable kTrainParams = {
         .defaults("{}")
         .with_fields(checkpoint_params()),
     ParamSpec::section("files", "files written between checkpoints").defaults("{}").with_fields(files_params()),
+    ParamSpec::section("maintenance", "{every, duration}: planned stops")
+        .defaults("{}")
+        .with_fields(maintenance_params()),
     ParamSpec::section("restart", "{delay, give_up_after, spares, swap_time}")
         .defaults("{}")
         .with_fields(restart_params()),
@@ -250,20 +229,16 @@ class TrainPhase : public Phase {
     if (mode_->needs_local_level() && local_ == nullptr)
       ckpt.fail("mode", "this mode writes node-local levels: name the nodes' storage service in io.local");
 
-    const Params f       = p.section("files", files_params());
-    setup_.files         = {f.integer("count"),   f.quantity("size"),      f.quantity("write_rate"),
-                            f.quantity("append"), f.quantity("read_only"), f.quantity("block")};
-    const Params restart = p.section("restart", restart_params());
-    setup_.restart_delay = restart.distribution("delay");
-    setup_.give_up_after = restart.integer("give_up_after");
-    setup_.spares        = restart.has("spares") ? restart.integer("spares") : -1;
-    setup_.swap_s        = restart.quantity("swap_time");
-    plan_                = layout_->plan(model_, parallelism_, io_system_);
-    setup_.policy        = policy_.get();
-    setup_.mode          = mode_.get();
-    setup_.file_state    = file_state_.get();
-    setup_.checkpoint_B  = plan_.total_B();
-    setup_.writers       = plan_.writers.size();
+    const Params f = p.section("files", files_params());
+    setup_.files   = {f.integer("count"),   f.quantity("size"),      f.quantity("write_rate"),
+                      f.quantity("append"), f.quantity("read_only"), f.quantity("block")};
+    read_interruption_settings(p, setup_);
+    plan_               = layout_->plan(model_, parallelism_, io_system_);
+    setup_.policy       = policy_.get();
+    setup_.mode         = mode_.get();
+    setup_.file_state   = file_state_.get();
+    setup_.checkpoint_B = plan_.total_B();
+    setup_.writers      = plan_.writers.size();
   }
 
   void run(PhaseRuntime& runtime) override
@@ -303,7 +278,8 @@ class TrainPhase : public Phase {
                        {"job_mtbf_s", setup_.job_mtbf_s},
                        {"io_replays", env_ ? static_cast<double>(env_->replays()) : 0},
                        {"spare_swaps", static_cast<double>(result_.spare_swaps)},
-                       {"host_wait_s", result_.host_wait_s}};
+                       {"host_wait_s", result_.host_wait_s},
+                       {"maintenance_s", result_.maintenance_s}};
     for (FaultClass c : kFaultClasses) {
       double count = 0, lost = 0;
       for (const auto& t : result_.interruptions)
@@ -388,7 +364,7 @@ const MetricTable kTrainBaseMetrics = {
     {"restarting_s", MetricUnit::Seconds,
      "time from each failure until training went on again (restart delays and recovery reads, restarts cut short "
      "by another failure included, and a resumed job's first read): makespan_s = useful compute + blocking_s + "
-     "wasted_s + restarting_s"},
+     "wasted_s + restarting_s + maintenance_s"},
     {"restarts_cut_short", MetricUnit::Count,
      "restarts that another failure cut short before training went on (failures = restarts + restarts_cut_short)"},
     {"makespan_s", MetricUnit::Seconds, "time from the job's start until its work is done"},
@@ -407,6 +383,8 @@ const MetricTable kTrainBaseMetrics = {
     {"host_wait_s", MetricUnit::Seconds,
      "part of restarting_s spent waiting for a full set of hosts: a spare's swap_time, or a repair when no spare "
      "was free"},
+    {"maintenance_s", MetricUnit::Seconds,
+     "planned stops (maintenance.every) and the checkpoint reads that restarted the job after them"},
 };
 
 // Then, for each fault class, the job's interruptions of that class and the time they cost.

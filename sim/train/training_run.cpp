@@ -33,8 +33,9 @@ class Run {
 
   TrainingResult run()
   {
-    start_s_    = env_.now();
-    pfs_.exists = s_.resume;
+    start_s_            = env_.now();
+    next_maintenance_s_ = start_s_ + s_.maintenance_every_s;
+    pfs_.exists         = s_.resume;
     update_interval();
     if (s_.resume && !resume())
       fail();
@@ -52,6 +53,8 @@ class Run {
         cut_s_ += env_.now() - start;
         out_.checkpoints_cut_short += 1;
         fail();
+      } else if (s_.maintenance_every_s > 0 && env_.now() >= next_maintenance_s_ && !maintain()) {
+        fail();
       }
     }
     out_.makespan_s  = env_.now() - start_s_;
@@ -61,6 +64,25 @@ class Run {
   }
 
  private:
+  // A planned stop, right after the checkpoint that follows its due time: the background write
+  // (if any) completes, the job stops for the maintenance, then restarts reading that checkpoint
+  // from the file system. Nothing is lost but the time; false at a failure.
+  bool maintain()
+  {
+    const double start  = env_.now();
+    const size_t tally  = tally_of({"maintenance", FaultClass::Maintenance});
+    const bool finished = (!persisting_ || env_.background_end() <= start || env_.wait_background()) &&
+                          env_.advance_until(env_.now() + s_.maintenance_s) &&
+                          run_steps({CheckpointStep::write(IoKind::PfsRead)}, 0, {});
+    settle_background();
+    out_.interruptions[tally].interruptions += 1;
+    out_.interruptions[tally].lost_s += env_.now() - start;
+    out_.maintenance_s += env_.now() - start;
+    while (next_maintenance_s_ <= env_.now())
+      next_maintenance_s_ += s_.maintenance_every_s;
+    return finished;
+  }
+
   // A resumed job's first read counts as restarting time; false at a failure.
   bool resume()
   {
@@ -189,10 +211,9 @@ class Run {
                           "(restart.give_up_after sets how many failures in a row end the run)");
   }
 
-  // The index of the tally of the failure now due's cause.
-  size_t tally_of_failure()
+  // The index of the tally of `cause`.
+  size_t tally_of(const FaultCause& cause)
   {
-    const FaultCause cause = env_.failure_cause();
     for (size_t i = 0; i < out_.interruptions.size(); ++i)
       if (out_.interruptions[i].cause.name == cause.name &&
           out_.interruptions[i].cause.fault_class == cause.fault_class)
@@ -220,7 +241,7 @@ class Run {
     const double failed_at = env_.now();
     while (true) {
       const double struck = env_.now();
-      const size_t tally  = tally_of_failure();
+      const size_t tally  = tally_of(env_.failure_cause());
       double lost         = cut_s_;
       cut_s_              = 0;
       const auto charge   = [&] {
@@ -292,6 +313,7 @@ class Run {
   size_t persist_record_     = 0;
   int64_t failures_in_a_row_ = 0;
   double cut_s_              = 0;  // compute and checkpoint time the failure now due cut short
+  double next_maintenance_s_ = 0;
   SparePool spares_;
 };
 

@@ -20,9 +20,13 @@
 // - Time: makespan = useful compute + blocking (checkpoints completed) + wasted (compute done
 //   again after rollbacks, and checkpoints cut short by a failure) + restarting (from each
 //   failure until training goes on again: delays and recovery reads, including restarts cut
-//   short by further failures, and the initial read of a resumed job).
+//   short by further failures, and the initial read of a resumed job) + maintenance (planned
+//   stops and their reads).
 // - Before the restart delay, the job needs a full set of hosts: a spare after `swap_s` when one
 //   is free, else the failed host's repair (spare_pool.hpp).
+// - Planned maintenance, every `maintenance_every_s` from the start: at the first checkpoint
+//   after it is due, the job waits for that checkpoint's background write, stops for
+//   `maintenance_s` and restarts by reading it from the file system.
 // - `give_up_after` failures in a row with no checkpoint and no finish in between: the run
 //   cannot progress, and stops with a SimulationError naming the job MTBF, the restart delay and
 //   the read time.
@@ -46,12 +50,14 @@ struct TrainingSetup {
   const FileStatePolicy* file_state = nullptr;
   FileWorkload files;
   std::shared_ptr<const Distribution> restart_delay;  // drawn at each restart
-  int64_t spares        = -1;                         // spare hosts (< 0: unlimited)
-  double swap_s         = 0;                          // to bring a spare into the job
-  bool resume           = false;
-  int64_t give_up_after = 1000;
-  size_t writers        = 1;  // of the plan (node-local levels)
-  double job_mtbf_s     = 0;
+  int64_t spares             = -1;                    // spare hosts (< 0: unlimited)
+  double swap_s              = 0;                     // to bring a spare into the job
+  double maintenance_every_s = 0;                     // planned stops (0: none)
+  double maintenance_s       = 0;                     // how long each lasts
+  bool resume                = false;
+  int64_t give_up_after      = 1000;
+  size_t writers             = 1;  // of the plan (node-local levels)
+  double job_mtbf_s          = 0;
 };
 
 struct CheckpointRecord {
@@ -84,8 +90,9 @@ struct TrainingResult {
   double mean_blocking_s = 0;  // C
   std::vector<CheckpointRecord> records;
   std::vector<InterruptionTally> interruptions;  // per cause, in the order each first struck
-  int64_t spare_swaps = 0;                       // failures the job went on from with a spare
-  double host_wait_s  = 0;                       // restarting time spent waiting for a spare or a repair
+  int64_t spare_swaps  = 0;                      // failures the job went on from with a spare
+  double host_wait_s   = 0;                      // restarting time spent waiting for a spare or a repair
+  double maintenance_s = 0;                      // planned stops, with the reads that restart the job
   double wasted_s() const { return compute_s - useful_s + cut_short_checkpoint_s; }
 };
 

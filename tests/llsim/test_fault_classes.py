@@ -38,7 +38,8 @@ check_close(m["failures"] / m["makespan_s"], 1 / 600, 0.03, "failures per second
 for cls, share in CLASSES.items():
     check_close(m[f"interruptions_{cls}"] / m["failures"], share, 0.03, f"share of {cls} failures")
 check(m["interruptions_nic"] == 0 and m["interruptions_host"] == 0, "no failures of classes the hosts do not have")
-lost = sum(m[f"lost_{c}_s"] for c in ("gpu", "hbm", "nic", "switch", "host", "software", "maintenance", "other"))
+ALL = ("gpu", "hbm", "nic", "switch", "host", "software", "maintenance", "other")
+lost = sum(m[f"lost_{c}_s"] for c in ALL)
 check_close(lost, m["wasted_s"] + m["restarting_s"], 1e-9, "time lost per class adds up to wasted + restarting")
 failures = rows(out, "failures")
 check(len(failures) == m["failures"], "one row per failure in train_failures.csv")
@@ -100,5 +101,23 @@ check(none["failures"] == 2 and none["restarts_cut_short"] == 1, "the second fai
 no_swap = spares("{delay: 10s}")
 check(no_swap["host_wait_s"] == 0 and unlimited["makespan_s"] - no_swap["makespan_s"] > 0,
       "swap_time lengthens the run")
+
+# Planned maintenance: every day, 2 h, at the first checkpoint after it is due, then a read.
+def maintained(duration):
+    return summary(run_out(SCENARIO, SHORT, "faults=[]",
+                           f"phases.0.maintenance={{every: 1d, duration: {duration}}}"))["phases"]["train"]
+
+
+two, one_hour = maintained("2h"), maintained("1h")
+stops = two["interruptions_maintenance"]
+check(two["failures"] == 0 and stops in (int(two["makespan_s"] // 86400), int(two["makespan_s"] // 86400) - 1),
+      f"one stop per day of the run: {stops} in {two['makespan_s'] / 86400:.2f} d")
+check_close(two["maintenance_s"], stops * (7200 + two["checkpoint_read_s"]), 1e-9, "each stop: 2 h and the read")
+check_close(two["lost_maintenance_s"], two["maintenance_s"], 1e-12, "lost_maintenance_s is the stops' time")
+check_close(two["makespan_s"], 5 * 86400 + two["blocking_s"] + two["maintenance_s"], 1e-9,
+            "makespan = work + checkpoints + maintenance")
+check(one_hour["maintenance_s"] < two["maintenance_s"], "duration: shorter stops cost less")
+check(summary(run_out(SCENARIO, SHORT, "faults=[]"))["phases"]["train"]["interruptions_maintenance"] == 0,
+      "without maintenance.every, no planned stop")
 
 finish()

@@ -405,3 +405,21 @@ TEST_CASE("training run: without a spare the job waits for the repair", "[traini
   CHECK(none.restarts_cut_short == 1);
   CHECK(none.makespan_s == Approx(4247));
 }
+
+TEST_CASE("training run: planned maintenance stops at the next checkpoint", "[training_run]")
+{
+  Run r("{impl: blocking}", "{impl: fixed, interval: 200s}", 100);
+  r.env.cost                  = {{IoKind::PfsWrite, 5}, {IoKind::PfsRead, 7}};
+  r.setup.maintenance_every_s = 300;
+  r.setup.maintenance_s       = 50;
+  const TrainingResult out    = r.go();
+  // C1 200-205; C2 405-410, after the stop due at 300: 50 s, then the read, to 467; C3 667-672
+  // (due 600): to 729; C4 929-934 (due 900): to 991; the last 20 iterations end at 1191.
+  CHECK(out.makespan_s == Approx(1191));
+  CHECK(out.maintenance_s == Approx(3 * 57));
+  CHECK(out.failures == 0);
+  REQUIRE(out.interruptions.size() == 1);
+  CHECK(out.interruptions[0].cause.fault_class == FaultClass::Maintenance);
+  CHECK(out.interruptions[0].interruptions == 3);
+  CHECK(out.makespan_s == Approx(out.useful_s + out.blocking_s + out.maintenance_s));
+}
