@@ -30,8 +30,9 @@
 // engine pulls remotely), else over the network. Outputs go to the workers' disks (scratch),
 // where the next stage reads them (locally when it runs on the same worker), except
 // filter_write's, which go to the storage service (onto the worker's own disks when it is one
-// of the service's servers, as HDFS places a first replica). A reducer reads its share of the band
-// records from `fan_in` map outputs, one after another.
+// of the service's servers, as HDFS places a first replica), named <phase>/output/part-00000 ...
+// there for a train phase's `data.dataset`. A reducer reads its share of the band records from
+// `fan_in` map outputs, one after another.
 //
 // Documents removed: a fraction `duplicates.fraction` of the documents are near-duplicates of
 // another one, with a Jaccard similarity drawn from `duplicates.similarity`; each is found with
@@ -222,10 +223,11 @@ class PreprocessPhase : public Phase {
  public:
   PreprocessPhase(const Params& p, const PhaseLoadContext& c)
   {
-    PreprocessSetup& s       = setup_;
-    s.name                   = c.phase_name;
-    s.workers                = &c.platform.group_param(p, "workers");
-    s.storage                = &c.services.get<StorageService>(p, "storage");
+    PreprocessSetup& s = setup_;
+    s.name             = c.phase_name;
+    s.workers          = &c.platform.group_param(p, "workers");
+    s.storage          = &c.services.get<StorageService>(p, "storage");
+    s.storage->names().promise(output_path(c.phase_name));  // the output a train phase may read
     s.scratch                = &c.services.get<StorageService>(p, "scratch");
     s.fan_in                 = p.integer("fan_in");
     s.failure_timeout_s      = p.quantity("failure_timeout");

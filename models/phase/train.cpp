@@ -42,6 +42,7 @@
 #include "sim/train/checkpoint_layout.hpp"
 #include "sim/train/checkpoint_mode.hpp"
 #include "sim/train/checkpoint_policy.hpp"
+#include "sim/train/data_settings.hpp"
 #include "sim/train/file_state.hpp"
 #include "sim/train/interruption_settings.hpp"
 #include "sim/train/sim_training_environment.hpp"
@@ -147,6 +148,9 @@ const ParamTable kTrainParams = {
         .defaults("{}")
         .with_fields(checkpoint_params()),
     ParamSpec::section("files", "files written between checkpoints").defaults("{}").with_fields(files_params()),
+    ParamSpec::section("data", "{storage, dataset, tokens_per_iteration, ...}: the batches it reads (absent: none)")
+        .may_be_absent()
+        .with_fields(data_params()),
     ParamSpec::section("maintenance", "{every, duration}: planned stops")
         .defaults("{}")
         .with_fields(maintenance_params()),
@@ -233,6 +237,9 @@ class TrainPhase : public Phase {
     setup_.files   = {f.integer("count"),   f.quantity("size"),      f.quantity("write_rate"),
                       f.quantity("append"), f.quantity("read_only"), f.quantity("block")};
     read_interruption_settings(p, setup_);
+    data_ = read_data_settings(p, c.services, nodes_, parallelism_.data);
+    if (data_)
+      data_->batches = static_cast<int64_t>(setup_.iterations);
     plan_               = layout_->plan(model_, parallelism_, io_system_);
     setup_.policy       = policy_.get();
     setup_.mode         = mode_.get();
@@ -247,6 +254,8 @@ class TrainPhase : public Phase {
                                                request_B_, io_system_.process_Bps, read_ahead_, name_});
     env_   = std::make_unique<SimTrainingEnvironment>(*route_, plan_, runtime.faults, replay_, runtime.others_running,
                                                     keep_, ckpt_path_);
+    if (data_)
+      env_->read_data(*data_);
     setup_.job_mtbf_s = env_->job_mtbf_s();
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
     Rng restart_rng   = Rng::stream(seed_, "phase." + name_ + ".restarts");
@@ -279,7 +288,13 @@ class TrainPhase : public Phase {
                        {"io_replays", env_ ? static_cast<double>(env_->replays()) : 0},
                        {"spare_swaps", static_cast<double>(result_.spare_swaps)},
                        {"host_wait_s", result_.host_wait_s},
-                       {"maintenance_s", result_.maintenance_s}};
+                       {"maintenance_s", result_.maintenance_s},
+                       {"data_bytes", env_ && env_->data() ? env_->data()->bytes() : 0},
+                       {"data_read_Bps", env_ && env_->data() && env_->data()->busy_s() > 0
+                                             ? env_->data()->bytes() / env_->data()->busy_s()
+                                             : NAN},
+                       {"data_stall_s", result_.data_stall_s},
+                       {"data_warmup_s", result_.data_warmup_s}};
     for (FaultClass c : kFaultClasses) {
       double count = 0, lost = 0;
       for (const auto& t : result_.interruptions)
@@ -340,6 +355,7 @@ class TrainPhase : public Phase {
   std::unique_ptr<IoRoute> route_;
   std::unique_ptr<SimTrainingEnvironment> env_;
   TrainingResult result_;
+  std::optional<DataSpec> data_;
 };
 
 // What metrics() writes, in its order (sim/core/metrics.hpp; `llsim models` lists it).
@@ -364,7 +380,7 @@ const MetricTable kTrainBaseMetrics = {
     {"restarting_s", MetricUnit::Seconds,
      "time from each failure until training went on again (restart delays and recovery reads, restarts cut short "
      "by another failure included, and a resumed job's first read): makespan_s = useful compute + blocking_s + "
-     "wasted_s + restarting_s + maintenance_s"},
+     "wasted_s + restarting_s + maintenance_s + data_stall_s + data_warmup_s"},
     {"restarts_cut_short", MetricUnit::Count,
      "restarts that another failure cut short before training went on (failures = restarts + restarts_cut_short)"},
     {"makespan_s", MetricUnit::Seconds, "time from the job's start until its work is done"},
@@ -385,6 +401,12 @@ const MetricTable kTrainBaseMetrics = {
      "was free"},
     {"maintenance_s", MetricUnit::Seconds,
      "planned stops (maintenance.every) and the checkpoint reads that restarted the job after them"},
+    {"data_bytes", MetricUnit::Bytes, "training data read (data), batches a failure dropped included"},
+    {"data_read_Bps", MetricUnit::BytesPerSecond,
+     "achieved read bandwidth of the data path: data_bytes over the time a batch was being read (null without data)"},
+    {"data_stall_s", MetricUnit::Seconds, "iterations waiting for their batch, the warm-ups aside"},
+    {"data_warmup_s", MetricUnit::Seconds,
+     "the wait for the first batch after the start, each restart and each maintenance stop"},
 };
 
 // Then, for each fault class, the job's interruptions of that class and the time they cost.

@@ -10,6 +10,8 @@
 #include "sim/sg/platform.hpp"
 #include "sim/svc/storage.hpp"
 
+#include <cstdio>
+
 #include <algorithm>
 #include <map>
 
@@ -19,6 +21,18 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(
     "corpus placement, the engine's choices, each stage's tasks and where their input lies");
 
 namespace llsim {
+
+std::string output_path(const std::string& phase)
+{
+  return phase + "/output";
+}
+
+std::string output_part_name(const std::string& phase, size_t task)
+{
+  char part[32];
+  std::snprintf(part, sizeof part, "/part-%05zu", task);
+  return output_path(phase) + part;
+}
 
 namespace {
 
@@ -91,6 +105,8 @@ void PreprocessRun::run(PhaseRuntime& runtime)
     for (size_t t = 0; t < tasks.size(); ++t) {
       const TaskRecord& r = mw.records()[t];
       previous.push_back({{{{s_.workers->host(r.worker), r.output_file}}, tasks[t].output_B, true}});
+      if (stage.stage == DedupStage::FilterWrite)
+        s_.storage->set_name(output_part_name(s_.name, t), r.output_file);
     }
     if (stage.stage == DedupStage::Read)
       parsed = previous;

@@ -33,6 +33,12 @@ class MasterWorker;
 class StorageService;
 class TaskScheduler;
 
+// Where a preprocess phase's output (what filter_write kept) is named on its storage service: a
+// file set <phase>/output, one part per task, part-00000 ..., for a later phase to read (a
+// train phase's `data.dataset`).
+std::string output_path(const std::string& phase);
+std::string output_part_name(const std::string& phase, size_t task);
+
 struct PreprocessSetup {
   std::string name;  // the phase's, for messages
   const GroupSpec* workers       = nullptr;

@@ -62,11 +62,21 @@ void SimTrainingEnvironment::failed()
   const int64_t node = next_failed_host_ - route_.nodes.first_host;
   const Outage o     = route_.faults.next_outage(next_failed_host_, next_failure_s_);  // it may last 0 s
   failure_log_.push_back({next_failure_s_, node, route_.faults.cause(next_failed_host_, o), o.up_s});
+  if (data_)
+    data_->drop();  // what the job's loaders held dies with it
   failed_writer_ = writer_of_node_[static_cast<size_t>(node)];
   XBT_DEBUG("node %ld fails at %g s", static_cast<long>(node), next_failure_s_);
   const auto next   = failures_.next(std::nextafter(next_failure_s_, kInf));
   next_failure_s_   = next.first;
   next_failed_host_ = next.second;
+}
+
+bool SimTrainingEnvironment::wait_for_batch(int64_t iteration)
+{
+  if (data_->wait(iteration, next_failure_s_))
+    return true;
+  failed();
+  return false;
 }
 
 bool SimTrainingEnvironment::advance_until(double until)

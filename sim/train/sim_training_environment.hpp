@@ -17,6 +17,7 @@
 #pragma once
 #include "sim/svc/host_faults.hpp"
 #include "sim/train/checkpoint_io.hpp"
+#include "sim/train/data_loader.hpp"
 #include "sim/train/training_environment.hpp"
 
 #include <array>
@@ -61,6 +62,12 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   void drop_background() override;
   int64_t failed_writer() const override { return failed_writer_; }
   FaultCause failure_cause() const override { return failure_log_.back().cause; }
+  bool reads_data() const override { return data_ != nullptr; }
+  bool wait_for_batch(int64_t iteration) override;
+  void batch_done(int64_t iteration) override { data_->done(iteration); }
+  // Reads each iteration's batch from now on (the phase's `data`).
+  void read_data(DataSpec spec) { data_ = std::make_unique<DataLoader>(std::move(spec)); }
+  const DataLoader* data() const { return data_.get(); }
   double failed_node_up_s() const override { return failure_log_.back().up_s; }
   int64_t replays() const override { return replays_; }
   double measured_s(IoKind kind) override;
@@ -103,6 +110,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   std::array<IoTotals, 5> totals_{};
   std::deque<FileId> pfs_objects_, local_objects_;
   std::unique_ptr<Operation> background_;
+  std::unique_ptr<DataLoader> data_;
 };
 
 }  // namespace llsim

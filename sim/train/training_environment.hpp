@@ -35,6 +35,11 @@ class TrainingEnvironment {
   // The writer (index into the plan's writers) whose node the last failure took down; -1 when
   // that node writes no node-local copy.
   virtual int64_t failed_writer() const = 0;
+  // The training data path (data_loader.hpp): whether iterations wait for their batch; the wait
+  // (false when the job fails first); the end of an iteration, which lets the loader read ahead.
+  virtual bool reads_data() const                = 0;
+  virtual bool wait_for_batch(int64_t iteration) = 0;
+  virtual void batch_done(int64_t iteration)     = 0;
   // What caused the last failure, and when the node it took down is repaired.
   virtual FaultCause failure_cause() const = 0;
   virtual double failed_node_up_s() const  = 0;

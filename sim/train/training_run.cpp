@@ -78,6 +78,7 @@ class Run {
     out_.interruptions[tally].interruptions += 1;
     out_.interruptions[tally].lost_s += env_.now() - start;
     out_.maintenance_s += env_.now() - start;
+    warming_up_ = true;
     while (next_maintenance_s_ <= env_.now())
       next_maintenance_s_ += s_.maintenance_every_s;
     return finished;
@@ -99,9 +100,38 @@ class Run {
     per_checkpoint_      = std::max(1.0, std::round(out_.interval_s / s_.iteration->mean()));
   }
 
+  // Computes iterations up to `target`, each once its batch is read; false if a failure struck
+  // first. The waits are data stalls, or the warm-up for the first iteration after a (re)start.
+  bool compute_with_data(double target)
+  {
+    for (; done_ < target; done_ += 1, line_.iterations = done_) {
+      const auto iteration = static_cast<int64_t>(done_);
+      const double waiting = env_.now();
+      const bool read      = env_.wait_for_batch(iteration);
+      (warming_up_ ? out_.data_warmup_s : out_.data_stall_s) += env_.now() - waiting;
+      warming_up_ = false;
+      if (!read)
+        return false;
+      const double duration = s_.iteration->sample(rng_);
+      const double begin    = env_.now();
+      const bool finished   = env_.advance_until(begin + duration);
+      out_.compute_s += env_.now() - begin;
+      if (!finished) {
+        cut_s_ += env_.now() - begin;  // the iteration a failure cut
+        return false;
+      }
+      line_.compute_s += duration;
+      since_checkpoint_s_ += duration;
+      env_.batch_done(iteration);
+    }
+    return true;
+  }
+
   // Computes iterations up to `target`; false if a failure struck first.
   bool compute_until(double target)
   {
+    if (env_.reads_data())
+      return compute_with_data(target);
     const double begin = env_.now();
     std::vector<double> ends;  // of each iteration, from `begin`
     double total = 0;
@@ -295,6 +325,7 @@ class Run {
       charge();
       out_.restarting_s += env_.now() - failed_at;
       out_.restarts += 1;
+      warming_up_ = true;
       env_.report(out_.failures, out_.restarts);
       return;
     }
@@ -314,6 +345,7 @@ class Run {
   int64_t failures_in_a_row_ = 0;
   double cut_s_              = 0;  // compute and checkpoint time the failure now due cut short
   double next_maintenance_s_ = 0;
+  bool warming_up_           = true;  // the next batch wait is the first since a (re)start
   SparePool spares_;
 };
 

@@ -21,7 +21,10 @@
 //   again after rollbacks, and checkpoints cut short by a failure) + restarting (from each
 //   failure until training goes on again: delays and recovery reads, including restarts cut
 //   short by further failures, and the initial read of a resumed job) + maintenance (planned
-//   stops and their reads).
+//   stops and their reads) + data stalls and warm-ups.
+// - With a data path (TrainingEnvironment::reads_data), each iteration first waits for its
+//   batch: the first wait after the start, a restart or a maintenance stop is the warm-up
+//   (data_warmup_s), the others are data stalls (data_stall_s).
 // - Before the restart delay, the job needs a full set of hosts: a spare after `swap_s` when one
 //   is free, else the failed host's repair (spare_pool.hpp).
 // - Planned maintenance, every `maintenance_every_s` from the start: at the first checkpoint
@@ -93,6 +96,8 @@ struct TrainingResult {
   int64_t spare_swaps  = 0;                      // failures the job went on from with a spare
   double host_wait_s   = 0;                      // restarting time spent waiting for a spare or a repair
   double maintenance_s = 0;                      // planned stops, with the reads that restart the job
+  double data_stall_s  = 0;                      // iterations waiting for their batch, warm-ups aside
+  double data_warmup_s = 0;                      // the first wait after each start or restart
   double wasted_s() const { return compute_s - useful_s + cut_short_checkpoint_s; }
 };
 

@@ -24,6 +24,9 @@ check(crawl["end_s"] <= dedup["start_s"] and dedup["end_s"] <= train["start_s"],
       "ingest, then dedup, then train")
 check(serve["start_s"] == 0 and serve["end_s"] >= train["end_s"], "serving runs the whole time")
 check(train["checkpoints"] == 5 and serve["completed"] > 1000, "checkpoints are written and requests served")
+# dedup -> train through storage: each of the 30 iterations reads its 16 MiB batch from what
+# dedup wrote on pfs (dedup/output).
+check(train["data_bytes"] == 30 * 4194304 * 4, f"train reads its batches from dedup's output: {train['data_bytes']}")
 # train -> serve through storage: v2's two instances load its 40 GB of weights from the newest
 # checkpoint, after training, at no more than the OSTs' 32 x 600 MB/s of reads.
 v2 = shared["serve-v2"]

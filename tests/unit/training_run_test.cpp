@@ -56,6 +56,9 @@ class FakeEnvironment : public TrainingEnvironment {
     return it == causes.end() ? FaultCause{"host", FaultClass::Host} : it->second;
   }
   double failed_node_up_s() const override { return failed_at_ + repair_s; }
+  bool reads_data() const override { return false; }
+  bool wait_for_batch(int64_t) override { return true; }
+  void batch_done(int64_t) override {}
   int64_t replays() const override { return 0; }
   double measured_s(IoKind kind) override { return cost.count(kind) ? cost.at(kind) : -1; }
   void report(int64_t, int64_t) override {}
