@@ -1,13 +1,15 @@
-// Phase kind `train`: training of a large model with checkpoints, failures and restarts on a
-// Sunway-like machine (compute nodes -> I/O forwarding nodes -> Lustre-like storage).
+// Phase kind `train`: training of a large model with checkpoints, failures and restarts, on a
+// Sunway-like machine (compute nodes -> I/O forwarding nodes -> Lustre-like storage) or a GPU
+// cluster (hosts of several GPUs, one rank each).
 //
 //   - name: pretrain
 //     kind: train
-//     nodes: compute                 group of compute nodes (one rank each)
+//     nodes: compute                 group of compute nodes
+//     ranks_per_node: 0              0: the group's GPU count (1 without GPUs; job_shape.hpp)
 //     io: {storage: pfs, forwarding: fwd, local: nvme, process_bandwidth: 1GBps, request: 4GiB,
 //          read_ahead: 4}
-//     model: {params: 10T, state_bytes_per_param: 14}
-//     parallelism: {data: 16, pipeline: 8, tensor: 4, expert: 1}   product = node count
+//     model: {params: 10T, state_bytes_per_param: 14, weight_bytes_per_param: 2, sharding: none}
+//     parallelism: {data: 16, pipeline: 8, tensor: 4, expert: 1}   product = nodes x ranks_per_node
 //     shard_imbalance: {embedding_stage: 6.0}
 //     iteration: 12s                 compute time per iteration (or a distribution)
 //     work: 30d                      useful compute to finish (or iterations: N)
@@ -45,6 +47,7 @@
 #include "sim/train/data_settings.hpp"
 #include "sim/train/file_state.hpp"
 #include "sim/train/interruption_settings.hpp"
+#include "sim/train/job_shape.hpp"
 #include "sim/train/sim_training_environment.hpp"
 #include "sim/train/training_run.hpp"
 
@@ -72,16 +75,6 @@ const ParamTable& io_params()
           .defaults("4GiB")
           .positive(),
       ParamSpec::integer("read_ahead", "read requests a reading stream keeps in flight").defaults("4").at_least(1),
-  };
-  return t;
-}
-
-const ParamTable& imbalance_params()
-{
-  static const ParamTable t = {
-      ParamSpec::quantity("embedding_stage", Dimension::Number, "pipeline stage 0's share relative to the others")
-          .defaults("1")
-          .positive(),
   };
   return t;
 }
@@ -132,7 +125,8 @@ const ParamTable& files_params()
 }
 
 const ParamTable kTrainParams = {
-    ParamSpec::text("nodes", "group of compute nodes, one rank each"),
+    ParamSpec::text("nodes", "group of compute nodes"),
+    ranks_per_node_param(),
     ParamSpec::section("io", "the services checkpoints go through").with_fields(io_params()),
     ParamSpec::section("model", "{params, state_bytes_per_param}").with_fields(model_params()),
     ParamSpec::section("parallelism", "{data, pipeline, tensor, expert}; their product is the node count")
@@ -203,15 +197,10 @@ class TrainPhase : public Phase {
     request_B_             = io.quantity("request");
     read_ahead_            = static_cast<size_t>(io.integer("read_ahead"));
 
-    const Params model     = p.section("model", model_params());
-    model_.params          = model.quantity("params");
-    model_.bytes_per_param = model.quantity("state_bytes_per_param");
-    model_.embedding_stage = p.section("shard_imbalance", imbalance_params()).quantity("embedding_stage");
-    const Params par       = p.section("parallelism", parallelism_params());
-    parallelism_ = {par.integer("data"), par.integer("pipeline"), par.integer("tensor"), par.integer("expert")};
-    if (parallelism_.ranks() != nodes_.count)
-      par.ref().fail("data x pipeline x tensor x expert = " + std::to_string(parallelism_.ranks()) + ", but group '" +
-                     nodes_.name + "' has " + std::to_string(nodes_.count) + " nodes (one rank each)");
+    const JobShape job        = read_job_shape(p, nodes_);
+    model_                    = job.model;
+    parallelism_              = job.parallelism;
+    io_system_.ranks_per_node = job.ranks_per_node;
 
     setup_.iteration = p.distribution("iteration");
     if (p.has("work") == p.has("iterations"))
@@ -223,8 +212,8 @@ class TrainPhase : public Phase {
     const Params ckpt = p.section("checkpoint", checkpoint_params());
     layout_           = Registry<CheckpointLayout>::create(ckpt.raw("layout"), {});
     policy_           = Registry<CheckpointPolicy>::create(ckpt.raw("policy"), {});
-    mode_ =
-        Registry<CheckpointMode>::create(ckpt.raw("mode"), {c.platform, nodes_, shard_bytes(0, model_, parallelism_)});
+    mode_             = Registry<CheckpointMode>::create(
+                    ckpt.raw("mode"), {c.platform, nodes_, node_state_bytes(model_, parallelism_, io_system_.ranks_per_node)});
     file_state_ = Registry<FileStatePolicy>::create(ckpt.raw("file_state"), {});
     replay_     = parse_replay(ckpt);
     keep_       = ckpt.integer("keep");

@@ -2,6 +2,8 @@
 
 #include "sim/svc/directory.hpp"
 
+#include <algorithm>
+
 namespace llsim {
 
 const ParamTable& data_params()
@@ -47,7 +49,7 @@ std::optional<DataSpec> read_data_settings(const Params& phase, ServiceDirectory
   spec.sample_B        = p.quantity("sample");
   spec.prefetch        = p.integer("prefetch");
   spec.in_flight       = static_cast<size_t>(p.integer("in_flight"));
-  const int64_t wanted = p.integer("readers") > 0 ? p.integer("readers") : data_parallel;
+  const int64_t wanted = p.integer("readers") > 0 ? p.integer("readers") : std::min(data_parallel, nodes.count);
   if (wanted > nodes.count)
     p.fail("readers", std::to_string(wanted) + " readers, but the job has " + std::to_string(nodes.count) + " nodes");
   for (int64_t r = 0; r < wanted; ++r)

@@ -30,10 +30,11 @@ struct IoPlan {
 
 // The storage a layout plans for.
 struct IoSystem {
-  int64_t nodes      = 0;
-  size_t targets     = 0;
-  double stripe_B    = 1048576;  // the storage service's stripe unit
-  double process_Bps = 0;        // what one I/O process can drive
+  int64_t nodes          = 0;
+  size_t targets         = 0;
+  double stripe_B        = 1048576;  // the storage service's stripe unit
+  double process_Bps     = 0;        // what one I/O process can drive
+  int64_t ranks_per_node = 1;        // a node's ranks write together, as one writer
 };
 
 }  // namespace llsim

@@ -14,15 +14,17 @@ constexpr double kPiecesPerTarget = 2;
 IoPlan plan_checkpoint(const LayoutLevers& levers, const ModelState& model, const Parallelism& parallelism,
                        const IoSystem& io)
 {
-  // Who writes what.
+  // Who writes what: each node its ranks' bytes.
   std::vector<std::pair<int64_t, double>> writers;  // node, bytes
   for (int64_t rank = 0; rank < parallelism.ranks(); ++rank) {
-    const RankPosition pos = position_of(rank, parallelism);
-    const double shard     = shard_bytes(pos.stage, model, parallelism);
-    if (levers.even_data)
-      writers.emplace_back(rank, shard / static_cast<double>(parallelism.data));
-    else if (pos.data_rank == 0)
-      writers.emplace_back(rank, shard);
+    const double bytes = rank_checkpoint_bytes(position_of(rank, parallelism), model, parallelism, levers.even_data);
+    const int64_t node = rank / io.ranks_per_node;
+    if (bytes <= 0)
+      continue;
+    if (!writers.empty() && writers.back().first == node)
+      writers.back().second += bytes;
+    else
+      writers.emplace_back(node, bytes);
   }
 
   const auto targets    = static_cast<int64_t>(io.targets);

@@ -74,3 +74,54 @@ TEST_CASE("layout: pieces of about total / (2 x targets), never more than the fi
   tiny.io.stripe_B = 1e9;  // 3.75 GB covers 4 stripes
   CHECK(plan_checkpoint(LayoutLevers{false, 1, true, 0}, tiny.model, tiny.par, tiny.io).writers[0].pieces.size() == 4);
 }
+
+TEST_CASE("layout: a node's ranks write as one writer", "[checkpoint_layout]")
+{
+  Case c;
+  c.io.nodes          = 4;
+  c.io.ranks_per_node = 4;  // ranks 0-3 on node 0 (stage 0, data ranks 0-1, tensor 0-1), ...
+  const IoPlan even   = plan_checkpoint(LayoutLevers{true, 1, false, 0}, c.model, c.par, c.io);
+  REQUIRE(even.writers.size() == 4);
+  CHECK(even.writers[1].node == 1);
+  CHECK(even.writers[0].bytes == Approx(4 * 3.75e9 / 4));  // four stage-0 ranks, 1/4 of a shard each
+  CHECK(even.writers[3].bytes == Approx(4 * 1.25e9 / 4));
+  CHECK(even.total_B() == Approx(1e10));
+  // Replica 0 only: node 0 holds data ranks 0 and 1 of stage 0: only data rank 0's two shards.
+  const IoPlan naive = plan_checkpoint(LayoutLevers{}, c.model, c.par, c.io);
+  REQUIRE(naive.writers.size() == 2);
+  CHECK(naive.writers[0].bytes == Approx(2 * 3.75e9));
+  CHECK(naive.writers[1].node == 2);
+}
+
+TEST_CASE("sharding: what a rank holds and writes", "[checkpoint_layout]")
+{
+  Case c;  // data 4; stage 0 shard 3.75 GB, of which the weights 2 B of 10 per parameter
+  c.model.weight_bytes_per_param = 2;
+  const RankPosition first = position_of(0, c.par), second = position_of(2, c.par);
+  REQUIRE((first.data_rank == 0 && second.data_rank == 1));
+  for (const Sharding s : {Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3, Sharding::Fsdp}) {
+    c.model.sharding = s;
+    // A checkpoint holds one copy of the state, whoever writes it.
+    for (const bool even : {true, false})
+      CHECK(plan_checkpoint(LayoutLevers{even, 1, false, 0}, c.model, c.par, c.io).total_B() == Approx(1e10));
+  }
+  c.model.sharding = Sharding::None;
+  CHECK(rank_state_bytes(0, c.model, c.par) == Approx(3.75e9));
+  CHECK(rank_checkpoint_bytes(second, c.model, c.par, false) == 0);
+  c.model.sharding = Sharding::Zero1;  // weights 0.75 GB held whole, optimizer 3 GB / 4
+  CHECK(rank_state_bytes(0, c.model, c.par) == Approx(0.75e9 + 0.75e9));
+  CHECK(rank_checkpoint_bytes(first, c.model, c.par, false) == Approx(0.75e9 + 0.75e9));
+  CHECK(rank_checkpoint_bytes(second, c.model, c.par, false) == Approx(0.75e9));  // its optimizer shard
+  CHECK(rank_checkpoint_bytes(second, c.model, c.par, true) == Approx(3.75e9 / 4));
+  c.model.sharding = Sharding::Fsdp;
+  CHECK(rank_state_bytes(0, c.model, c.par) == Approx(3.75e9 / 4));
+  CHECK(rank_checkpoint_bytes(second, c.model, c.par, false) == Approx(3.75e9 / 4));
+  // A node of 4 ranks: ranks 0-3 hold stage 0 (data ranks 0-1, tensor 0-1).
+  CHECK(node_state_bytes(c.model, c.par, 4) == Approx(4 * 3.75e9 / 4));
+  c.model.sharding = Sharding::None;
+  CHECK(node_state_bytes(c.model, c.par, 4) == Approx(4 * 3.75e9));
+  CHECK(node_state_bytes(c.model, c.par, 1) == Approx(3.75e9));
+  Sharding parsed;
+  CHECK((parse_sharding("zero3", &parsed) && parsed == Sharding::Zero3));
+  CHECK_FALSE(parse_sharding("zero4", &parsed));
+}
