@@ -9,8 +9,8 @@
 //   (file_stream.hpp). Batches are read one after another: batch i + 1 starts when batch i is
 //   there, as long as it is at most `prefetch` iterations ahead of the iteration the job needs.
 //   With prefetch 0 a batch is read only when its iteration asks for it.
-// - A failure of the job drops what is read and on its way; the restarted job reads again from
-//   the iteration it restarts at.
+// - A failure of the job or a maintenance stop drops what is read and on its way; the restarted
+//   job reads again from the iteration it restarts at.
 // Bytes and the time at least one batch was being read give the achieved read bandwidth.
 #pragma once
 #include "sim/svc/storage.hpp"

@@ -65,6 +65,11 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   bool reads_data() const override { return data_ != nullptr; }
   bool wait_for_batch(int64_t iteration) override;
   void batch_done(int64_t iteration) override { data_->done(iteration); }
+  void stop_data() override
+  {
+    if (data_)
+      data_->drop();
+  }
   // Reads each iteration's batch from now on (the phase's `data`).
   void read_data(DataSpec spec) { data_ = std::make_unique<DataLoader>(std::move(spec)); }
   const DataLoader* data() const { return data_.get(); }

@@ -40,6 +40,7 @@ class TrainingEnvironment {
   virtual bool reads_data() const                = 0;
   virtual bool wait_for_batch(int64_t iteration) = 0;
   virtual void batch_done(int64_t iteration)     = 0;
+  virtual void stop_data()                       = 0;  // the job stops (maintenance): batches read are lost
   // What caused the last failure, and when the node it took down is repaired.
   virtual FaultCause failure_cause() const = 0;
   virtual double failed_node_up_s() const  = 0;

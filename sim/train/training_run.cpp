@@ -69,8 +69,9 @@ class Run {
   // from the file system. Nothing is lost but the time; false at a failure.
   bool maintain()
   {
-    const double start  = env_.now();
-    const size_t tally  = tally_of({"maintenance", FaultClass::Maintenance});
+    const double start = env_.now();
+    const size_t tally = tally_of({"maintenance", FaultClass::Maintenance});
+    env_.stop_data();
     const bool finished = (!persisting_ || env_.background_end() <= start || env_.wait_background()) &&
                           env_.advance_until(env_.now() + s_.maintenance_s) &&
                           run_steps({CheckpointStep::write(IoKind::PfsRead)}, 0, {});

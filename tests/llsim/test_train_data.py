@@ -65,6 +65,15 @@ check(failed["failures"] == 1 and failed["data_bytes"] > N * 50e9, f"batches rea
 check(failed["data_warmup_s"] > fast["data_warmup_s"], "the restart waits for its first batch again")
 check_close(identity(failed), failed["makespan_s"], 1e-9, "the identity holds with a failure")
 
+# A maintenance stop ends the job's processes: the batches read ahead are lost, and the first
+# iteration after it waits for a whole batch again.
+stopped = train(SMALL, "phases.0.checkpoint.policy={impl: fixed, interval: 50s}",
+                "phases.0.maintenance={every: 60s, duration: 10s}")
+stops = stopped["interruptions_maintenance"]
+check(stops >= 2, f"planned stops: {stops}")
+check_close(stopped["data_warmup_s"], (1 + stops) * 50e9 / DISKS_BPS, 0.03, "a warm-up after each stop")
+check_close(identity(stopped), stopped["makespan_s"], 1e-9, "the identity holds with maintenance")
+
 # Same scenario, same seed: the same summary.
 a, b = run_out(SCENARIO, SMALL, trace), run_out(SCENARIO, SMALL, trace)
 strip = lambda d: {k: v for k, v in summary(d).items() if "wall" not in k}

@@ -59,6 +59,7 @@ class FakeEnvironment : public TrainingEnvironment {
   bool reads_data() const override { return false; }
   bool wait_for_batch(int64_t) override { return true; }
   void batch_done(int64_t) override {}
+  void stop_data() override {}
   int64_t replays() const override { return 0; }
   double measured_s(IoKind kind) override { return cost.count(kind) ? cost.at(kind) : -1; }
   void report(int64_t, int64_t) override {}
