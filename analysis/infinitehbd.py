@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Goodput against the checkpoint interval on scenarios/paper/infinitehbd.yaml: the InfiniteHBD
 fault trace replayed on a 400-server job. A sweep of fixed intervals with the `young` and `daly`
-policies marked (their M is the job MTBF of the trace: its last event over the outages on the
+policies marked (their M is the job MTBF of the trace: its last fault start over the outages on the
 job's hosts), then how Daly's goodput moves with the assumed spares, swap time and restart
 delay. Writes infinitehbd.png and sensitivity.csv into OUT.
 

@@ -6,7 +6,7 @@
 //   map: file     as `mapping` says: a CSV node_id,host (host names as in the platform)
 // A node's faults that overlap merge into one outage, caused by the first. Each fault's cause is
 // its trace class ("Hardware Failure/GPU"), counted under a class (fault_class_of). A host's
-// MTBF is the trace's last event time over its outages, so the group fails at the trace's rate.
+// MTBF is the start of the trace's last fault over its outages, so the group fails at the trace's rate.
 //   file: path, required    map: order | random | file    mapping: CSV path (map: file)
 // Source: the InfiniteHBD paper (ACM SIGCOMM 2025), trace data by StepFun, Apache-2.0.
 // Example (tests/llsim/test_conformance.py runs it):
