@@ -8,8 +8,8 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.mode={impl: async}'
 #include "sim/core/registry.hpp"
-#include "sim/core/text.hpp"
 #include "sim/train/checkpoint_mode.hpp"
+#include "sim/train/snapshot_room.hpp"
 
 namespace llsim {
 
@@ -30,13 +30,7 @@ class AsyncMode : public CheckpointMode {
   AsyncMode(const Params& p, const Context& c)
       : snapshot_s_(c.node_state_B / p.quantity("snapshot_bandwidth"))
   {
-    const double room = p.quantity("memory_share") * c.nodes.memory_B;
-    if (c.node_state_B > room) {
-      const int digits = digits_to_tell_apart(c.node_state_B, room, format_bytes);
-      p.fail("memory_share", "a node's snapshot needs " + format_bytes(c.node_state_B, digits) +
-                                 " of host memory but group '" + c.nodes.name + "' allows " +
-                                 format_bytes(room, digits) + " (memory x memory_share)");
-    }
+    require_snapshot_room(p, "memory_share", c, c.node_state_B, "a node's snapshot");
   }
   std::vector<CheckpointStep> blocking(int64_t) const override { return {CheckpointStep::pause(snapshot_s_)}; }
   bool background_pfs(int64_t) const override { return true; }

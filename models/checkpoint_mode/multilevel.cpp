@@ -1,21 +1,37 @@
-// Checkpoint mode `multilevel`: SCR-like levels. Every checkpoint is written by each node to its
-// own disk (node-local NVM/SSD: the train phase's io.local storage service); with `level: partner` it is also
-// copied to a partner node's disk, with `level: xor` a parity share B/(N-1) of an XOR set of N
-// goes to the partner. Every `flush_every`-th checkpoint is then written back to the parallel
-// file system in the background, out of order and pipelined with training (the cache-style
-// parallel checkpoint), so training only waits for the local levels.
-// A failed node loses its local copies (it is replaced by a spare): with `single` any lost node
-// makes the node-local checkpoint unusable; with `partner` a node's part survives on its partner
-// unless both fail; with `xor` an XOR set survives one lost node. Otherwise the job restarts
-// from the newest checkpoint on the parallel file system. A flush still in progress when the
-// next checkpoint comes makes that checkpoint wait (counted in its blocking time).
+// Checkpoint mode `multilevel`: SCR-like levels, with an optional host-memory tier in front.
+// - Node-local level: each node writes the checkpoint to its own disk (node-local NVM/SSD: the
+//   train phase's io.local storage service); with `level: partner` it is also copied to a partner
+//   node's disk, with `level: xor` a parity share B/(N-1) of an XOR set of N goes to the partner.
+//   Training waits for these writes.
+// - Every `flush_every`-th checkpoint is then written back to the parallel file system in the
+//   background, out of order and pipelined with training (the cache-style parallel checkpoint).
+//   A flush still in progress when the next checkpoint comes makes that checkpoint wait (counted
+//   in its blocking time).
+// - `memory: partner` adds a tier in host memory (as Gemini, SOSP'23): every checkpoint copies
+//   each node's state to its own host memory (training waits state / snapshot_bandwidth), then
+//   to its partner node's memory in the background (state / partner_bandwidth); the node-local
+//   level is then written every `local_every`-th checkpoint only. A snapshot is usable once its
+//   partner copies are over; the next checkpoint waits for them. Each node keeps its newest
+//   usable snapshot and its partner's while the next is taken: 4 x its state must fit in
+//   memory_share of its memory.
+// A failed node loses its host memory and its local disks (it is replaced by a spare). A restart
+// restores the newest checkpoint that survives, from the nearest tier: the memory tier when no
+// node and its partner were both lost since the snapshot (state / partner_bandwidth to rebuild
+// the lost nodes' parts, then state / snapshot_bandwidth back to the devices); the node-local
+// level with `single` when no node was lost, with `partner` unless a node and its partner were,
+// with `xor` unless two nodes of one XOR set were; else the parallel file system.
 //   level: single | partner | xor (default partner)    flush_every: 10    xor_set: 8
-// Source: SCR (Moody et al., SC'10): levels SINGLE (B), PARTNER (2B), XOR (B N/(N-1)), flush
-// every 10 by default.
+//   memory: none | partner (default none)    local_every: 1    snapshot_bandwidth: 10GBps
+//   partner_bandwidth: 25GBps    memory_share: 0.5
+// Sources: SCR (Moody et al., SC'10): levels SINGLE (B), PARTNER (2B), XOR (B N/(N-1)), flush
+// every 10 by default. Gemini (Wang et al., SOSP'23): checkpoints in the host memory of the node
+// and of a peer, restored from there unless both are lost. snapshot_bandwidth (device to host
+// over PCIe) and partner_bandwidth (one 200 Gb/s NIC) are assumptions.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/train_symmetric.yaml --set 'phases.train.checkpoint.mode={impl: multilevel, level: partner, flush_every: 2}'
 #include "sim/core/registry.hpp"
 #include "sim/train/checkpoint_mode.hpp"
+#include "sim/train/snapshot_room.hpp"
 
 namespace llsim {
 
@@ -27,22 +43,67 @@ const ParamTable kMultilevelParams = {
         .defaults("10")
         .at_least(1),
     ParamSpec::integer("xor_set", "nodes per XOR set").defaults("8").at_least(2),
+    ParamSpec::text("memory", "none | partner: a host-memory tier, each node's snapshot copied to its partner's memory")
+        .defaults("none"),
+    ParamSpec::integer("local_every", "write every N-th checkpoint to the node-local level (N > 1 needs memory)")
+        .defaults("1")
+        .at_least(1),
+    ParamSpec::quantity("snapshot_bandwidth", Dimension::Bandwidth,
+                        "memory tier: copy rate of a node's state to its host memory and back")
+        .defaults("10GBps")
+        .positive(),
+    ParamSpec::quantity("partner_bandwidth", Dimension::Bandwidth,
+                        "memory tier: copy rate of a node's snapshot to its partner's memory and back")
+        .defaults("25GBps")
+        .positive(),
+    ParamSpec::quantity("memory_share", Dimension::Number,
+                        "memory tier: share of a node's memory its snapshots and its partner's may use")
+        .defaults("0.5")
+        .positive()
+        .at_most(1),
 };
+
+MemoryTier memory_tier_of(const Params& p, const CheckpointMode::Context& c)
+{
+  const std::string memory = p.text("memory");
+  if (memory != "none" && memory != "partner")
+    p.fail("memory", "expected none or partner, got '" + memory + "'");
+  if (memory == "none") {
+    for (const char* key : {"snapshot_bandwidth", "partner_bandwidth", "memory_share"})
+      if (p.has(key))
+        p.fail(key, std::string(key) + " applies to the memory tier only: add memory: partner");
+    if (p.integer("local_every") > 1)
+      p.fail("local_every", "without the memory tier every checkpoint is node-local: add memory: partner");
+    return {};
+  }
+  require_snapshot_room(p, "memory_share", c, 4 * c.node_state_B,
+                        "4 x a node's state (its newest two snapshots and its partner's)");
+  return {true, c.node_state_B / p.quantity("snapshot_bandwidth"), c.node_state_B / p.quantity("partner_bandwidth")};
+}
 
 class MultilevelMode : public CheckpointMode {
  public:
-  MultilevelMode(const Params& p, const Context&)
+  MultilevelMode(const Params& p, const Context& c)
       : level_(p.text("level"))
       , flush_every_(p.integer("flush_every"))
       , xor_set_(static_cast<double>(p.integer("xor_set")))
+      , local_every_(p.integer("local_every"))
+      , memory_(memory_tier_of(p, c))
   {
     if (level_ != "single" && level_ != "partner" && level_ != "xor")
       p.fail("level", "expected single, partner or xor, got '" + level_ + "'");
   }
   bool needs_local_level() const override { return true; }
-  std::vector<CheckpointStep> blocking(int64_t) const override
+  bool writes_local(int64_t index) const override { return index % local_every_ == 0; }
+  MemoryTier memory_tier() const override { return memory_; }
+  std::vector<CheckpointStep> blocking(int64_t index) const override
   {
-    std::vector<CheckpointStep> steps = {CheckpointStep::write(IoKind::LocalWrite)};
+    std::vector<CheckpointStep> steps;
+    if (memory_.on)
+      steps.push_back(CheckpointStep::pause(memory_.snapshot_s));
+    if (!writes_local(index))
+      return steps;
+    steps.push_back(CheckpointStep::write(IoKind::LocalWrite));
     if (level_ != "single")
       steps.push_back(CheckpointStep::write(IoKind::PartnerCopy, partner_share()));
     return steps;
@@ -60,20 +121,18 @@ class MultilevelMode : public CheckpointMode {
   {
     if (level_ == "single")
       return lost.empty();
-    if (level_ == "partner") {
-      for (size_t w : lost)
-        if (lost.count((w + 1) % writers) != 0)
-          return false;  // a writer and its partner both lost: that part is gone
-      return true;
-    }
+    if (level_ == "partner")
+      return partners_survive(lost, writers);
     std::set<size_t> sets;
     for (size_t w : lost)
       if (!sets.insert(w / static_cast<size_t>(xor_set_)).second)
         return false;  // two nodes of one XOR set lost
     return true;
   }
-  double local_bytes(double checkpoint_B, int64_t) const override
+  double local_bytes(double checkpoint_B, int64_t index) const override
   {
+    if (!writes_local(index))
+      return 0;
     return checkpoint_B * (1 + (level_ == "single" ? 0 : partner_share()));
   }
 
@@ -84,11 +143,13 @@ class MultilevelMode : public CheckpointMode {
   std::string level_;
   int64_t flush_every_;
   double xor_set_;
+  int64_t local_every_;
+  MemoryTier memory_;
 };
 
 }  // namespace
 
-LLSIM_REGISTER(CheckpointMode, "multilevel", MultilevelMode, "node-local levels, background flush every N-th",
-               kMultilevelParams);
+LLSIM_REGISTER(CheckpointMode, "multilevel", MultilevelMode,
+               "host memory (optional), node-local levels, background flush every N-th", kMultilevelParams);
 
 }  // namespace llsim

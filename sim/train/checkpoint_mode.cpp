@@ -1,5 +1,7 @@
 #include "sim/train/checkpoint_mode.hpp"
 
+#include <algorithm>
+
 namespace llsim {
 
 const char* io_kind_name(IoKind kind)
@@ -17,6 +19,11 @@ const char* io_kind_name(IoKind kind)
     return "partner_copy";
   }
   return "?";
+}
+
+bool partners_survive(const std::set<size_t>& lost, size_t writers)
+{
+  return std::none_of(lost.begin(), lost.end(), [&](size_t w) { return lost.count((w + 1) % writers) != 0; });
 }
 
 }  // namespace llsim

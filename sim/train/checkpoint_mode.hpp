@@ -40,6 +40,19 @@ struct CheckpointStep {
   static CheckpointStep pause(double seconds) { return {false, IoKind::PfsWrite, 1, seconds}; }
 };
 
+// The host-memory tier of a multilevel mode: every checkpoint snapshots each node's state into
+// its own host memory (training waits for the device-to-host copy), then copies it to its
+// partner's host memory in the background. A snapshot is usable once that copy is over.
+struct MemoryTier {
+  bool on               = false;
+  double snapshot_s     = 0;  // device to host (and back, to restore)
+  double partner_copy_s = 0;  // a node's snapshot to its partner's memory (and back, to rebuild)
+};
+
+// Whether the parts of the writers in `lost` survive on their partners (the next writer, out of
+// `writers`): false when a writer and its partner are both lost.
+bool partners_survive(const std::set<size_t>& lost, size_t writers);
+
 // CheckpointMode: how a checkpoint stops training and when it becomes durable where.
 class CheckpointMode {
  public:
@@ -54,6 +67,9 @@ class CheckpointMode {
   virtual ~CheckpointMode()                   = default;
 
   virtual bool needs_local_level() const { return false; }
+  // Whether checkpoint number `index` writes the node-local level (at its own interval).
+  virtual bool writes_local(int64_t /*index*/) const { return needs_local_level(); }
+  virtual MemoryTier memory_tier() const { return {}; }
   // What checkpoint number `index` (1-based) does while training waits, in order (after waiting
   // for the previous background write to the parallel file system, if one is still going on).
   virtual std::vector<CheckpointStep> blocking(int64_t index) const = 0;

@@ -21,6 +21,9 @@ struct RestartPoint {
   bool exists       = false;  // a checkpoint holds it (nothing to read when restarting from scratch)
 };
 
+// Where a restart restores from, nearest first.
+enum class Tier { Memory, Local, Pfs };
+
 class Run {
  public:
   Run(const TrainingSetup& s, TrainingEnvironment& env, Rng& rng, Rng& restart_rng)
@@ -28,6 +31,7 @@ class Run {
       , env_(env)
       , rng_(rng)
       , restart_rng_(restart_rng)
+      , memory_tier_(s.mode->memory_tier())
       , spares_(s.spares, s.swap_s)
   {}
 
@@ -154,6 +158,61 @@ class Run {
     return finished;
   }
 
+  // The snapshot whose partner copies are over becomes the memory tier's.
+  void settle_memory()
+  {
+    if (copying_ && memory_ready_s_ <= env_.now()) {
+      memory_  = snapshot_;
+      copying_ = false;
+      memory_lost_.clear();
+    }
+  }
+
+  // The tier holding the newest checkpoint that survives the nodes lost since each was written;
+  // the nearest one when several hold it.
+  Tier nearest_tier() const
+  {
+    Tier tier = Tier::Pfs;
+    double at = pfs_.iterations;
+    if (local_.exists && local_.iterations >= at && s_.mode->local_recoverable(lost_, s_.writers)) {
+      tier = Tier::Local;
+      at   = local_.iterations;
+    }
+    if (memory_.exists && memory_.iterations >= at && partners_survive(memory_lost_, s_.writers))
+      tier = Tier::Memory;
+    return tier;
+  }
+
+  // The steps that restore `point` from `tier`: from memory, the lost nodes' parts come back from
+  // their partners' memory, then every node copies its part back to its devices.
+  std::vector<CheckpointStep> recovery(Tier tier, const RestartPoint& point) const
+  {
+    if (!point.exists)
+      return {};
+    if (tier == Tier::Local)
+      return s_.mode->local_recovery();
+    if (tier == Tier::Pfs)
+      return {CheckpointStep::write(IoKind::PfsRead)};
+    std::vector<CheckpointStep> steps;
+    if (!memory_lost_.empty())
+      steps.push_back(CheckpointStep::pause(memory_tier_.partner_copy_s));
+    steps.push_back(CheckpointStep::pause(memory_tier_.snapshot_s));
+    return steps;
+  }
+
+  // A tier the restart did not use keeps its checkpoint only if it survived the failures.
+  void forget_lost_tiers(Tier used)
+  {
+    if (used != Tier::Local && !s_.mode->local_recoverable(lost_, s_.writers)) {
+      local_ = RestartPoint{};
+      lost_.clear();
+    }
+    if (used != Tier::Memory && !partners_survive(memory_lost_, s_.writers)) {
+      memory_ = RestartPoint{};
+      memory_lost_.clear();
+    }
+  }
+
   void settle_background()
   {
     if (persisting_ && env_.background_end() <= env_.now()) {
@@ -189,6 +248,9 @@ class Run {
     if (persisting_ && env_.background_end() > env_.now() && !env_.wait_background())
       return false;  // waiting for the previous background write
     settle_background();
+    if (copying_ && !env_.advance_until(std::max(env_.now(), memory_ready_s_)))
+      return false;  // waiting for the previous snapshot's partner copies
+    settle_memory();
     const double written_B          = s_.files.write_Bps * since_checkpoint_s_;
     const double file_B             = s_.file_state->saved_bytes(s_.files, written_B);
     const auto steps                = s_.mode->blocking(index);
@@ -201,7 +263,7 @@ class Run {
     out_.file_state_bytes += file_B + s_.file_state->kept_bytes(s_.files, written_B);
     since_checkpoint_s_ = 0;
     checkpointed_at_    = done_;
-    if (s_.mode->needs_local_level()) {
+    if (s_.mode->writes_local(index)) {
       local_        = line_;
       local_.exists = true;
       lost_.clear();
@@ -212,6 +274,12 @@ class Run {
       bytes += s_.checkpoint_B;
     RestartPoint point = line_;
     point.exists       = true;
+    if (memory_tier_.on) {
+      snapshot_       = point;
+      memory_ready_s_ = env_.now() + memory_tier_.partner_copy_s;
+      copying_        = true;
+      settle_memory();
+    }
     if (s_.mode->background_pfs(index)) {
       env_.start_background(writes_while_blocked ? 1 : 1 + file_B / s_.checkpoint_B);
       persisting_     = true;
@@ -289,16 +357,16 @@ class Run {
         env_.drop_background();  // a write still in progress dies with the job
         persisting_ = false;
       }
+      settle_memory();
+      copying_             = false;  // a snapshot whose partner copies are not over is lost
       const int64_t writer = env_.failed_writer();
-      if (writer >= 0)
+      if (writer >= 0) {
         lost_.insert(static_cast<size_t>(writer));
-      const bool from_local = s_.mode->needs_local_level() && local_.iterations > pfs_.iterations &&
-                              s_.mode->local_recoverable(lost_, s_.writers);
-      const RestartPoint point = from_local ? local_ : pfs_;
-      if (s_.mode->needs_local_level() && !from_local) {
-        local_ = pfs_;  // the node-local level is unusable: the next one starts afresh
-        lost_.clear();
+        memory_lost_.insert(static_cast<size_t>(writer));
       }
+      const Tier tier          = nearest_tier();
+      const RestartPoint point = tier == Tier::Memory ? memory_ : tier == Tier::Local ? local_ : pfs_;
+      forget_lost_tiers(tier);
       lost += line_.compute_s - point.compute_s;
       const bool rolled_back = line_.iterations > point.iterations || since_checkpoint_s_ > 0;
       if (rolled_back && s_.file_state->inconsistent_on_rollback() && s_.files.write_Bps > 0)
@@ -312,17 +380,17 @@ class Run {
         charge();
         continue;
       }
-      const std::vector<CheckpointStep> recovery =
-          !point.exists ? std::vector<CheckpointStep>{}
-          : from_local  ? s_.mode->local_recovery()
-                        : std::vector<CheckpointStep>{CheckpointStep::write(IoKind::PfsRead)};
-      if (!run_steps(recovery, 0, from_local ? lost_ : std::set<size_t>{})) {
+      if (!run_steps(recovery(tier, point), 0, tier == Tier::Local ? lost_ : std::set<size_t>{})) {
         out_.restarts_cut_short += 1;
         charge();
         continue;
       }
-      if (from_local)
-        lost_.clear();  // the lost parts were rebuilt from the partners
+      if (tier != Tier::Pfs)
+        (tier == Tier::Local ? lost_ : memory_lost_).clear();  // the lost parts were rebuilt from the partners
+      if (point.exists)
+        (tier == Tier::Memory  ? out_.restores_memory
+         : tier == Tier::Local ? out_.restores_local
+                               : out_.restores_pfs) += 1;
       charge();
       out_.restarting_s += env_.now() - failed_at;
       out_.restarts += 1;
@@ -340,6 +408,11 @@ class Run {
   double start_s_ = 0, done_ = 0, checkpointed_at_ = 0, since_checkpoint_s_ = 0, per_checkpoint_ = 1;
   RestartPoint line_, local_, pfs_;  // current progress; newest node-local and file-system checkpoints
   std::set<size_t> lost_;            // writers whose node-local copy of local_ is gone
+  const MemoryTier memory_tier_;
+  RestartPoint memory_, snapshot_;  // the memory tier's usable checkpoint; the one being copied
+  double memory_ready_s_ = 0;       // when the snapshot's partner copies are over
+  bool copying_          = false;
+  std::set<size_t> memory_lost_;  // writers whose own memory copy of memory_ is gone
   bool persisting_ = false;
   RestartPoint persist_point_;
   size_t persist_record_     = 0;

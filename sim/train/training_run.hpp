@@ -12,11 +12,14 @@
 //   with its first write. Its blocking time is all of that.
 // - With `resume`, the run starts by reading a checkpoint from the parallel file system.
 // - A failure (during compute, checkpoints or restarts alike) loses all compute since the
-//   newest checkpoint that survives it: the node-local one if the mode can rebuild it given the
-//   nodes lost since it was written, else the newest checkpoint on the parallel file system (a
-//   background write in progress is lost). Then `restart_delay` and the recovery I/O. With a
+//   newest checkpoint that survives it, restored from the nearest tier holding it: the memory
+//   tier's (a mode's MemoryTier: once its partner copies are over, unless a node and its partner
+//   were both lost since), the node-local one if the mode can rebuild it given the nodes lost
+//   since it was written, else the newest on the parallel file system (a background write or a
+//   partner copy in progress is lost). Then `restart_delay` and the recovery I/O. With a
 //   node-local checkpoint, writers whose own copy is gone read theirs from where the mode keeps
 //   its redundancy (`lost` of TrainingEnvironment::io), never from the failed node.
+// - With a memory tier, a checkpoint also waits for the previous snapshot's partner copies.
 // - Time: makespan = useful compute + blocking (checkpoints completed) + wasted (compute done
 //   again after rollbacks, and checkpoints cut short by a failure) + restarting (from each
 //   failure until training goes on again: delays and recovery reads, including restarts cut
@@ -88,6 +91,7 @@ struct TrainingResult {
   double restarting_s = 0, cut_short_checkpoint_s = 0;
   int64_t checkpoints = 0, failures = 0, restarts = 0, inconsistent_rollbacks = 0;
   int64_t restarts_cut_short = 0, checkpoints_cut_short = 0;
+  int64_t restores_memory = 0, restores_local = 0, restores_pfs = 0;  // restarts, by the tier read
   double checkpoint_bytes = 0, file_state_bytes = 0;
   double interval_s      = 0;  // the last one the policy gave
   double mean_blocking_s = 0;  // C

@@ -189,6 +189,54 @@ TEST_CASE("checkpoint mode multilevel: bad keys", "[checkpoint_mode]")
   CHECK_THROWS_AS(make("{impl: multilevel, xor_set: 1}"), ConfigError);
 }
 
+TEST_CASE("checkpoint mode multilevel: the memory tier snapshots every checkpoint, the local level every N-th",
+          "[checkpoint_mode]")
+{
+  // 5 GB per node: the snapshot at 5 GB/s takes 1 s, the partner copy at 2 GB/s 2.5 s.
+  const auto m          = make("{impl: multilevel, memory: partner, local_every: 3, flush_every: 6, "
+                                        "snapshot_bandwidth: 5GBps, partner_bandwidth: 2GBps}",
+                               "four", 5e9);
+  const MemoryTier tier = m->memory_tier();
+  CHECK(tier.on);
+  CHECK(tier.snapshot_s == Approx(1));
+  CHECK(tier.partner_copy_s == Approx(2.5));
+  REQUIRE(m->blocking(1).size() == 1);
+  CHECK(is_pause(m->blocking(1)[0], 1));
+  REQUIRE(m->blocking(3).size() == 3);  // the snapshot, then the local write and its partner copy
+  CHECK(is_pause(m->blocking(3)[0], 1));
+  CHECK(writes(m->blocking(3)[1], IoKind::LocalWrite));
+  CHECK(writes(m->blocking(3)[2], IoKind::PartnerCopy));
+  CHECK_FALSE(m->writes_local(2));
+  CHECK(m->writes_local(6));
+  CHECK(m->local_bytes(1e12, 2) == 0);
+  CHECK(m->local_bytes(1e12, 3) == Approx(2e12));
+  CHECK_FALSE(m->reaches_pfs(3));
+  CHECK(m->background_pfs(6));
+  // Without the tier: no pause, every checkpoint node-local (the defaults).
+  const auto plain = make("{impl: multilevel}");
+  CHECK_FALSE(plain->memory_tier().on);
+  CHECK(plain->writes_local(1));
+  CHECK(writes(plain->blocking(1)[0], IoKind::LocalWrite));
+}
+
+TEST_CASE("checkpoint mode multilevel: the memory tier's room and keys", "[checkpoint_mode]")
+{
+  // 4 x state in 64 GB x 0.5: 8 GB per node fit, 8.1 GB do not.
+  CHECK_NOTHROW(make("{impl: multilevel, memory: partner}", "four", 8e9));
+  CHECK_THROWS_WITH(make("{impl: multilevel, memory: partner}", "four", 8.1e9),
+                    Catch::Contains("mode.memory_share") && Catch::Contains("needs 32.4 GB of host memory") &&
+                        Catch::Contains("allows 32 GB"));
+  CHECK_NOTHROW(make("{impl: multilevel, memory: partner, memory_share: 0.6}", "four", 9e9));
+  CHECK_THROWS_WITH(make("{impl: multilevel, memory: yes}"), Catch::Contains("expected none or partner, got 'yes'"));
+  CHECK_THROWS_WITH(make("{impl: multilevel, local_every: 2}"),
+                    Catch::Contains("mode.local_every") && Catch::Contains("add memory: partner"));
+  for (const char* key : {"snapshot_bandwidth: 1GBps", "partner_bandwidth: 1GBps", "memory_share: 0.4"})
+    CHECK_THROWS_WITH(make(std::string("{impl: multilevel, ") + key + "}", "four", 1e9),
+                      Catch::Contains("applies to the memory tier only"));
+  CHECK_THROWS_AS(make("{impl: multilevel, memory: partner, local_every: 0}", "four", 1e9), ConfigError);
+  CHECK_THROWS_AS(make("{impl: multilevel, memory: partner, partner_bandwidth: 0GBps}", "four", 1e9), ConfigError);
+}
+
 TEST_CASE("checkpoint mode coordinated: a quiesce pause, then the parallel write", "[checkpoint_mode]")
 {
   const auto m = make("{impl: coordinated}");
