@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Llama 3 405B on 16,384 H100 (scenarios/paper/llama3_405b.yaml): interruptions per class over
 54 days against the paper's Table 5, the effective training time against its "above 90%", and
-how that moves with the checkpoint interval, a node-local NVMe tier and the assumed restart time.
+how that moves with the checkpoint interval, the checkpoint tiers (host memory, NVMe) and the assumed
+restart time.
 Writes llama3_405b.png (goodput against the checkpoint interval) into OUT.
 
 usage: analysis/llama3_405b.py [--llsim build/llsim] [--out out/llama3_405b] [--jobs 2] [--seeds 3]
@@ -28,7 +29,10 @@ INTERVALS = [2, 5, 10, 20, 40, 80]
 MODES = [("blocking to the file system", "{impl: blocking}"),
          ("NVMe, flush every 10th (single)", "{impl: multilevel, level: single, flush_every: 10}"),
          ("NVMe + partner copy, flush every 10th", "{impl: multilevel, level: partner, flush_every: 10}"),
-         ("NVMe + partner copy, flush every one", "{impl: multilevel, level: partner, flush_every: 1}")]
+         ("NVMe + partner copy, flush every one", "{impl: multilevel, level: partner, flush_every: 1}"),
+         ("memory + partner, NVMe every 10th, flush every 50th", "{impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50}"),
+         ("  the same, snapshot at 2.5 GB/s (assumed 10)", "{impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50, snapshot_bandwidth: 2.5GBps}"),
+         ("  the same, partner copy at 2.5 GB/s (assumed 25)", "{impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50, partner_bandwidth: 2.5GBps}")]
 RESTARTS = [5, 10, 15, 30, 60]  # minutes of restart delay, swap time 5 min
 
 
@@ -67,8 +71,10 @@ def main():
         print(f"  fixed {minutes:3d} min: goodput {ci(p['train.goodput'])}")
 
     for (label, _), p in zip(MODES, sweep(args, "nvme", MODE, [mode for _, mode in MODES])):
+        restores = "/".join(f"{p[f'train.restores_{tier}'][0]:.1f}" for tier in ["memory", "local", "pfs"])
         print(f"  {label}: goodput {ci(p['train.goodput'])}, blocking per checkpoint "
-              f"{p['train.checkpoint_blocking_s'][0]:.2f} s, interval {p['train.interval_s'][0]:.0f} s")
+              f"{p['train.checkpoint_blocking_s'][0]:.2f} s, interval {p['train.interval_s'][0]:.0f} s, "
+              f"restores from memory/NVMe/file system {restores}")
     restarts = [f"{{delay: {m}min, swap_time: 5min}}" for m in RESTARTS]
     for minutes, p in zip(RESTARTS, sweep(args, "restart", RESTART, restarts)):
         print(f"  restart {minutes:2d} min + 5 min swap: goodput {ci(p['train.goodput'])}, restarting "
