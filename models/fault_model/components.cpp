@@ -78,7 +78,7 @@ ComponentSpec parse_component(const Params& c)
 class ComponentsModel : public FaultModel {
  public:
   ComponentsModel(const Params& p, const Context& c)
-      : faults_(parse(p), c.key, static_cast<size_t>(c.group.count))
+      : faults_(parse(p, c.group), c.key, static_cast<size_t>(c.group.count))
   {}
 
   Outage outage(size_t index, size_t k, double, Rng&) const override { return faults_.outage(index, k); }
@@ -87,14 +87,19 @@ class ComponentsModel : public FaultModel {
   std::vector<FaultCause> causes() const override { return faults_.causes(); }
 
  private:
-  static std::vector<ComponentSpec> parse(const Params& p)
+  static std::vector<ComponentSpec> parse(const Params& p, const GroupSpec& group)
   {
     const YamlRef list = p.raw("components");
     if (!list.node().IsSequence() || list.node().size() == 0)
       list.fail("expected a non-empty list of {class, count, mtbf | uptime, repair, ...}");
     std::vector<ComponentSpec> specs;
-    for (size_t i = 0; i < list.node().size(); ++i)
-      specs.push_back(parse_component(Params(list.item(i), component_params())));
+    for (size_t i = 0; i < list.node().size(); ++i) {
+      const Params item(list.item(i), component_params());
+      specs.push_back(parse_component(item));
+      if (specs.back().shared_by > group.count)
+        item.fail("shared_by", "a unit over " + std::to_string(specs.back().shared_by) + " hosts, but group '" +
+                                   group.name + "' has " + std::to_string(group.count));
+    }
     return specs;
   }
 

@@ -90,7 +90,7 @@ class InfiniteHbdFaults : public FaultModel {
     if (trace.nodes.size() > hosts)
       p.fail("map", "the trace has faults on " + std::to_string(trace.nodes.size()) + " nodes, but group '" +
                         c.group.name + "' has only " + std::to_string(hosts) +
-                        " hosts: give the group at least as many, or place a subset with map: file");
+                        " hosts: give the group at least as many");
     std::vector<size_t> order(hosts);
     std::iota(order.begin(), order.end(), 0);
     if (map == "random") {

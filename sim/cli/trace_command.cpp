@@ -137,7 +137,14 @@ CLI::App* add_trace_command(CLI::App& app, TraceArguments& a)
       ->add_option("--nodes", a.nodes,
                    "a fault trace's node count, for MTBFs per node (default: the nodes with a fault in it)")
       ->type_name("N")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Validator(
+          [](const std::string& text) {
+            return text.find_first_not_of("0123456789") == std::string::npos &&
+                           text.find_first_not_of('0') != std::string::npos
+                       ? std::string()
+                       : "expected a whole number of nodes >= 1, got '" + text + "'";
+          },
+          "N >= 1"));
   stats->add_flag("--skip-bad-lines", a.skip_bad_lines,
                   "skip and count malformed lines instead of stopping at the first");
   return trace;

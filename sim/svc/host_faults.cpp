@@ -147,4 +147,21 @@ std::pair<double, HostId> GroupFailures::next(double t)
   return heap_.front();
 }
 
+std::vector<HostId> GroupFailures::starting_at(double t)
+{
+  std::vector<std::pair<double, HostId>> at;
+  while (!heap_.empty() && heap_.front().first == t) {
+    std::pop_heap(heap_.begin(), heap_.end(), Later());
+    at.push_back(heap_.back());
+    heap_.pop_back();
+  }
+  std::vector<HostId> hosts;
+  for (const auto& entry : at) {
+    hosts.push_back(entry.second);
+    heap_.push_back(entry);
+    std::push_heap(heap_.begin(), heap_.end(), Later());
+  }
+  return hosts;  // popped in (time, host) order: lowest first
+}
+
 }  // namespace llsim

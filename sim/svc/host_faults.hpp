@@ -63,6 +63,9 @@ class GroupFailures {
   GroupFailures(HostFaults& faults, HostId first, size_t count);
   // The first failure starting at or after `t`: (time, host); time +inf when none.
   std::pair<double, HostId> next(double t);
+  // Every host whose next failure starts exactly at `t` (a shared switch, a trace's simultaneous
+  // faults), lowest first; call after next() returned `t`.
+  std::vector<HostId> starting_at(double t);
   // Mean time between failures of the set: 1 / sum of 1/MTBF (+inf when none fails).
   double mtbf_s() const { return mtbf_s_; }
 

@@ -26,6 +26,9 @@ JobShape read_job_shape(const Params& phase, const GroupSpec& nodes)
   job.ranks_per_node = phase.integer("ranks_per_node");
   if (job.ranks_per_node == 0)
     job.ranks_per_node = nodes.gpu ? nodes.gpu->count : 1;
+  if (nodes.gpu && job.ranks_per_node > nodes.gpu->count)
+    phase.fail("ranks_per_node", std::to_string(job.ranks_per_node) + " ranks per node, but group '" + nodes.name +
+                                     "' has " + std::to_string(nodes.gpu->count) + " GPUs per node (one rank each)");
   const Params model               = phase.section("model", model_params());
   job.model.params                 = model.quantity("params");
   job.model.bytes_per_param        = model.quantity("state_bytes_per_param");

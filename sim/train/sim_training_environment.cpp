@@ -59,12 +59,21 @@ double SimTrainingEnvironment::now() const
 
 void SimTrainingEnvironment::failed()
 {
-  const int64_t node = next_failed_host_ - route_.nodes.first_host;
-  const Outage o     = route_.faults.next_outage(next_failed_host_, next_failure_s_);  // it may last 0 s
-  failure_log_.push_back({next_failure_s_, node, route_.faults.cause(next_failed_host_, o), o.up_s});
+  // Every node whose outage starts now fails with the job; the lowest is logged.
+  failed_writers_.clear();
+  failed_up_s_.clear();
+  for (HostId host : failures_.starting_at(next_failure_s_)) {
+    const Outage o = route_.faults.next_outage(host, next_failure_s_);  // it may last 0 s
+    failed_up_s_.push_back(o.up_s);
+    const int64_t writer = writer_of_node_[static_cast<size_t>(host - route_.nodes.first_host)];
+    if (writer >= 0)
+      failed_writers_.push_back(static_cast<size_t>(writer));
+    if (host == next_failed_host_)
+      failure_log_.push_back({next_failure_s_, host - route_.nodes.first_host, route_.faults.cause(host, o), o.up_s});
+  }
   if (data_)
     data_->drop();  // what the job's loaders held dies with it
-  failed_writer_ = writer_of_node_[static_cast<size_t>(node)];
+  const int64_t node = next_failed_host_ - route_.nodes.first_host;
   XBT_DEBUG("node %ld fails at %g s", static_cast<long>(node), next_failure_s_);
   const auto next   = failures_.next(std::nextafter(next_failure_s_, kInf));
   next_failure_s_   = next.first;

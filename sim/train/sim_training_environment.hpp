@@ -60,7 +60,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   double background_end() override;
   bool wait_background() override;
   void drop_background() override;
-  int64_t failed_writer() const override { return failed_writer_; }
+  std::vector<size_t> failed_writers() const override { return failed_writers_; }
   FaultCause failure_cause() const override { return failure_log_.back().cause; }
   bool reads_data() const override { return data_ != nullptr; }
   bool wait_for_batch(int64_t iteration) override;
@@ -73,7 +73,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   // Reads each iteration's batch from now on (the phase's `data`).
   void read_data(DataSpec spec) { data_ = std::make_unique<DataLoader>(std::move(spec)); }
   const DataLoader* data() const { return data_.get(); }
-  double failed_node_up_s() const override { return failure_log_.back().up_s; }
+  std::vector<double> failed_nodes_up_s() const override { return failed_up_s_; }
   int64_t replays() const override { return replays_; }
   double measured_s(IoKind kind) override;
   void report(int64_t failures, int64_t restarts) override;
@@ -105,7 +105,8 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   std::string published_as_;  // the name the newest complete checkpoint on the file system has
   double next_failure_s_;
   HostId next_failed_host_ = 0;
-  int64_t failed_writer_   = -1;
+  std::vector<size_t> failed_writers_;  // of the failure now due: every node it takes down
+  std::vector<double> failed_up_s_;
   std::vector<int64_t> writer_of_node_;
   std::vector<JobFailure> failure_log_;
   int64_t replays_    = 0;

@@ -17,7 +17,9 @@ double SparePool::replace(double now, double repaired_s)
     free_ += 1;
   }
   double filled = repaired_s;  // by default the failed host itself comes back
-  if (unlimited_ || free_ > 0) {
+  if (repaired_s <= now + swap_s_) {
+    // Back before a spare could be swapped in (a software fault, a reboot): no spare is taken.
+  } else if (unlimited_ || free_ > 0) {
     filled = now + swap_s_;
     if (!unlimited_) {
       free_ -= 1;

@@ -1,5 +1,6 @@
-// The spare hosts of a training job. When a host fails and a spare is free, the job goes on with
-// the spare after `swap_s` and the failed host, once repaired, becomes a spare. With none free,
+// The spare hosts of a training job. A failed host back within `swap_s` (a software fault, a
+// reboot) is kept: no spare is taken. Otherwise, when a spare is free, the job goes on with the
+// spare after `swap_s` and the failed host, once repaired, becomes a spare. With none free,
 // the job waits for the first host back: its own failed host (no swap), or a spare returning from
 // repair (then the swap). A failure while the job waits adds a place to fill; the job goes on once
 // all are. Unlimited spares (the default): every failure finds one.
@@ -21,7 +22,8 @@ class SparePool {
   SparePool(int64_t spares, double swap_s);
 
   // A host failed at `now` and is repaired at `repaired_s`: when the job has a full set of hosts
-  // again (this place filled, and every place an earlier failure emptied).
+  // again (this place filled, and every place an earlier failure emptied). Hosts that fail at
+  // the same instant are each a call.
   double replace(double now, double repaired_s);
   int64_t swaps() const { return swaps_; }  // failures that went on with a spare
   double swap_s() const { return swap_s_; }

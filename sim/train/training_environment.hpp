@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <set>
+#include <vector>
 
 namespace llsim {
 
@@ -32,18 +33,18 @@ class TrainingEnvironment {
   virtual bool wait_background()  = 0;  // false when the job fails first
   virtual void drop_background()  = 0;  // the job failed: the write dies with it
 
-  // The writer (index into the plan's writers) whose node the last failure took down; -1 when
-  // that node writes no node-local copy.
-  virtual int64_t failed_writer() const = 0;
+  // The writers (indices into the plan's writers) whose nodes the last failure took down: one,
+  // or several when nodes fail at the same instant; none for nodes that write no copy.
+  virtual std::vector<size_t> failed_writers() const = 0;
   // The training data path (data_loader.hpp): whether iterations wait for their batch; the wait
   // (false when the job fails first); the end of an iteration, which lets the loader read ahead.
   virtual bool reads_data() const                = 0;
   virtual bool wait_for_batch(int64_t iteration) = 0;
   virtual void batch_done(int64_t iteration)     = 0;
   virtual void stop_data()                       = 0;  // the job stops (maintenance): batches read are lost
-  // What caused the last failure, and when the node it took down is repaired.
-  virtual FaultCause failure_cause() const = 0;
-  virtual double failed_node_up_s() const  = 0;
+  // What caused the last failure, and when each node it took down is repaired.
+  virtual FaultCause failure_cause() const              = 0;
+  virtual std::vector<double> failed_nodes_up_s() const = 0;
   // I/O operations replayed through the services so far.
   virtual int64_t replays() const = 0;
   // The measured duration of an I/O kind (its last run), or -1 when it never ran.

@@ -324,7 +324,9 @@ class Run {
   // Waits for a full set of hosts, then the restart delay; false when a failure struck first.
   bool wait_to_restart()
   {
-    const double hosts_ready = spares_.replace(env_.now(), env_.failed_node_up_s());
+    double hosts_ready = env_.now();
+    for (double up_s : env_.failed_nodes_up_s())  // every node the failure took down
+      hosts_ready = spares_.replace(env_.now(), up_s);
     if (hosts_ready > env_.now()) {
       const double from = env_.now();
       const bool ready  = env_.advance_until(hosts_ready);
@@ -358,11 +360,10 @@ class Run {
         persisting_ = false;
       }
       settle_memory();
-      copying_             = false;  // a snapshot whose partner copies are not over is lost
-      const int64_t writer = env_.failed_writer();
-      if (writer >= 0) {
-        lost_.insert(static_cast<size_t>(writer));
-        memory_lost_.insert(static_cast<size_t>(writer));
+      copying_ = false;  // a snapshot whose partner copies are not over is lost
+      for (size_t writer : env_.failed_writers()) {
+        lost_.insert(writer);
+        memory_lost_.insert(writer);
       }
       const Tier tier          = nearest_tier();
       const RestartPoint point = tier == Tier::Memory ? memory_ : tier == Tier::Local ? local_ : pfs_;

@@ -90,9 +90,13 @@ def spares(restart):
 
 
 unlimited = spares("{delay: 10s, swap_time: 5min}")
-check(unlimited["spare_swaps"] == 2 and unlimited["host_wait_s"] == 600, f"unlimited: two swaps of 5 min: {unlimited}")
+# gpu-3: a spare in 300 s. gpu-5 is back in 100 s, before a spare could be swapped in: kept.
+check(unlimited["spare_swaps"] == 1 and unlimited["host_wait_s"] == 400,
+      f"unlimited: one swap of 5 min, one repair of 100 s: {unlimited['spare_swaps']}, {unlimited['host_wait_s']}")
+quick = spares("{delay: 10s, swap_time: 1min}")
+check(quick["spare_swaps"] == 2 and quick["host_wait_s"] == 120, f"a 1-min swap beats both repairs: {quick}")
 one = spares("{delay: 10s, spares: 1, swap_time: 5min}")
-# gpu-3: the spare swaps in (300 s). gpu-5: none free; its own repair (100 s) beats gpu-3's return.
+# gpu-3: the spare swaps in (300 s). gpu-5: its own repair (100 s) comes first, as above.
 check(one["spare_swaps"] == 1 and one["host_wait_s"] == 400, f"one spare: 300 + 100 s: {one['host_wait_s']}")
 none = spares("{delay: 10s, spares: 0, swap_time: 5min}")
 # gpu-3: wait; gpu-5 fails during the wait; the job goes on when both are back, at 8,200 s.

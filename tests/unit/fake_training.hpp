@@ -14,7 +14,8 @@ namespace llsim::test {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Fixed costs per kind of I/O (a partner copy costs its share of the full copy) and failures at
-// given times, each taking one writer's node-local copy.
+// given times, each taking one writer's node-local copy (entries of one time: one failure of
+// several nodes).
 class FakeEnvironment : public TrainingEnvironment {
  public:
   std::map<IoKind, double> cost;
@@ -28,9 +29,12 @@ class FakeEnvironment : public TrainingEnvironment {
   {
     if (next_ < failures.size() && failures[next_].first < until) {
       t_         = failures[next_].first;
-      writer_    = failures[next_].second;
       failed_at_ = t_;
-      ++next_;
+      writers_.clear();
+      for (; next_ < failures.size() && failures[next_].first == t_; ++next_)
+        if (failures[next_].second >= 0)
+          writers_.push_back(static_cast<size_t>(failures[next_].second));
+      nodes_ = writers_.empty() ? 1 : writers_.size();
       return false;
     }
     t_ = until;
@@ -46,13 +50,13 @@ class FakeEnvironment : public TrainingEnvironment {
   double background_end() override { return background_; }
   bool wait_background() override { return advance_until(background_); }
   void drop_background() override { background_ = -kInf; }
-  int64_t failed_writer() const override { return writer_; }
+  std::vector<size_t> failed_writers() const override { return writers_; }
   FaultCause failure_cause() const override
   {
     const auto it = causes.find(next_ - 1);
     return it == causes.end() ? FaultCause{"host", FaultClass::Host} : it->second;
   }
-  double failed_node_up_s() const override { return failed_at_ + repair_s; }
+  std::vector<double> failed_nodes_up_s() const override { return std::vector<double>(nodes_, failed_at_ + repair_s); }
   bool reads_data() const override { return false; }
   bool wait_for_batch(int64_t) override { return true; }
   void batch_done(int64_t) override {}
@@ -62,9 +66,10 @@ class FakeEnvironment : public TrainingEnvironment {
   void report(int64_t, int64_t) override {}
 
  private:
-  double t_          = 0;
-  size_t next_       = 0;
-  int64_t writer_    = -1;
+  double t_    = 0;
+  size_t next_ = 0;
+  std::vector<size_t> writers_;
+  size_t nodes_      = 1;
   double background_ = -kInf;
   double failed_at_  = 0;
 };

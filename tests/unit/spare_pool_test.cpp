@@ -42,3 +42,26 @@ TEST_CASE("spare pool: a failure during the wait adds a place; the job needs bot
   // After both are back, a failure waits for its own repair only.
   CHECK(p.replace(6000, 6500) == 6500);
 }
+
+TEST_CASE("spare pool: a host back within the swap time keeps its place and the spare", "[train]")
+{
+  SparePool p(1, 60);
+  CHECK(p.replace(100, 100) == 100);  // a software fault: no repair, no swap
+  CHECK(p.replace(200, 250) == 250);  // back in 50 s, before a 60-s swap
+  CHECK(p.swaps() == 0);
+  CHECK(p.replace(300, 1000) == 360);  // the spare is still free
+  CHECK(p.swaps() == 1);
+  SparePool unlimited(-1, 60);
+  CHECK(unlimited.replace(100, 130) == 130);
+  CHECK(unlimited.swaps() == 0);
+}
+
+TEST_CASE("spare pool: hosts failing at one instant each need a spare or their repair", "[train]")
+{
+  // A switch takes three hosts down at 100 until 5000; one spare: two places wait for repairs.
+  SparePool p(1, 60);
+  CHECK(p.replace(100, 5000) == 160);
+  CHECK(p.replace(100, 5000) == 5000);
+  CHECK(p.replace(100, 5000) == 5000);
+  CHECK(p.swaps() == 1);
+}

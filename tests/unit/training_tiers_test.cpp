@@ -125,3 +125,14 @@ TEST_CASE("tiers: with node-local and file-system copies of the same checkpoint,
   CHECK(out.restores_pfs == 0);
   CHECK(out.makespan_s == Approx(187 + 100));
 }
+
+TEST_CASE("tiers: nodes that fail at one instant lose their copies together", "[tiers]")
+{
+  // Writers 0 and 1 (partners) at 350 at once: as the two failures above, but one interruption:
+  // 350 + 30 + 50 = 430 from the file system's C3, C4 530-531, C5 631-632, the end at 732.
+  Run r                    = tiered(3, {{350, 0}, {350, 1}});
+  const TrainingResult out = r.go();
+  CHECK(out.failures == 1);
+  CHECK(out.restores_pfs == 1);
+  CHECK(out.makespan_s == Approx(732));
+}
