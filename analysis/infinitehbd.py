@@ -64,7 +64,7 @@ def main():
                             "host_wait_d": m["host_wait_s"] / 86400, "spare_swaps": m["spare_swaps"],
                             "failures": m["failures"]})
         print(f"  {name}: goodput {m['goodput']:.4f}, makespan {m['makespan_s'] / 86400:.1f} d, waiting for hosts "
-              f"{m['host_wait_s'] / 86400:.1f} d, {m['spare_swaps']} of {m['failures']} failures covered by a spare")
+              f"{m['host_wait_s'] / 86400:.1f} d, {m['failures']} failures, {m['spare_swaps']} hosts replaced by a spare")
     write_csv(os.path.join(args.out, "sensitivity.csv"), sensitivity)
 
     plt = pyplot("infinitehbd", "sensitivity.csv is written")

@@ -392,7 +392,8 @@ const MetricTable kTrainBaseMetrics = {
      "I/O operations (checkpoint writes, restart reads) run through the services rather than charged the cost "
      "measured (io_replay)"},
     {"spare_swaps", MetricUnit::Count,
-     "failures after which the job went on with a spare host (restart.spares; every one when spares are unlimited)"},
+     "failed hosts the job replaced with a spare (several for one failure of hosts at one instant; none for a host "
+     "back within swap_time)"},
     {"host_wait_s", MetricUnit::Seconds,
      "part of restarting_s spent waiting for a full set of hosts: a spare's swap_time, or a repair when no spare "
      "was free"},

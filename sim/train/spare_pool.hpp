@@ -25,7 +25,7 @@ class SparePool {
   // again (this place filled, and every place an earlier failure emptied). Hosts that fail at
   // the same instant are each a call.
   double replace(double now, double repaired_s);
-  int64_t swaps() const { return swaps_; }  // failures that went on with a spare
+  int64_t swaps() const { return swaps_; }  // failed hosts replaced with a spare
   double swap_s() const { return swap_s_; }
 
  private:

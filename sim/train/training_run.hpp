@@ -97,7 +97,7 @@ struct TrainingResult {
   double mean_blocking_s = 0;  // C
   std::vector<CheckpointRecord> records;
   std::vector<InterruptionTally> interruptions;  // per cause, in the order each first struck
-  int64_t spare_swaps  = 0;                      // failures the job went on from with a spare
+  int64_t spare_swaps  = 0;                      // failed hosts replaced with a spare
   double host_wait_s   = 0;                      // restarting time spent waiting for a spare or a repair
   double maintenance_s = 0;                      // planned stops, with the reads that restart the job
   double data_stall_s  = 0;                      // iterations waiting for their batch, warm-ups aside
