@@ -26,13 +26,18 @@ POLICY = "phases.train.checkpoint.policy"
 MODE = "phases.train.checkpoint.mode"
 RESTART = "phases.train.restart"
 INTERVALS = [2, 5, 10, 20, 40, 80]
+TIER = "impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50"
+APART = "partner_offset: 16"  # a host's partner under the next leaf switch (16 hosts each)
 MODES = [("blocking to the file system", "{impl: blocking}"),
          ("NVMe, flush every 10th (single)", "{impl: multilevel, level: single, flush_every: 10}"),
          ("NVMe + partner copy, flush every 10th", "{impl: multilevel, level: partner, flush_every: 10}"),
          ("NVMe + partner copy, flush every one", "{impl: multilevel, level: partner, flush_every: 1}"),
-         ("memory + partner, NVMe every 10th, flush every 50th", "{impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50}"),
-         ("  the same, snapshot at 2.5 GB/s (assumed 10)", "{impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50, snapshot_bandwidth: 2.5GBps}"),
-         ("  the same, partner copy at 2.5 GB/s (assumed 25)", "{impl: multilevel, level: partner, memory: partner, local_every: 10, flush_every: 50, partner_bandwidth: 2.5GBps}")]
+         ("NVMe + partner under another switch, flush every 10th",
+          f"{{impl: multilevel, level: partner, flush_every: 10, {APART}}}"),
+         ("memory + partner, NVMe every 10th, flush every 50th", f"{{{TIER}}}"),
+         ("memory + partner under another switch, the same", f"{{{TIER}, {APART}}}"),
+         ("  the same, snapshot at 2.5 GB/s (assumed 10)", f"{{{TIER}, {APART}, snapshot_bandwidth: 2.5GBps}}"),
+         ("  the same, partner copy at 2.5 GB/s (assumed 25)", f"{{{TIER}, {APART}, partner_bandwidth: 2.5GBps}}")]
 RESTARTS = [5, 10, 15, 30, 60]  # minutes of restart delay, swap time 5 min
 
 

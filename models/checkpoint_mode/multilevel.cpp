@@ -1,8 +1,9 @@
 // Checkpoint mode `multilevel`: SCR-like levels, with an optional host-memory tier in front.
 // - Node-local level: each node writes the checkpoint to its own disk (node-local NVM/SSD: the
 //   train phase's io.local storage service); with `level: partner` it is also copied to a partner
-//   node's disk, with `level: xor` a parity share B/(N-1) of an XOR set of N goes to the partner.
-//   Training waits for these writes.
+//   node's disk (`partner_offset` writers on: more than the hosts under one switch keeps a switch
+//   failure from taking a node and its partner); with `level: xor` a parity share B/(N-1) of an
+//   XOR set of N goes to the partner. Training waits for these writes.
 // - Every `flush_every`-th checkpoint is then written back to the parallel file system in the
 //   background, out of order and pipelined with training (the cache-style parallel checkpoint).
 //   A flush still in progress when the next checkpoint comes makes that checkpoint wait (counted
@@ -21,6 +22,7 @@
 // level with `single` when no node was lost, with `partner` unless a node and its partner were,
 // with `xor` unless two nodes of one XOR set were; else the parallel file system.
 //   level: single | partner | xor (default partner)    flush_every: 10    xor_set: 8
+//   partner_offset: 1 (node w's partner is node w + offset of the writers, wrapping around)
 //   memory: none | partner (default none)    local_every: 1    snapshot_bandwidth: 10GBps
 //   partner_bandwidth: 25GBps    memory_share: 0.5
 // Sources: SCR (Moody et al., SC'10): levels SINGLE (B), PARTNER (2B), XOR (B N/(N-1)), flush
@@ -43,6 +45,10 @@ const ParamTable kMultilevelParams = {
         .defaults("10")
         .at_least(1),
     ParamSpec::integer("xor_set", "nodes per XOR set").defaults("8").at_least(2),
+    ParamSpec::integer("partner_offset", "writers between a node and the partner holding its copies (more than the "
+                                         "hosts under one switch: a switch failure cannot take both)")
+        .defaults("1")
+        .at_least(1),
     ParamSpec::text("memory", "none | partner: a host-memory tier, each node's snapshot copied to its partner's memory")
         .defaults("none"),
     ParamSpec::integer("local_every", "write every N-th checkpoint to the node-local level (N > 1 needs memory)")
@@ -88,6 +94,7 @@ class MultilevelMode : public CheckpointMode {
       , flush_every_(p.integer("flush_every"))
       , xor_set_(static_cast<double>(p.integer("xor_set")))
       , local_every_(p.integer("local_every"))
+      , partner_offset_(static_cast<size_t>(p.integer("partner_offset")))
       , memory_(memory_tier_of(p, c))
   {
     if (level_ != "single" && level_ != "partner" && level_ != "xor")
@@ -96,6 +103,7 @@ class MultilevelMode : public CheckpointMode {
   bool needs_local_level() const override { return true; }
   bool writes_local(int64_t index) const override { return index % local_every_ == 0; }
   MemoryTier memory_tier() const override { return memory_; }
+  size_t partner_offset() const override { return partner_offset_; }
   std::vector<CheckpointStep> blocking(int64_t index) const override
   {
     std::vector<CheckpointStep> steps;
@@ -122,7 +130,7 @@ class MultilevelMode : public CheckpointMode {
     if (level_ == "single")
       return lost.empty();
     if (level_ == "partner")
-      return partners_survive(lost, writers);
+      return partners_survive(lost, writers, partner_offset_);
     std::set<size_t> sets;
     for (size_t w : lost)
       if (!sets.insert(w / static_cast<size_t>(xor_set_)).second)
@@ -144,6 +152,7 @@ class MultilevelMode : public CheckpointMode {
   int64_t flush_every_;
   double xor_set_;
   int64_t local_every_;
+  size_t partner_offset_;
   MemoryTier memory_;
 };
 

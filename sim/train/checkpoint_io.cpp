@@ -77,7 +77,7 @@ void CheckpointIo::build(const IoPlan& plan, double share, double scale, int64_t
     // a lost part; no files to create. A holder that is down is a spare's (not simulated).
     StorageService& local   = *route_.local;
     const bool from_partner = kind_ == IoKind::PartnerCopy || (kind_ == IoKind::LocalRead && lost.count(w) != 0);
-    const HostId holder     = from_partner ? route_.nodes.host(plan.writers[(w + 1) % writers].node) : node;
+    const HostId holder     = from_partner ? route_.nodes.host(plan.writers[plan.partner_of(w)].node) : node;
     const double bytes      = writer.bytes * scale * (kind_ == IoKind::PartnerCopy ? share : 1);
     if (bytes < 0.5 || route_.faults.is_down(holder, now()))
       continue;

@@ -21,9 +21,9 @@ const char* io_kind_name(IoKind kind)
   return "?";
 }
 
-bool partners_survive(const std::set<size_t>& lost, size_t writers)
+bool partners_survive(const std::set<size_t>& lost, size_t writers, size_t offset)
 {
-  return std::none_of(lost.begin(), lost.end(), [&](size_t w) { return lost.count((w + 1) % writers) != 0; });
+  return std::none_of(lost.begin(), lost.end(), [&](size_t w) { return lost.count((w + offset) % writers) != 0; });
 }
 
 }  // namespace llsim

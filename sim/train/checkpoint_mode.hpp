@@ -49,9 +49,9 @@ struct MemoryTier {
   double partner_copy_s = 0;  // a node's snapshot to its partner's memory (and back, to rebuild)
 };
 
-// Whether the parts of the writers in `lost` survive on their partners (the next writer, out of
+// Whether the parts of the writers in `lost` survive on their partners (writer w + offset, out of
 // `writers`): false when a writer and its partner are both lost.
-bool partners_survive(const std::set<size_t>& lost, size_t writers);
+bool partners_survive(const std::set<size_t>& lost, size_t writers, size_t offset);
 
 // CheckpointMode: how a checkpoint stops training and when it becomes durable where.
 class CheckpointMode {
@@ -70,6 +70,8 @@ class CheckpointMode {
   // Whether checkpoint number `index` writes the node-local level (at its own interval).
   virtual bool writes_local(int64_t /*index*/) const { return needs_local_level(); }
   virtual MemoryTier memory_tier() const { return {}; }
+  // Writers between a writer and the partner that holds its copies (node-local, memory).
+  virtual size_t partner_offset() const { return 1; }
   // What checkpoint number `index` (1-based) does while training waits, in order (after waiting
   // for the previous background write to the parallel file system, if one is still going on).
   virtual std::vector<CheckpointStep> blocking(int64_t index) const = 0;

@@ -24,6 +24,8 @@ struct IoWriter {
 
 struct IoPlan {
   std::vector<IoWriter> writers;
+  size_t partner_offset = 1;  // node-local levels: writer w's copies go to writer w + offset
+  size_t partner_of(size_t w) const { return (w + partner_offset) % writers.size(); }
   double total_B() const;
   int64_t files() const;
 };

@@ -134,7 +134,7 @@ const std::vector<std::pair<size_t, double>>& SimTrainingEnvironment::bytes_per_
         per_target[p.target] += p.bytes;
       continue;
     }
-    const int64_t holder = kind == IoKind::PartnerCopy ? plan_.writers[(w + 1) % writers].node : writer.node;
+    const int64_t holder = kind == IoKind::PartnerCopy ? plan_.writers[plan_.partner_of(w)].node : writer.node;
     const auto targets   = route_.local->targets_of(static_cast<size_t>(holder));
     const double bytes   = writer.bytes * (kind == IoKind::PartnerCopy ? share : 1);
     for (size_t t : targets)

@@ -178,7 +178,8 @@ class Run {
       tier = Tier::Local;
       at   = local_.iterations;
     }
-    if (memory_.exists && memory_.iterations >= at && partners_survive(memory_lost_, s_.writers))
+    if (memory_.exists && memory_.iterations >= at &&
+        partners_survive(memory_lost_, s_.writers, s_.mode->partner_offset()))
       tier = Tier::Memory;
     return tier;
   }
@@ -207,7 +208,7 @@ class Run {
       local_ = RestartPoint{};
       lost_.clear();
     }
-    if (used != Tier::Memory && !partners_survive(memory_lost_, s_.writers)) {
+    if (used != Tier::Memory && !partners_survive(memory_lost_, s_.writers, s_.mode->partner_offset())) {
       memory_ = RestartPoint{};
       memory_lost_.clear();
     }

@@ -81,5 +81,7 @@ check(strip(a) == strip(b), "same seed, same summary")
 
 run_fails(SCENARIO, "no file set 'corpus2' on 'pfs'", "phases.0.data.dataset=corpus2")
 run_fails(SCENARIO, "9 readers, but the job has 8 nodes", "phases.0.data.readers=9")
+run_fails(SCENARIO, "one batch is 4 TB but the dataset 'corpus' declared on 'pfs' holds 1 TB",
+          "phases.0.data.tokens_per_iteration=1e12")
 
 finish()

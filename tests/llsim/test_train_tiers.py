@@ -59,6 +59,24 @@ plain = phase_metrics(SCENARIO, "train")
 check(plain["restores_memory"] == 0 and plain["restores_local"] == plain["restarts"],
       f"plain multilevel: {plain['restores_local']} local restores of {plain['restarts']}")
 
+# partner_offset: leaf switches over 4 consecutive hosts take a node and its next neighbour
+# together, so partners 1 apart lose both copies and every restart reads the file system; 4
+# apart, the partner is under another switch and every restart reads memory (or the NVMe
+# level without the memory tier).
+SWITCHES = "faults=[{group: compute, impl: components, components: [{class: switch, shared_by: 4, mtbf: 100h, " \
+           "repair: 1h}]}]"
+for memory in ["partner", "none"]:
+    near = phase_metrics(SCENARIO, "train", SWITCHES, mode(memory=memory, local_every=1 if memory == "none" else 5))
+    far = phase_metrics(SCENARIO, "train", SWITCHES,
+                        mode(memory=memory, local_every=1 if memory == "none" else 5, partner_offset=4))
+    nearest = "restores_memory" if memory == "partner" else "restores_local"
+    check(near["restarts"] >= 5 and near["restores_pfs"] == near["restarts"],
+          f"memory {memory}, partners 1 apart: {near['restores_pfs']} of {near['restarts']} from the file system")
+    check(far["restarts"] >= 5 and far[nearest] == far["restarts"],
+          f"memory {memory}, partners 4 apart: {far[nearest]} of {far['restarts']} from the nearest tier")
+    check(far["goodput"] > near["goodput"] + 0.2, f"partner_offset 4: goodput {far['goodput']} vs {near['goodput']}")
+run_fails(SCENARIO, "partner_offset 64 makes each of the 64 writers its own partner", mode(partner_offset=64))
+
 # The tier must fit: 4 x 10.5 GB in memory_share of 2 TiB.
 run_fails(SCENARIO, "needs 42 GB of host memory", mode(memory_share=0.019))
 check(run_out(SCENARIO, mode(memory_share=0.02)) is not None, "42 GB fit in 2% of 2 TiB")

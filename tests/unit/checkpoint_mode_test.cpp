@@ -219,6 +219,20 @@ TEST_CASE("checkpoint mode multilevel: the memory tier snapshots every checkpoin
   CHECK(writes(plain->blocking(1)[0], IoKind::LocalWrite));
 }
 
+TEST_CASE("checkpoint mode multilevel: partner_offset sets whose copies a node holds", "[checkpoint_mode]")
+{
+  // 8 writers; partners 2 apart: 0 -> 2, 1 -> 3, ..., 7 -> 1.
+  const auto m = make("{impl: multilevel, level: partner, partner_offset: 2}");
+  CHECK(m->partner_offset() == 2);
+  CHECK(m->local_recoverable({0, 1}, 8));  // neighbours: each one's copy is 2 away
+  CHECK_FALSE(m->local_recoverable({0, 2}, 8));
+  CHECK_FALSE(m->local_recoverable({7, 1}, 8));  // wrapping around
+  CHECK(partners_survive({0, 1}, 8, 2));
+  CHECK_FALSE(partners_survive({0, 1}, 8, 1));
+  CHECK(make("{impl: multilevel}")->partner_offset() == 1);
+  CHECK_THROWS_AS(make("{impl: multilevel, partner_offset: 0}"), ConfigError);
+}
+
 TEST_CASE("checkpoint mode multilevel: the memory tier's room and keys", "[checkpoint_mode]")
 {
   // 4 x state in 64 GB x 0.5: 8 GB per node fit, 8.1 GB do not.

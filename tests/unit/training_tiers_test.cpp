@@ -136,3 +136,17 @@ TEST_CASE("tiers: nodes that fail at one instant lose their copies together", "[
   CHECK(out.restores_pfs == 1);
   CHECK(out.makespan_s == Approx(732));
 }
+
+TEST_CASE("tiers: with partners 2 apart, neighbours failing together leave every part on a partner", "[tiers]")
+{
+  // As above, but writer 0's copies are on writer 2 and writer 1's on writer 3: restore C3 from
+  // memory, 350 + 30 + 3 = 383, C4 483-484, C5 584-585, the end at 685.
+  Run r("{impl: multilevel, level: partner, memory: partner, local_every: 3, flush_every: 3, partner_offset: 2, "
+        "snapshot_bandwidth: 5GBps, partner_bandwidth: 2.5GBps}",
+        "{impl: fixed, interval: 100s}", 60, 5e9);
+  r.env.cost               = kMultilevelCosts;
+  r.env.failures           = {{350, 0}, {350, 1}};
+  const TrainingResult out = r.go();
+  CHECK(out.restores_memory == 1);
+  CHECK(out.makespan_s == Approx(685));
+}
