@@ -17,8 +17,9 @@
 //   memory_share of its memory.
 // A failed node loses its host memory and its local disks (it is replaced by a spare). A restart
 // restores the newest checkpoint that survives, from the nearest tier: the memory tier when no
-// node and its partner were both lost since the snapshot (state / partner_bandwidth to rebuild
-// the lost nodes' parts, then state / snapshot_bandwidth back to the devices); the node-local
+// node and its partner were both lost since the snapshot (2 x state / partner_bandwidth: a
+// replaced node gets its own part and the copy it held, then state / snapshot_bandwidth back to
+// the devices); the node-local
 // level with `single` when no node was lost, with `partner` unless a node and its partner were,
 // with `xor` unless two nodes of one XOR set were; else the parallel file system.
 //   level: single | partner | xor (default partner)    flush_every: 10    xor_set: 8

@@ -231,9 +231,11 @@ class TrainPhase : public Phase {
       data_->batches = static_cast<int64_t>(setup_.iterations);
     plan_                = layout_->plan(model_, parallelism_, io_system_);
     plan_.partner_offset = mode_->partner_offset();
-    if (mode_->needs_local_level() && plan_.writers.size() > 1 && plan_.partner_offset % plan_.writers.size() == 0)
-      ckpt.fail("mode", "partner_offset " + std::to_string(plan_.partner_offset) + " makes each of the " +
-                            std::to_string(plan_.writers.size()) + " writers its own partner");
+    if ((mode_->memory_tier().on || plan_.partner_offset > 1) && plan_.partner_offset >= plan_.writers.size())
+      ckpt.fail("mode", "partner_offset " + std::to_string(plan_.partner_offset) + " needs more writers than the " +
+                            std::to_string(plan_.writers.size()) +
+                            " of this job's checkpoint (a node cannot be its "
+                            "own partner)");
     setup_.policy       = policy_.get();
     setup_.mode         = mode_.get();
     setup_.file_state   = file_state_.get();

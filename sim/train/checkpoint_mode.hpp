@@ -46,7 +46,7 @@ struct CheckpointStep {
 struct MemoryTier {
   bool on               = false;
   double snapshot_s     = 0;  // device to host (and back, to restore)
-  double partner_copy_s = 0;  // a node's snapshot to its partner's memory (and back, to rebuild)
+  double partner_copy_s = 0;  // a node's snapshot to its partner's memory (a rebuild moves two)
 };
 
 // Whether the parts of the writers in `lost` survive on their partners (writer w + offset, out of

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <set>
 
@@ -184,8 +185,9 @@ class Run {
     return tier;
   }
 
-  // The steps that restore `point` from `tier`: from memory, the lost nodes' parts come back from
-  // their partners' memory, then every node copies its part back to its devices.
+  // The steps that restore `point` from `tier`: from memory, each replaced node gets its part back
+  // from its partner's memory and the copy it held for another node (2 x state over its link, in
+  // parallel across nodes), then every node copies its part back to its devices.
   std::vector<CheckpointStep> recovery(Tier tier, const RestartPoint& point) const
   {
     if (!point.exists)
@@ -196,7 +198,7 @@ class Run {
       return {CheckpointStep::write(IoKind::PfsRead)};
     std::vector<CheckpointStep> steps;
     if (!memory_lost_.empty())
-      steps.push_back(CheckpointStep::pause(memory_tier_.partner_copy_s));
+      steps.push_back(CheckpointStep::pause(2 * memory_tier_.partner_copy_s));
     steps.push_back(CheckpointStep::pause(memory_tier_.snapshot_s));
     return steps;
   }
@@ -252,16 +254,20 @@ class Run {
     if (copying_ && !env_.advance_until(std::max(env_.now(), memory_ready_s_)))
       return false;  // waiting for the previous snapshot's partner copies
     settle_memory();
-    const double written_B          = s_.files.write_Bps * since_checkpoint_s_;
-    const double file_B             = s_.file_state->saved_bytes(s_.files, written_B);
     const auto steps                = s_.mode->blocking(index);
     const bool writes_while_blocked = std::any_of(steps.begin(), steps.end(), [](const auto& st) { return st.is_io; });
+    // A checkpoint that writes nothing (host memory only) saves no file state: the files written
+    // since are saved with the next checkpoint that writes.
+    const bool saves_files = writes_while_blocked || s_.mode->background_pfs(index);
+    const double written_B = s_.files.write_Bps * (unsaved_s_ + since_checkpoint_s_);
+    const double file_B    = saves_files ? s_.file_state->saved_bytes(s_.files, written_B) : 0;
     if (!run_steps(steps, writes_while_blocked ? file_B : 0, {}))
       return false;
     const double blocking = env_.now() - start;
     out_.checkpoints      = index;
     out_.blocking_s += blocking;
-    out_.file_state_bytes += file_B + s_.file_state->kept_bytes(s_.files, written_B);
+    out_.file_state_bytes += saves_files ? file_B + s_.file_state->kept_bytes(s_.files, written_B) : 0;
+    unsaved_s_          = saves_files ? 0 : unsaved_s_ + since_checkpoint_s_;
     since_checkpoint_s_ = 0;
     checkpointed_at_    = done_;
     if (s_.mode->writes_local(index)) {
@@ -325,9 +331,12 @@ class Run {
   // Waits for a full set of hosts, then the restart delay; false when a failure struck first.
   bool wait_to_restart()
   {
+    // Every node the failure took down; the spares go to the longest repairs.
+    std::vector<double> up_s = env_.failed_nodes_up_s();
+    std::sort(up_s.begin(), up_s.end(), std::greater<>());
     double hosts_ready = env_.now();
-    for (double up_s : env_.failed_nodes_up_s())  // every node the failure took down
-      hosts_ready = spares_.replace(env_.now(), up_s);
+    for (double up : up_s)
+      hosts_ready = spares_.replace(env_.now(), up);
     if (hosts_ready > env_.now()) {
       const double from = env_.now();
       const bool ready  = env_.advance_until(hosts_ready);
@@ -377,6 +386,7 @@ class Run {
       done_               = point.iterations;
       checkpointed_at_    = done_;
       since_checkpoint_s_ = 0;
+      unsaved_s_          = 0;
       if (!wait_to_restart()) {
         out_.restarts_cut_short += 1;  // failed again while restarting
         charge();
@@ -408,6 +418,7 @@ class Run {
   Rng& restart_rng_;
   TrainingResult out_;
   double start_s_ = 0, done_ = 0, checkpointed_at_ = 0, since_checkpoint_s_ = 0, per_checkpoint_ = 1;
+  double unsaved_s_ = 0;             // compute before the last checkpoint whose files no checkpoint saved yet
   RestartPoint line_, local_, pfs_;  // current progress; newest node-local and file-system checkpoints
   std::set<size_t> lost_;            // writers whose node-local copy of local_ is gone
   const MemoryTier memory_tier_;

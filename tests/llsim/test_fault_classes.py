@@ -102,6 +102,14 @@ none = spares("{delay: 10s, spares: 0, swap_time: 5min}")
 # gpu-3: wait; gpu-5 fails during the wait; the job goes on when both are back, at 8,200 s.
 check(none["spare_swaps"] == 0 and none["host_wait_s"] == 7200, f"no spare: waits until 8,200 s: {none['host_wait_s']}")
 check(none["failures"] == 2 and none["restarts_cut_short"] == 1, "the second failure cuts the wait short")
+# Two hosts down at 1,000 s, back at 2,000 and 3,000 s, one spare: it goes to the longer repair
+# (in by 1,060 s), and the job waits for the other's, whichever host is which: 1,000 s.
+for name in ["train_two_at_once.csv", "train_two_at_once_swapped.csv"]:
+    both = summary(run_out(SCENARIO, SHORT, f"faults=[{{group: gpu, impl: trace, file: {name}}}]",
+                           "phases.0.restart={delay: 10s, spares: 1, swap_time: 1min}"))["phases"]["train"]
+    check(both["failures"] == 1 and both["spare_swaps"] == 1 and both["host_wait_s"] == 1000,
+          f"{name}: one interruption, one swap, waits 1,000 s: {both['failures']}, {both['spare_swaps']}, "
+          f"{both['host_wait_s']}")
 no_swap = spares("{delay: 10s}")
 check(no_swap["host_wait_s"] == 0 and unlimited["makespan_s"] - no_swap["makespan_s"] > 0,
       "swap_time lengthens the run")

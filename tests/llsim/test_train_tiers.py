@@ -35,16 +35,18 @@ for bandwidth, gbps in [("10GBps", 10e9), ("5GBps", 5e9)]:
           f"snapshot {bandwidth}: blocking {sorted({r['blocking_s'] for r in memory_only})} vs {NODE_STATE_B / gbps} s")
     check(all(float(r["bytes"]) == 0 for r in memory_only), "host memory counts in no checkpoint's bytes")
 
-# Every restart here restores from memory (every lost node's partner survives): the lost part comes
-# back from the partner at partner_bandwidth, so restarting time moves by exactly that.
+# Every restart here restores from memory (every lost node's partner survives): the replaced node
+# gets its part back from its partner and the copy it held for its neighbour, 2 x state at
+# partner_bandwidth, so restarting time moves by exactly that.
 fast = phase_metrics(SCENARIO, "train", mode(partner_bandwidth="25GBps"))
 slow = phase_metrics(SCENARIO, "train", mode(partner_bandwidth="1GBps"))
 check(fast["restarts"] >= 10 and fast["restores_memory"] == fast["restarts"],
       f"restores from memory {fast['restores_memory']} of {fast['restarts']} restarts")
 check(fast["restores_local"] == 0 and fast["restores_pfs"] == 0, "no restart reads a farther tier")
 check(slow["restores_memory"] == fast["restores_memory"], "the same restarts at either partner bandwidth")
-check_close(slow["restarting_s"] - fast["restarting_s"], fast["restores_memory"] * NODE_STATE_B * (1 / 1e9 - 1 / 25e9),
-            1e-6, "restarting time moves by restores x state x (1/1 GB/s - 1/25 GB/s)")
+check_close(slow["restarting_s"] - fast["restarting_s"],
+            fast["restores_memory"] * 2 * NODE_STATE_B * (1 / 1e9 - 1 / 25e9), 1e-6,
+            "restarting time moves by restores x 2 x state x (1/1 GB/s - 1/25 GB/s)")
 
 # local_every sets which checkpoints write the node-local level (2 x the checkpoint with partner
 # copies); flush_every which reach the file system.
@@ -75,7 +77,10 @@ for memory in ["partner", "none"]:
     check(far["restarts"] >= 5 and far[nearest] == far["restarts"],
           f"memory {memory}, partners 4 apart: {far[nearest]} of {far['restarts']} from the nearest tier")
     check(far["goodput"] > near["goodput"] + 0.2, f"partner_offset 4: goodput {far['goodput']} vs {near['goodput']}")
-run_fails(SCENARIO, "partner_offset 64 makes each of the 64 writers its own partner", mode(partner_offset=64))
+run_fails(SCENARIO, "partner_offset 64 needs more writers than the 64 of this job's checkpoint", mode(partner_offset=64))
+run_fails(SCENARIO, "partner_offset 1 needs more writers than the 1 of this job's checkpoint",
+          "phases.train.checkpoint.mode={impl: multilevel, memory: partner}", "phases.train.checkpoint.layout={impl: naive}",
+          "phases.train.parallelism={data: 64, pipeline: 1, tensor: 1}")
 
 # The tier must fit: 4 x 10.5 GB in memory_share of 2 TiB.
 run_fails(SCENARIO, "needs 42 GB of host memory", mode(memory_share=0.019))

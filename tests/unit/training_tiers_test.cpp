@@ -44,13 +44,14 @@ TEST_CASE("tiers: a restart restores the newest snapshot from memory, its lost p
   Run r                    = tiered(6, {{350, 0}});
   const TrainingResult out = r.go();
   // C3 (it 30) is in memory from 310 (and node-local); the failure at 350 loses 42 s of compute.
-  // Restart: 30 s delay, the partner's copy back (2 s), then to the devices (1 s): 383. C4
-  // 483-484, C5 584-585, the end at 685.
+  // Restart: 30 s delay; the replaced node gets its part back from its partner and the copy it
+  // held for its neighbour (2 x 2 s), then every node copies to its devices (1 s): 385. C4
+  // 485-486, C5 586-587, the end at 687.
   CHECK(out.restores_memory == 1);
   CHECK(out.restores_local == 0);
   CHECK(out.wasted_s() == Approx(42));
-  CHECK(out.restarting_s == Approx(33));
-  CHECK(out.makespan_s == Approx(685));
+  CHECK(out.restarting_s == Approx(35));
+  CHECK(out.makespan_s == Approx(687));
 }
 
 TEST_CASE("tiers: a snapshot whose partner copy is not over is lost; the one before is restored", "[tiers]")
@@ -58,19 +59,19 @@ TEST_CASE("tiers: a snapshot whose partner copy is not over is lost; the one bef
   Run r                    = tiered(6, {{203, 0}});
   const TrainingResult out = r.go();
   // C2 ends at 202, its partner copy at 204: the failure at 203 restores C1 (it 10) from memory:
-  // 100 s rolled back and 1 s of compute cut. 203 + 33 = 236. Checkpoints are numbered on, so
-  // the next is C3 (node-local): 336-342, C4 442-443, C5 543-544, C6 (node-local) 644-650, the
-  // end at 750.
+  // 100 s rolled back and 1 s of compute cut. 203 + 35 = 238. Checkpoints are numbered on, so
+  // the next is C3 (node-local): 338-344, C4 444-445, C5 545-546, C6 (node-local) 646-652, the
+  // end at 752.
   CHECK(out.restores_memory == 1);
   CHECK(out.wasted_s() == Approx(101));
-  CHECK(out.makespan_s == Approx(750));
+  CHECK(out.makespan_s == Approx(752));
 }
 
 TEST_CASE("tiers: a node and its partner lost take the memory and the local copies; the file system stays", "[tiers]")
 {
   // C3 is flushed (flush_every 3) in the background from 308, durable at 328; it is also in
   // memory and node-local. A second failure during the restart's delay: writer 2 leaves every
-  // part on a partner (memory restore: 360 + 30 + 3 = 393, C4 493-494, C5 594-595, end 695);
+  // part on a partner (memory restore: 360 + 30 + 5 = 395, C4 495-496, C5 596-597, end 697);
   // writer 1 is writer 0's partner, so both lower tiers are gone: read the file system (50 s):
   // 360 + 30 + 50 = 440, C4 540-541, C5 641-642, end 742.
   Run apart                  = tiered(3, {{350, 0}, {360, 2}});
@@ -79,7 +80,7 @@ TEST_CASE("tiers: a node and its partner lost take the memory and the local copi
   const TrainingResult taken = partners.go();
   CHECK(kept.restores_memory == 1);
   CHECK(kept.restores_pfs == 0);
-  CHECK(kept.makespan_s == Approx(695));
+  CHECK(kept.makespan_s == Approx(697));
   CHECK(taken.restores_memory == 0);
   CHECK(taken.restores_local == 0);
   CHECK(taken.restores_pfs == 1);
@@ -140,7 +141,7 @@ TEST_CASE("tiers: nodes that fail at one instant lose their copies together", "[
 TEST_CASE("tiers: with partners 2 apart, neighbours failing together leave every part on a partner", "[tiers]")
 {
   // As above, but writer 0's copies are on writer 2 and writer 1's on writer 3: restore C3 from
-  // memory, 350 + 30 + 3 = 383, C4 483-484, C5 584-585, the end at 685.
+  // memory, 350 + 30 + 5 = 385, C4 485-486, C5 586-587, the end at 687.
   Run r("{impl: multilevel, level: partner, memory: partner, local_every: 3, flush_every: 3, partner_offset: 2, "
         "snapshot_bandwidth: 5GBps, partner_bandwidth: 2.5GBps}",
         "{impl: fixed, interval: 100s}", 60, 5e9);
@@ -148,5 +149,25 @@ TEST_CASE("tiers: with partners 2 apart, neighbours failing together leave every
   r.env.failures           = {{350, 0}, {350, 1}};
   const TrainingResult out = r.go();
   CHECK(out.restores_memory == 1);
-  CHECK(out.makespan_s == Approx(685));
+  CHECK(out.makespan_s == Approx(687));
+}
+
+TEST_CASE("tiers: checkpoints in host memory only save no file state; the next write carries it", "[tiers]")
+{
+  // 1 TB of the job's files, all saved (full_copy) with the first write of a checkpoint that
+  // writes: C1 and C2 are in memory only (nothing saved, no bytes); C3's local write carries the
+  // files too (2 s x 2), so C3 blocks 1 + 4 + 3 = 8 s: 302-310, C4 410-411, C5 511-512, end 612.
+  Run r                    = tiered(6, {});
+  r.file_state             = Registry<FileStatePolicy>::create(r.world.yaml("{impl: full_copy}"), {});
+  r.setup.file_state       = r.file_state.get();
+  r.setup.files.count      = 10;
+  r.setup.files.size_B     = 1e11;
+  const TrainingResult out = r.go();
+  REQUIRE(out.records.size() == 5);
+  CHECK(out.records[0].bytes == 0);
+  CHECK(out.records[1].blocking_s == Approx(1));
+  CHECK(out.records[2].blocking_s == Approx(8));
+  CHECK(out.records[2].bytes == Approx(3e12));
+  CHECK(out.file_state_bytes == Approx(1e12));
+  CHECK(out.makespan_s == Approx(612));
 }
