@@ -234,8 +234,7 @@ class TrainPhase : public Phase {
     if ((mode_->memory_tier().on || plan_.partner_offset > 1) && plan_.partner_offset >= plan_.writers.size())
       ckpt.fail("mode", "partner_offset " + std::to_string(plan_.partner_offset) + " needs more writers than the " +
                             std::to_string(plan_.writers.size()) +
-                            " of this job's checkpoint (a node cannot be its "
-                            "own partner)");
+                            " of this job's checkpoint (a node cannot be its own partner)");
     setup_.policy       = policy_.get();
     setup_.mode         = mode_.get();
     setup_.file_state   = file_state_.get();
