@@ -79,20 +79,12 @@ class StreamLoad : public WeightLoad {
 
 }  // namespace
 
-double set_bytes(const StorageService& storage, const std::string& path)
-{
-  double bytes = 0;
-  for (FileId f : storage.file_set(path))
-    bytes += storage.file_bytes(f);
-  return bytes;
-}
-
 std::shared_ptr<WeightLoad> read_weights(StorageService& storage, const std::string& path, const std::string& source,
                                          const WeightTarget& t, const ReadShape& shape,
                                          std::function<void(bool over)> finished)
 {
   const std::vector<FileId> set = storage.file_set(path);
-  const double held             = set_bytes(storage, path);
+  const double held             = storage.set_bytes(path);
   if (set.empty())
     throw SimulationError("no weights at '" + path + "' on storage '" + storage.name() + "' when instance " +
                           std::to_string(t.instance) +

@@ -18,9 +18,6 @@ struct ReadShape {
   size_t in_flight = 4;
 };
 
-// Bytes of the existing files of the set at `path`.
-double set_bytes(const StorageService& storage, const std::string& path);
-
 // Starts reading; `finished(true)` runs when every byte is there, `finished(false)` when the load
 // is cancelled. A set that is missing, or smaller than the part to read, is a SimulationError
 // naming `path`; `source` names the service in the load's record.

@@ -109,10 +109,11 @@ class StorageService : public Service {
   void remove(FileId f);  // frees its bytes; writes to it still queued are dropped (Removed)
   // Files by name (file_names.hpp), for a phase that reads what another wrote or the scenario
   // declared (`files:`): the file last given `name` if it still exists (else null), the existing
-  // files of a file set, and the bytes a file holds.
+  // files of a file set, the bytes they hold, and the bytes a file holds.
   void set_name(const std::string& name, FileId f) { names_.set(name, f); }
   const FileId* named(const std::string& name) const;
   std::vector<FileId> file_set(const std::string& path) const;
+  double set_bytes(const std::string& path) const;
   FileNames& names() { return names_; }
   const FileNames& names() const { return names_; }
   double file_bytes(FileId f) const;

@@ -83,6 +83,14 @@ std::vector<FileId> StorageService::file_set(const std::string& path) const
   return set;
 }
 
+double StorageService::set_bytes(const std::string& path) const
+{
+  double bytes = 0;
+  for (FileId f : file_set(path))
+    bytes += file_bytes(f);
+  return bytes;
+}
+
 std::vector<std::pair<size_t, double>> StorageService::parts(FileId f, double offset, double bytes) const
 {
   const File& file = files_.at(f);

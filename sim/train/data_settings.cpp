@@ -46,10 +46,9 @@ std::optional<DataSpec> read_data_settings(const Params& phase, ServiceDirectory
     p.fail("dataset", "no file set '" + spec.dataset + "' on '" + spec.storage->name() +
                           "': expected a preprocess phase's output (<phase>/output) on that service, or files "
                           "declared there");
-  spec.batch_B      = p.quantity("tokens_per_iteration") * p.quantity("bytes_per_token");
-  double declared_B = 0;  // files declared on the service (a phase's output is written later)
-  for (const FileId f : spec.storage->file_set(spec.dataset))
-    declared_B += spec.storage->file_bytes(f);
+  spec.batch_B = p.quantity("tokens_per_iteration") * p.quantity("bytes_per_token");
+  // Files declared on the service are there now; a phase's output is written later.
+  const double declared_B = spec.storage->set_bytes(spec.dataset);
   if (declared_B > 0 && declared_B < spec.batch_B)
     p.fail("tokens_per_iteration", "one batch is " + format_bytes(spec.batch_B) + " but the dataset '" + spec.dataset +
                                        "' declared on '" + spec.storage->name() + "' holds " +

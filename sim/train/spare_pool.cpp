@@ -1,6 +1,7 @@
 #include "sim/train/spare_pool.hpp"
 
 #include <algorithm>
+#include <functional>
 
 namespace llsim {
 
@@ -35,6 +36,15 @@ double SparePool::replace(double now, double repaired_s)
   // Places emptied by earlier failures may still be waiting for their host.
   ready_s_ = std::max({ready_s_, filled, now});
   return ready_s_;
+}
+
+double SparePool::replace_all(double now, std::vector<double> repaired_s)
+{
+  std::sort(repaired_s.begin(), repaired_s.end(), std::greater<>());
+  double ready = std::max(ready_s_, now);
+  for (double up : repaired_s)
+    ready = replace(now, up);
+  return ready;
 }
 
 }  // namespace llsim

@@ -22,9 +22,11 @@ class SparePool {
   SparePool(int64_t spares, double swap_s);
 
   // A host failed at `now` and is repaired at `repaired_s`: when the job has a full set of hosts
-  // again (this place filled, and every place an earlier failure emptied). Hosts that fail at
-  // the same instant are each a call.
+  // again (this place filled, and every place an earlier failure emptied).
   double replace(double now, double repaired_s);
+  // Hosts failing at the same instant, each repaired at its time: the longest repairs get the
+  // spares first.
+  double replace_all(double now, std::vector<double> repaired_s);
   int64_t swaps() const { return swaps_; }  // failed hosts replaced with a spare
   double swap_s() const { return swap_s_; }
 

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <functional>
 #include <limits>
 #include <set>
 
@@ -331,12 +330,7 @@ class Run {
   // Waits for a full set of hosts, then the restart delay; false when a failure struck first.
   bool wait_to_restart()
   {
-    // Every node the failure took down; the spares go to the longest repairs.
-    std::vector<double> up_s = env_.failed_nodes_up_s();
-    std::sort(up_s.begin(), up_s.end(), std::greater<>());
-    double hosts_ready = env_.now();
-    for (double up : up_s)
-      hosts_ready = spares_.replace(env_.now(), up);
+    const double hosts_ready = spares_.replace_all(env_.now(), env_.failed_nodes_up_s());
     if (hosts_ready > env_.now()) {
       const double from = env_.now();
       const bool ready  = env_.advance_until(hosts_ready);

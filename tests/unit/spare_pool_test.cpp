@@ -65,3 +65,16 @@ TEST_CASE("spare pool: hosts failing at one instant each need a spare or their r
   CHECK(p.replace(100, 5000) == 5000);
   CHECK(p.swaps() == 1);
 }
+
+TEST_CASE("spare pool: of hosts failing at once, the longest repairs get the spares", "[train]")
+{
+  // One spare, hosts back at 2000 and 3000 in either order: the spare covers the 3000 one
+  // (in by 1060), the job waits for the other's repair.
+  for (const std::vector<double>& ups : {std::vector<double>{2000, 3000}, std::vector<double>{3000, 2000}}) {
+    SparePool p(1, 60);
+    CHECK(p.replace_all(1000, ups) == 2000);
+    CHECK(p.swaps() == 1);
+  }
+  SparePool none(0, 60);
+  CHECK(none.replace_all(1000, {}) == 1000);  // nothing to replace: ready now
+}
