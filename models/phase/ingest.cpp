@@ -77,7 +77,8 @@ class IngestPhase : public Phase {
       : name_(c.phase_name)
       , sample_period_s_(p.quantity("sample_period"))
   {
-    setup_.clients        = &c.platform.group_param(p, "clients");
+    setup_.clients = &c.platform.group_param(p, "clients");
+    c.uses.push_back(setup_.clients->name);
     setup_.ranks_per_host = p.integer("ranks");
     setup_.scale          = p.integer("scale");
     setup_.metadata       = &c.services.get<MetadataService>(p, "metadata");

@@ -292,6 +292,8 @@ class PreprocessPhase : public Phase {
     removed_    = DedupJob(spec).draw_removed(removed_rng_);
   }
 
+  std::vector<GroupUse> usage() const override { return {{setup_.workers->name, std::nullopt, totals_.busy_s}}; }
+
   Metrics metrics() const override
   {
     const DedupJob job(setup_.spec);

@@ -85,6 +85,7 @@ class RequestsPhase : public Phase {
       , keys_(p.integer("keys"))
       , sample_period_s_(p.quantity("sample_period"))
   {
+    c.uses.push_back(clients_.name);
     const std::string op   = p.text("op");
     const std::string kind = c.services.kind_of(p, "service");
     // The service's kind decides which operations make sense.

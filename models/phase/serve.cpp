@@ -238,6 +238,8 @@ class ServePhase : public Phase {
       weights_->check_known();
   }
 
+  std::vector<GroupUse> usage() const override { return system_ ? system_->totals().usage : std::vector<GroupUse>{}; }
+
   // After the simulation, so that the system's totals include its background work.
   Metrics metrics() const override
   {

@@ -85,6 +85,7 @@ class TasksPhase : public Phase {
       , give_up_after_(p.integer("give_up_after"))
   {
     c.claims.push_back({workers_group_.name, p.raw("workers")});
+    c.uses.push_back(c.platform.group_of(master_host_).name);
     Rng task_rng   = Rng::stream(seed_, "phase." + name_ + ".tasks");
     tasks_         = load_tasks(p.section("tasks", task_source_params()), task_rng);
     scheduler_     = Registry<TaskScheduler>::create(p.raw("scheduler"), {});
@@ -98,6 +99,11 @@ class TasksPhase : public Phase {
     setup.give_up_after = give_up_after_;
     runtime_            = std::make_unique<MasterWorker>(setup, tasks_);
     runtime_->run();
+  }
+
+  std::vector<GroupUse> usage() const override
+  {
+    return {{workers_group_.name, std::nullopt, runtime_ ? runtime_->totals().busy_s : 0}};
   }
 
   Metrics metrics() const override

@@ -256,6 +256,12 @@ class TrainPhase : public Phase {
     result_           = run_training(setup_, *env_, rng, restart_rng);
   }
 
+  // Every node computes while training runs: useful compute and compute done again.
+  std::vector<GroupUse> usage() const override
+  {
+    return {{nodes_.name, std::nullopt, static_cast<double>(nodes_.count) * result_.compute_s}};
+  }
+
   Metrics metrics() const override
   {
     const auto mean = [this](IoKind k) { return env_ ? env_->totals(k).mean_s() : NAN; };

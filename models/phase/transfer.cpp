@@ -85,6 +85,7 @@ class TransferPhase : public Phase {
       , sample_period_s_(p.duration("sample_period").value)
       , give_up_after_(p.integer("give_up_after"))
   {
+    context.uses.push_back(from_.name);
     if (bytes_per_sender_ / chunk_B_ > kMaxChunksPerSender)
       p.fail("bytes", "bytes / chunk is " + format_number(bytes_per_sender_ / chunk_B_) +
                           " requests per sender; at most " + format_number(kMaxChunksPerSender) +

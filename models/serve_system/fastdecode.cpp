@@ -142,6 +142,7 @@ class FastDecode : public ServeSystem {
     t.preemptions          = instances_.preemptions();
     t.instance_time_s      = instances_.held_seconds();
     t.routed_instances     = static_cast<int64_t>(instances_.size());
+    t.usage                = {instances_.usage(gpu_group_.name)};  // the CPU workers: held all along
     return t;
   }
 

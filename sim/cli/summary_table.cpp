@@ -1,5 +1,7 @@
 #include "sim/cli/summary_table.hpp"
 
+#include "sim/cli/cost_report.hpp"
+
 #include "sim/core/text.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/svc/service.hpp"
@@ -35,10 +37,13 @@ std::string readable(MetricUnit unit, double value)
     return with_si_prefix(value, "B/s");
   case MetricUnit::Bytes:
     return with_si_prefix(value, "B");
+  case MetricUnit::KilowattHours:
+    return readable(MetricUnit::Number, value) + " kWh";
   case MetricUnit::Count:
   case MetricUnit::Ratio:
   case MetricUnit::Flop:
   case MetricUnit::Number:
+  case MetricUnit::Currency:
     break;
   }
   char buffer[64];
@@ -105,7 +110,7 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", s.name.c_str(), s.kind.c_str(), "service", "");
     out += line + totals + "\n";
   }
-  return out + run_footer(scenario, result, wall_s, out_dir);
+  return out + cost_lines(scenario, result) + run_footer(scenario, result, wall_s, out_dir);
 }
 
 std::string run_footer(const Scenario& scenario, const SimulationResult& result, double wall_s,

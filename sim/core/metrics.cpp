@@ -1,5 +1,7 @@
 #include "sim/core/metrics.hpp"
 
+#include "sim/core/accounting_metrics.hpp"
+
 #include <map>
 #include <set>
 
@@ -59,6 +61,10 @@ const char* metric_unit_name(MetricUnit unit)
     return "FLOP";
   case MetricUnit::Number:
     return "number";
+  case MetricUnit::Currency:
+    return "currency";
+  case MetricUnit::KilowattHours:
+    return "kWh";
   }
   return "?";
 }
@@ -88,6 +94,7 @@ bool MetricCatalog::add(const std::string& family, const std::string& name, Metr
                                " and in " + source);
     return false;
   }
+  table = joined(table, accounting_metrics(family, name));  // what every phase and service gains
   std::set<std::string> seen;
   for (const MetricSpec& m : table)
     if (!seen.insert(m.name).second)

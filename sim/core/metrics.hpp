@@ -27,9 +27,12 @@ enum class MetricUnit {
   Ratio,           // a share, between 0 and 1
   Flop,            // floating-point operations
   Number,          // any other dimensionless figure (RPCs per operation, sequences on average)
+  Currency,        // money, in the scenario's accounting.currency
+  KilowattHours,   // energy (kWh: what planners read, 3.6e6 J)
 };
 
-// How the unit is written in listings: "count", "s", "B", "B/s", "1/s", "ratio", "FLOP", "number".
+// How the unit is written in listings: "count", "s", "B", "B/s", "1/s", "ratio", "FLOP", "number",
+// "currency", "kWh".
 const char* metric_unit_name(MetricUnit unit);
 
 struct MetricSpec {

@@ -65,6 +65,7 @@ const UnitTable& units_of(Dimension d)
   static const UnitTable rate = make_rate_units();
   static const UnitTable compute{{"Flops", 1},     {"KFlops", 1e3},  {"MFlops", 1e6}, {"GFlops", 1e9},
                                  {"TFlops", 1e12}, {"PFlops", 1e15}, {"EFlops", 1e18}};
+  static const UnitTable power{{"W", 1}, {"kW", 1e3}, {"MW", 1e6}};
   static const UnitTable count{{"k", 1e3}, {"M", 1e6}, {"G", 1e9}, {"T", 1e12}};
   static const UnitTable none;
   switch (d) {
@@ -78,6 +79,8 @@ const UnitTable& units_of(Dimension d)
     return rate;
   case Dimension::Compute:
     return compute;
+  case Dimension::Power:
+    return power;
   case Dimension::Count:
     return count;
   case Dimension::Number:
@@ -109,6 +112,8 @@ std::string format_quantity(double value, Dimension d, int digits)
     return with_si_prefix(value, "/s", digits);
   case Dimension::Compute:
     return with_si_prefix(value, "Flops", digits);
+  case Dimension::Power:
+    return with_si_prefix(value, "W", digits);
   case Dimension::Count:
   case Dimension::Number:
     break;
@@ -129,6 +134,8 @@ const char* dimension_name(Dimension d)
     return "rate";
   case Dimension::Compute:
     return "compute";
+  case Dimension::Power:
+    return "power";
   case Dimension::Count:
     return "count";
   case Dimension::Number:
@@ -150,6 +157,8 @@ const char* dimension_example(Dimension d)
     return "100/s";
   case Dimension::Compute:
     return "100TFlops";
+  case Dimension::Power:
+    return "700W or 1.2kW";
   case Dimension::Count:
     return "64 or 10k";
   case Dimension::Number:

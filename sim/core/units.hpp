@@ -12,7 +12,7 @@
 
 namespace llsim {
 
-enum class Dimension { Size, Bandwidth, Duration, Rate, Compute, Count, Number };
+enum class Dimension { Size, Bandwidth, Duration, Rate, Compute, Power, Count, Number };
 
 const char* dimension_name(Dimension d);
 const char* dimension_example(Dimension d);  // e.g. "10GB", used in error messages

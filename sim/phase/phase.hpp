@@ -11,6 +11,7 @@
 #include "sim/core/metrics.hpp"
 #include "sim/core/random.hpp"
 #include "sim/core/yaml_ref.hpp"
+#include "sim/phase/group_use.hpp"
 #include "sim/platform/platform_spec.hpp"
 
 #include <cstdint>
@@ -46,6 +47,9 @@ struct PhaseLoadContext {
   ServiceDirectory& services;
   std::vector<std::string> after;   // the phases this one waits for
   std::vector<GroupClaim>& claims;  // the phase adds the groups it computes on
+  // and the other groups it runs on without computing (clients, a master): the accounting bills
+  // claims and uses alike, from the phase's start to its end unless usage() says otherwise
+  std::vector<std::string>& uses;
 };
 
 struct PhaseRuntime {
@@ -71,6 +75,9 @@ class Phase {
   virtual void run(PhaseRuntime& runtime)         = 0;
   virtual Metrics metrics() const                 = 0;
   virtual std::vector<OutputTable> tables() const = 0;
+  // After the run: what it held and used of some of its groups (claims and uses). A group it
+  // does not report was held whole from its start to its end, idle.
+  virtual std::vector<GroupUse> usage() const { return {}; }
   // Once every phase of the scenario is loaded: checks that need what other phases declare
   // (files a later-listed phase writes); a ConfigError when they fail.
   virtual void check_with_others() const {}

@@ -5,7 +5,7 @@
 //   hbm, hbm_bandwidth     memory per GPU (GB base 10, as datasheets write them) and its bandwidth
 //   interconnect_bandwidth each direction: half the bidirectional NVLink / Infinity Fabric figure
 //   pcie_gen, pcie_lanes   the host link (a PCIe card's only link to its peers without a bridge)
-//   tdp                    maximum board power, watts
+//   tdp                    maximum board power (idle power is in no datasheet: no preset has one)
 //   gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch
 //                          the operators model's kernel coefficients, fitted by llsim calibrate to
 //                          Vidur's measured Llama-2-7B operator profile of that GPU
@@ -63,7 +63,7 @@ std::vector<GpuPreset> hopper()
            {"interconnect_bandwidth", "450GBps"},
            {"pcie_gen", "5"},  // H100 datasheet: PCIe Gen5 128 GB/s (x16)
            {"pcie_lanes", "16"},
-           {"tdp", "700"},  // H100 datasheet: up to 700 W
+           {"tdp", "700W"},  // H100 datasheet: up to 700 W
            // Fitted: Vidur's H100 profile (10,440 operator times, 2.0% error, held-out 2.0%).
            {"gemm_efficiency", "0.7719"},
            {"gemm_half_tokens", "212.8"},
@@ -80,7 +80,7 @@ std::vector<GpuPreset> hopper()
            {"interconnect", "pcie"},     // the NVLink bridge (600 GB/s) joins pairs only: assumption
            {"pcie_gen", "5"},            // H100 PCIe product brief: PCIe Gen5 x16
            {"pcie_lanes", "16"},
-           {"tdp", "350"},  // H100 PCIe product brief: 300-350 W
+           {"tdp", "350W"},  // H100 PCIe product brief: 300-350 W
        }},
       {"h100-nvl",
        "NVIDIA H100 NVL 94GB",
@@ -93,7 +93,7 @@ std::vector<GpuPreset> hopper()
            {"interconnect_bandwidth", "300GBps"},
            {"pcie_gen", "5"},  // H100 datasheet (NVL column): PCIe Gen5 128 GB/s
            {"pcie_lanes", "16"},
-           {"tdp", "400"},  // H100 datasheet (NVL column): 350-400 W
+           {"tdp", "400W"},  // H100 datasheet (NVL column): 350-400 W
        }},
       {"h200",
        "NVIDIA H200 SXM 141GB",
@@ -106,7 +106,7 @@ std::vector<GpuPreset> hopper()
            {"interconnect_bandwidth", "450GBps"},
            {"pcie_gen", "5"},  // H200 datasheet: PCIe Gen5 128 GB/s
            {"pcie_lanes", "16"},
-           {"tdp", "700"},  // H200 datasheet: up to 700 W
+           {"tdp", "700W"},  // H200 datasheet: up to 700 W
        }},
   };
 }
@@ -126,7 +126,7 @@ std::vector<GpuPreset> others()
            {"interconnect_bandwidth", "900GBps"},
            {"pcie_gen", "5"},  // assumption: HGX B200 boards' host links are PCIe Gen5 x16
            {"pcie_lanes", "16"},
-           {"tdp", "1000"},  // HGX B200 datasheet: up to 1,000 W per GPU
+           {"tdp", "1000W"},  // HGX B200 datasheet: up to 1,000 W per GPU
        }},
       {"a10",
        "NVIDIA A10 24GB",
@@ -137,7 +137,7 @@ std::vector<GpuPreset> others()
            {"interconnect", "pcie"},      // A10 datasheet: no NVLink
            {"pcie_gen", "4"},             // A10 datasheet: PCIe Gen4 x16, 64 GB/s bidirectional
            {"pcie_lanes", "16"},
-           {"tdp", "150"},  // A10 datasheet
+           {"tdp", "150W"},  // A10 datasheet
        }},
       {"l40s",
        "NVIDIA L40S 48GB",
@@ -149,7 +149,7 @@ std::vector<GpuPreset> others()
            {"interconnect", "pcie"},      // L40S datasheet: no NVLink
            {"pcie_gen", "4"},             // L40S datasheet: PCIe Gen4 x16
            {"pcie_lanes", "16"},
-           {"tdp", "350"},  // L40S datasheet
+           {"tdp", "350W"},  // L40S datasheet
        }},
       {"rtx-4090",
        "NVIDIA GeForce RTX 4090 24GB",
@@ -161,7 +161,7 @@ std::vector<GpuPreset> others()
            {"interconnect", "pcie"},       // no NVLink on the RTX 4090
            {"pcie_gen", "4"},              // RTX 4090 specifications: PCIe Gen4 x16
            {"pcie_lanes", "16"},
-           {"tdp", "450"},  // RTX 4090 specifications: 450 W total graphics power
+           {"tdp", "450W"},  // RTX 4090 specifications: 450 W total graphics power
        }},
       {"rtx-pro-6000",
        "NVIDIA RTX PRO 6000 Blackwell Workstation Edition 96GB",
@@ -173,7 +173,7 @@ std::vector<GpuPreset> others()
            {"interconnect", "pcie"},       // RTX PRO 6000 Blackwell datasheet: no NVLink
            {"pcie_gen", "5"},              // RTX PRO 6000 Blackwell datasheet: PCIe Gen5 x16
            {"pcie_lanes", "16"},
-           {"tdp", "600"},  // RTX PRO 6000 Blackwell datasheet: 600 W
+           {"tdp", "600W"},  // RTX PRO 6000 Blackwell datasheet: 600 W
        }},
       {"mi300x",
        "AMD Instinct MI300X 192GB",
@@ -186,7 +186,7 @@ std::vector<GpuPreset> others()
            {"interconnect_bandwidth", "448GBps"},
            {"pcie_gen", "5"},  // MI300X datasheet: PCIe Gen5 x16
            {"pcie_lanes", "16"},
-           {"tdp", "750"},  // MI300X datasheet: 750 W
+           {"tdp", "750W"},  // MI300X datasheet: 750 W
        }},
   };
 }
@@ -197,12 +197,12 @@ const std::vector<GpuPreset>& gpu_presets()
 {
   static const std::vector<GpuPreset> presets = [] {
     std::vector<GpuPreset> all = {
-        a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400"),
-        fitted(a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400"),
+        a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400W"),
+        fitted(a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400W"),
                // Vidur's A100 profile (10,440 operator times, 1.6% error, held-out 1.6%).
                {"0.7619", "95.31", "0.7501", "5.572us"}),
-        a100("a100-40gb-pcie", "NVIDIA A100 40GB PCIe", "40GB", "1555GBps", false, "250"),
-        a100("a100-80gb-pcie", "NVIDIA A100 80GB PCIe", "80GB", "1935GBps", false, "300"),
+        a100("a100-40gb-pcie", "NVIDIA A100 40GB PCIe", "40GB", "1555GBps", false, "250W"),
+        a100("a100-80gb-pcie", "NVIDIA A100 80GB PCIe", "80GB", "1935GBps", false, "300W"),
     };
     for (auto family : {hopper(), others()})
       all.insert(all.end(), family.begin(), family.end());

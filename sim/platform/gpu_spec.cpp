@@ -121,8 +121,14 @@ const ParamTable& gpu_params()
           .may_be_absent()
           .at_least(1)
           .at_most(32),
-      ParamSpec::quantity("tdp", Dimension::Number, "board power of one GPU, watts; carried (no model reads it yet)")
+      ParamSpec::quantity("tdp", Dimension::Power,
+                          "board power of one GPU: its draw while busy, for energy (sim/run/accounting.hpp)")
           .positive()
+          .may_be_absent(),
+      ParamSpec::quantity("idle", Dimension::Power,
+                          "draw of one GPU while idle, for energy; in no preset (datasheets give none): absent "
+                          "counts 0 W, and report.md says so")
+          .at_least(0)
           .may_be_absent(),
       ParamSpec::quantity("gemm_efficiency", Dimension::Number,
                           "fitted on this GPU: the operators model's gemm_efficiency where the scenario gives none")
@@ -159,6 +165,10 @@ GpuSpec parse_gpu(const Params& p)
   g.count     = p.integer("count");
   g.fp8_flops = p.has("fp8_flops") ? p.quantity("fp8_flops") : 0;
   g.tdp_W     = p.has("tdp") ? p.quantity("tdp") : 0;
+  g.idle_W    = p.has("idle") ? p.quantity("idle") : 0;
+  if (g.idle_W > 0 && g.tdp_W > 0 && g.idle_W > g.tdp_W)
+    p.fail("idle", "idle power " + format_quantity(g.idle_W, Dimension::Power) + " is above the tdp " +
+                       format_quantity(g.tdp_W, Dimension::Power));
   for (auto [key, field] : {std::pair{"gemm_efficiency", &GpuSpec::gemm_efficiency},
                             std::pair{"gemm_half_tokens", &GpuSpec::gemm_half_tokens},
                             std::pair{"bandwidth_efficiency", &GpuSpec::bandwidth_efficiency},

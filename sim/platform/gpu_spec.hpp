@@ -26,13 +26,14 @@ struct GpuSpec {
   double hbm_Bps = 0;  // memory bandwidth of one GPU; 0: not given
   double hbm_B   = 0;  // memory of one GPU
   int64_t count  = 1;  // GPUs per host
-  // Read by the operators iteration model (tdp: by no model yet; resolved.yaml shows it).
+  // Read by the operators iteration model (tdp and idle: by the energy accounting).
   double fp8_flops   = 0;  // dense FP8 peak of one GPU; 0: no FP8 or not given
   GpuLink link       = GpuLink::None;
   double link_Bps    = 0;  // GPU-to-GPU bandwidth of one GPU, each direction
   int64_t pcie_gen   = 0;  // host link; 0: not given
   int64_t pcie_lanes = 0;
-  double tdp_W       = 0;  // board power; 0: not given
+  double tdp_W       = 0;  // board power, drawn while busy; 0: not given
+  double idle_W      = 0;  // drawn while idle; 0: not given
   // The operators model's kernel efficiencies measured on this GPU type (llsim calibrate on a
   // profile): its defaults for these keys where the GPU has them.
   std::optional<double> gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch_s;

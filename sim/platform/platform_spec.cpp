@@ -113,6 +113,10 @@ GroupSpec parse_group(const std::string& name, const Params& p)
   }
   if (p.has("memory_bandwidth"))
     g.memory_Bps = p.quantity("memory_bandwidth");
+  if (p.has("cost"))
+    g.cost = parse_group_cost(p.section("cost", group_cost_params()), g.gpu ? g.gpu->count : 0);
+  if (p.has("power"))
+    g.power = parse_group_power(p.section("power", group_power_params()));
   return g;
 }
 
@@ -176,6 +180,12 @@ const ParamTable& group_params()
       ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count} or {preset, count, ...}")
           .may_be_absent()
           .with_fields(gpu_params()),
+      ParamSpec::section("cost", "price while allocated: {per_hour} or {per_gpu_hour} (no price: 0)")
+          .may_be_absent()
+          .with_fields(group_cost_params()),
+      ParamSpec::section("power", "draw of one host, its GPUs aside: {idle, busy} (not given: 0 W)")
+          .may_be_absent()
+          .with_fields(group_power_params()),
   };
   return t;
 }

@@ -4,7 +4,8 @@
 //   platform:
 //     groups:
 //       <name>: {count, speed, cores, memory, memory_bandwidth, nic: {bandwidth, latency},
-//                disks: {count, read, write, capacity, latency}, gpu: {flops, hbm_bandwidth, hbm, count}}
+//                disks: {count, read, write, capacity, latency}, gpu: {flops, hbm_bandwidth, hbm, count},
+//                cost: {per_hour | per_gpu_hour}, power: {idle, busy}}       (group_prices.hpp)
 //                                                        or gpu: {preset: h100-sxm, count: 8} (gpu_spec.hpp)
 //     backbone: {bandwidth, latency}        # joins all groups: a star
 //     topology:                             # or, instead of a backbone, explicit switches and links
@@ -19,6 +20,7 @@
 #include "sim/core/distribution.hpp"
 #include "sim/core/params.hpp"
 #include "sim/platform/gpu_spec.hpp"
+#include "sim/platform/group_prices.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -49,6 +51,8 @@ struct GroupSpec {
   std::optional<DiskSpec> disks;
   std::optional<GpuSpec> gpu;
   double memory_Bps = 0;  // CPU memory bandwidth of a host (0: not given)
+  GroupCost cost;         // no price: 0
+  GroupPower power;       // not given: 0 W
   HostId first_host = 0;  // id of host 0 of the group; host i is first_host + i
 
   HostId host(int64_t index) const { return first_host + static_cast<HostId>(index); }

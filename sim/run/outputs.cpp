@@ -2,6 +2,8 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/run/accounting_json.hpp"
+#include "sim/run/json_number.hpp"
 #include "sim/run/resolved_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -16,29 +18,6 @@
 #include <fstream>
 
 namespace llsim {
-
-namespace {
-
-// Whole numbers as integers ("3", not "3.0"); JSON has no infinity or NaN: those are null (e.g.
-// the MTBF of a job that never fails).
-nlohmann::ordered_json json_number(double v)
-{
-  if (!std::isfinite(v))
-    return nullptr;
-  if (v == std::floor(v) && std::fabs(v) < 1e15)
-    return static_cast<int64_t>(v);
-  return v;
-}
-
-nlohmann::ordered_json json_metrics(const Metrics& metrics)
-{
-  nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (const auto& [metric, value] : metrics)
-    out[metric] = json_number(value);
-  return out;
-}
-
-}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content)
 {
@@ -71,6 +50,7 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
     phase["start_s"] = json_number(p.start_s);
     phase["end_s"]   = json_number(p.end_s);
     phase.update(json_metrics(p.metrics));
+    phase.update(json_metrics(result.accounting.phases[&p - result.phases.data()].metrics()));
     out["phases"][p.name] = phase;
   }
   out["services"] = nlohmann::ordered_json::object();
@@ -78,8 +58,11 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
     nlohmann::ordered_json service;
     service["kind"] = s.kind;
     service.update(json_metrics(s.totals));
+    service.update(json_metrics(result.accounting.services[&s - result.services.data()].metrics()));
     out["services"][s.name] = service;
   }
+  out["run"]        = json_metrics({{"cost", result.accounting.cost}, {"energy_kwh", result.accounting.energy_kwh}});
+  out["accounting"] = accounting_json(scenario, result);
   return out.dump(2) + "\n";
 }
 

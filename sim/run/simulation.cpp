@@ -3,6 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/text.hpp"
+#include "sim/run/accounting.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/engine.hpp"
@@ -96,12 +97,14 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
   for (size_t i = 0; i < scenario.phases.size(); ++i) {
     result.phases[i].metrics = scenario.phases[i].model->metrics();
     result.phases[i].tables  = scenario.phases[i].model->tables();
+    result.phases[i].usage   = scenario.phases[i].model->usage();
   }
   for (Service* s : scenario.services->all()) {
     s->finish(result.simulated_time_s);
     result.services.push_back({s->name(), s->kind(), s->totals(), s->table(*scenario.platform)});
   }
   check_declared(result);
+  result.accounting = account(scenario, result);
   return result;
 }
 

@@ -2,6 +2,7 @@
 // phase when its dependencies are done and its start time is reached, and collects the results
 // of the phases and of the services.
 #pragma once
+#include "sim/run/bill.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <string>
@@ -16,6 +17,7 @@ struct PhaseResult {
   double end_s   = 0;
   Metrics metrics;
   std::vector<OutputTable> tables;
+  std::vector<GroupUse> usage;  // Phase::usage()
 };
 
 struct ServiceResult {
@@ -29,6 +31,7 @@ struct SimulationResult {
   double simulated_time_s = 0;
   std::vector<PhaseResult> phases;
   std::vector<ServiceResult> services;
+  Accounting accounting;  // cost and energy (sim/run/accounting.hpp)
 };
 
 struct SimulationOptions {

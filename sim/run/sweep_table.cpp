@@ -54,6 +54,8 @@ RunSummary read_run_summary(const std::string& summary_json)
   if (s.contains("services") && s["services"].is_object())
     for (const auto& [service, metrics] : s["services"].items())
       add_numbers(metrics, "services." + service + ".", out.metrics);
+  if (s.contains("run") && s["run"].is_object())
+    add_numbers(s["run"], "run.", out.metrics);
   if (s.contains("scenario_fnv1a") && s["scenario_fnv1a"].is_string())
     out.scenario_hash = s["scenario_fnv1a"].get<std::string>();
   out.wall_time_s = s.contains("wall_time_s") && s["wall_time_s"].is_number() ? s["wall_time_s"].get<double>() : NAN;

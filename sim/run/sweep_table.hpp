@@ -17,7 +17,7 @@ namespace llsim {
 // What a sweep takes from a run's summary.json, read in one parse.
 struct RunSummary {
   // simulated_time_s, then <phase>.<metric> for every phase and services.<service>.<metric> for
-  // every service, in the summary's order.
+  // every service, in the summary's order, then run.cost and run.energy_kwh.
   std::vector<std::pair<std::string, double>> metrics;
   std::string scenario_hash;  // the hash of the scenario text the run read ("" when absent)
   double wall_time_s = 0;     // NaN when absent

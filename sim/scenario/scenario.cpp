@@ -31,6 +31,9 @@ const ParamTable& scenario_params()
       ParamSpec::list("faults", "host fault models, one entry per group: {group, impl, ...}").defaults("[]"),
       ParamSpec::mapping("services", "shared services by name: {kind, servers, ...}").defaults("{}"),
       ParamSpec::list("phases", "the phases to simulate"),
+      ParamSpec::section("accounting", "{currency, pue, per_kWh}: how cost and energy are added up")
+          .defaults("{}")
+          .with_fields(accounting_params()),
   };
   return t;
 }
@@ -88,11 +91,14 @@ void load_phases(const YamlRef& phases, Scenario& s)
     phase.kind = p.text("kind");
     if (phase.name.empty() || phase.name.find_first_of("/. ") != std::string::npos)
       p.fail("name", "expected a non-empty name without '/', '.' or spaces");
+    if (phase.name == "run" || phase.name == "services")
+      p.fail("name", "'" + phase.name + "' is reserved: sweeps and plans name run.<metric> and services.<metric>");
     if (index_of.count(phase.name) || disabled.count(phase.name))
       p.fail("name", "two phases are named '" + phase.name + "'");
     std::vector<std::string> after = p.text_list("after");
     phase.start_s                  = p.quantity("start");
-    phase.model = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims});
+    phase.model =
+        entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims, phase.uses});
     if (!p.flag("enabled")) {
       disabled.insert(phase.name);
       continue;
@@ -155,6 +161,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
   s.faults->load(top.raw("faults"));
   s.services = std::make_unique<ServiceDirectory>(*s.platform, s.seed);
   s.services->load(top.raw("services"));
+  s.accounting = parse_accounting(top.section("accounting", accounting_params()));
 
   load_phases(top.raw("phases"), s);
   return s;

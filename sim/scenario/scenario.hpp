@@ -7,12 +7,14 @@
 //   platform: {...}     # see platform_spec.hpp
 //   faults: [...]       # host fault models by group, see sim/svc/host_faults.hpp
 //   services: {...}     # shared servers by name, see sim/svc/service.hpp
+//   accounting: {...}   # currency, PUE, price of energy: accounting_spec.hpp
 //   phases:
 //     - {name: stage, kind: transfer, after: [..], start: 10s, ...}
 #pragma once
 #include "sim/core/yaml_ref.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/platform/platform_spec.hpp"
+#include "sim/scenario/accounting_spec.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
 
@@ -30,6 +32,7 @@ struct PhaseEntry {
   std::vector<size_t> after;  // indices of the phases this one waits for
   double start_s = 0;         // not before this simulated time
   std::vector<GroupClaim> claims;
+  std::vector<std::string> uses;  // groups it runs on without claiming them
   std::unique_ptr<Phase> model;
 };
 
@@ -43,6 +46,7 @@ struct Scenario {
   std::unique_ptr<HostFaults> faults;
   std::unique_ptr<ServiceDirectory> services;
   std::vector<PhaseEntry> phases;
+  AccountingSpec accounting;
 };
 
 // FNV-1a of a scenario file's text, as 16 hex digits ("" when it cannot be read): what tells runs

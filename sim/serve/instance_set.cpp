@@ -87,6 +87,14 @@ double InstanceSet::held_seconds() const
   return s;
 }
 
+GroupUse InstanceSet::usage(const std::string& group) const
+{
+  double busy = 0;
+  for (const auto& i : instances_)
+    busy += i->busy_seconds();
+  return {group, held_seconds(), busy};
+}
+
 double InstanceSet::sum(double (Batcher::*figure)() const) const
 {
   double n = 0;

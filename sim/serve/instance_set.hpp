@@ -35,6 +35,8 @@ class InstanceSet {
   void close_and_join();
   double preemptions() const { return sum(&Batcher::preemptions); }
   double held_seconds() const;  // the instances' GPU time (after close_and_join)
+  // Their hosts' held and busy seconds, for the accounting: `group` is theirs.
+  GroupUse usage(const std::string& group) const;
 
  private:
   double sum(double (Batcher::*figure)() const) const;

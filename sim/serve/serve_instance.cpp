@@ -69,6 +69,11 @@ bool ServeInstance::up() const
   return true;
 }
 
+double ServeInstance::busy_seconds() const
+{
+  return tally_.busy_seconds(index_);
+}
+
 double ServeInstance::next_failure() const
 {
   double first = std::numeric_limits<double>::infinity();

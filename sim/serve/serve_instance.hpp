@@ -95,6 +95,7 @@ class ServeInstance : public BatchListener {
   bool holds_gpus() const { return held_; }
   void stop_holding();  // the phase ended: its time is counted up to now
   double held_seconds() const { return held_s_; }
+  double busy_seconds() const;  // its GPUs' busy time (iterations and KV moves)
   // When the first of its hosts fails from now on (+inf: never).
   double next_failure() const;
   // Forgets the prefix cache if a host failed while the instance was idle (it notices at its

@@ -10,6 +10,7 @@
 #pragma once
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
+#include "sim/phase/group_use.hpp"
 #include "sim/serve/load_tally.hpp"
 #include "sim/serve/operator_tally.hpp"
 #include "sim/serve/request_trace.hpp"
@@ -30,6 +31,7 @@ struct ServeTotals {
   double drain_bytes = 0, drain_end_s = 0;
   double instance_time_s   = 0;  // the instances' GPU time (ServeInstance::held_seconds)
   int64_t routed_instances = 0;  // the instances the router chooses among (numbered from 0)
+  std::vector<GroupUse> usage;   // per group of instances: held and busy host-seconds
 };
 
 class ServeTally {

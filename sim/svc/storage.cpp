@@ -23,6 +23,18 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_svc_storage, llsim_svc, "the storage servi
 
 namespace llsim {
 
+namespace {
+
+const ParamTable& storage_cost_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("per_TB_month", Dimension::Number, "price of 1 TB held for a month (730 h)").at_least(0),
+  };
+  return t;
+}
+
+}  // namespace
+
 const ParamTable& StorageService::params()
 {
   static const ParamTable t = {
@@ -40,6 +52,10 @@ const ParamTable& StorageService::params()
                           "the network runs ahead of the disks (assumption)")
           .defaults("32GiB")
           .positive(),
+      ParamSpec::section("cost", "{per_TB_month}: price of the bytes it holds, per TB (1e12 B) and month (730 h), "
+                                 "in the scenario's currency")
+          .may_be_absent()
+          .with_fields(storage_cost_params()),
       ParamSpec::list("files", "file sets there when the run starts, each {path, bytes, shards, stripe_count, local}")
           .defaults("[]")
           .with_fields(declared_file_params()),
@@ -63,6 +79,8 @@ StorageService::StorageService(const Params& p, const Context& c)
   if (p.has("metadata"))
     metadata_ = &c.directory.get<MetadataService>(p, "metadata");
   used_.assign(targets_, 0);
+  if (p.has("cost"))
+    per_TB_month_ = p.section("cost", storage_cost_params()).quantity("per_TB_month");
   declare_files(*this, p, "files");
 }
 

@@ -25,9 +25,11 @@
 //   a forwarded read is done when its disk has read it.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - `files:` declares file sets there from the start (declared_files.hpp), e.g. a model's weights.
+// - `cost: {per_TB_month}` prices the bytes it holds over time (sim/run/accounting.hpp).
 // - Capacity is enforced per target: a write that does not fit fails, naming the server, the
 //   disk and the bytes.
 #pragma once
+#include "sim/core/level_integral.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/svc/disk_worker.hpp"
 #include "sim/svc/file_names.hpp"
@@ -130,6 +132,9 @@ class StorageService : public Service {
   // Bytes a phase charged at a measured cost instead of moving them through the servers
   // (a train phase's io_replay): reported apart from the bytes the servers moved.
   void charge(IoOp op, double bytes) { (op == IoOp::Write ? charged_written_ : charged_read_) += bytes; }
+  // Bytes stored integrated over time until `end_s`, and the price per TB-month they pay.
+  double stored_byte_seconds(double end_s) const { return stored_.integral(end_s); }
+  double per_TB_month() const { return per_TB_month_; }
 
   // Asynchronous request; `done` runs in a service thread when it is over.
   void submit(const TargetIo& io, IoCallback done);
@@ -171,6 +176,7 @@ class StorageService : public Service {
   void interrupted(const TargetIo& io, const IoCallback& done);
   void give_credit(const TargetIo& io);  // a write's room, if it has taken it
   IoOutcome take_space(FileId f, size_t target, double bytes);
+  double clock_s() const;
   void give_back(FileId f, size_t target, double bytes);
 
   IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
@@ -184,7 +190,9 @@ class StorageService : public Service {
   const Platform* platform_  = nullptr;
   HostFaults* faults_        = nullptr;
   std::vector<Server> servers_;
-  std::vector<double> used_;                        // per target
+  std::vector<double> used_;  // per target
+  LevelIntegral stored_;      // all targets
+  double per_TB_month_ = 0;
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
   std::unordered_map<FileId, File> files_;

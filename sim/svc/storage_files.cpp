@@ -1,6 +1,8 @@
 // The files of a storage service (sim/svc/storage.hpp): their placement on targets, names,
-// slices and the capacity they take. Bookkeeping only, no simulated time.
+// slices and the capacity they take (and its integral over time). Bookkeeping only: no simulated
+// time passes.
 #include "sim/core/text.hpp"
+#include "sim/sg/clock.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -63,8 +65,10 @@ void StorageService::remove(FileId f)
   const auto it = files_.find(f);
   if (it == files_.end())
     return;
-  for (const auto& [target, bytes] : it->second.bytes_on)
+  for (const auto& [target, bytes] : it->second.bytes_on) {
     used_[target] -= bytes;
+    stored_.change(clock_s(), -bytes);
+  }
   files_.erase(it);
 }
 
@@ -127,6 +131,7 @@ IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
                                    " used of " + format_bytes(capacity_B_) + ")"};
   }
   used_[target] += bytes;
+  stored_.change(clock_s(), bytes);
   file->second.on(target) += bytes;
   return {};
 }
@@ -137,7 +142,13 @@ void StorageService::give_back(FileId f, size_t target, double bytes)
   if (it == files_.end())
     return;  // removed meanwhile: remove() has freed its bytes
   used_[target] -= bytes;
+  stored_.change(clock_s(), -bytes);
   it->second.on(target) -= bytes;
+}
+
+double StorageService::clock_s() const
+{
+  return platform_ != nullptr ? now() : 0;  // files declared at load time are there from the start
 }
 
 IoOutcome StorageService::account(FileId f, size_t target, double bytes)

@@ -15,7 +15,7 @@ QWEN = "tests/inputs/serve_qwen3_moe.yaml"
 _, listing, _ = run("models")
 for text, what in [
     ("h100-sxm (NVIDIA H100 SXM5 80GB): flops 989.4TFlops, fp8_flops 1978.9TFlops, hbm 80GB, hbm_bandwidth 3.35TBps,"
-     " interconnect nvlink, interconnect_bandwidth 450GBps, pcie_gen 5, pcie_lanes 16, tdp 700", "H100 SXM"),
+     " interconnect nvlink, interconnect_bandwidth 450GBps, pcie_gen 5, pcie_lanes 16, tdp 700W", "H100 SXM"),
     ("a100-40gb-pcie (NVIDIA A100 40GB PCIe): flops 312TFlops, hbm 40GB", "A100 40GB PCIe, no FP8"),
     ("mi300x (AMD Instinct MI300X 192GB)", "MI300X"),
     ("a10 (NVIDIA A10 24GB): flops 125TFlops, hbm 24GB, hbm_bandwidth 600GBps, interconnect pcie", "A10"),
@@ -35,7 +35,7 @@ run("run", PRESET, "--quiet", "--out", out)
 with open(os.path.join(out, "resolved.json")) as f:
     gpu = json.load(f)["platform"]["groups"]["gpu"]["gpu"]
 check(gpu.get("preset") == "a100-80gb-sxm" and gpu.get("flops") == "312TFlops" and gpu.get("hbm") == "80GB" and
-      gpu.get("hbm_bandwidth") == "2039GBps" and gpu.get("tdp") == 400 and gpu.get("interconnect") == "nvlink",
+      gpu.get("hbm_bandwidth") == "2039GBps" and gpu.get("tdp") == "400W" and gpu.get("interconnect") == "nvlink",
       f"resolved.json shows the preset's figures: {gpu}")
 check("fp8_flops" not in gpu, "the A100 has no FP8 figure")
 with open(os.path.join(out, "resolved.yaml")) as f:

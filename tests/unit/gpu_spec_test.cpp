@@ -42,7 +42,7 @@ TEST_CASE("gpu spec: a preset's figures", "[gpu_spec]")
   CHECK(h100.gpu.pcie_lanes == 16);
   CHECK(h100.gpu.tdp_W == 700);
   CHECK(h100.node["flops"].as<std::string>() == "989.4TFlops");  // resolved.yaml shows the figures
-  CHECK(h100.node["tdp"].as<std::string>() == "700");
+  CHECK(h100.node["tdp"].as<std::string>() == "700W");
 
   const Parsed a100 = gpu("{preset: a100-80gb-sxm}");
   CHECK(a100.gpu.flops == 312e12);

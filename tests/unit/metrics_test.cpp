@@ -136,6 +136,23 @@ TEST_CASE("a metric's name tells its unit, the same in every kind that writes it
   CHECK(unit_of.size() > 50);
 }
 
+TEST_CASE("every phase and service kind declares the accounting's metrics after its own")
+{
+  const MetricDeclaration* serve = MetricCatalog::find("phase", "serve");
+  REQUIRE(serve != nullptr);
+  const MetricTable& t = serve->table;
+  REQUIRE(t.size() > 4);
+  CHECK(t[t.size() - 4].name == "cost");
+  CHECK(t[t.size() - 3].name == "energy_kwh");
+  CHECK(t[t.size() - 2].name == "cost_per_M_output_tokens");
+  CHECK(t.back().name == "kwh_per_M_output_tokens");
+  CHECK(t.back().unit == MetricUnit::KilowattHours);
+  const MetricDeclaration* storage = MetricCatalog::find("service", "storage");
+  REQUIRE(storage != nullptr);
+  CHECK(storage->table.back().name == "energy_kwh");
+  CHECK(storage->table[storage->table.size() - 2].unit == MetricUnit::Currency);
+}
+
 TEST_CASE("values are written by their declared unit")
 {
   CHECK(readable(MetricUnit::Bytes, 1.25e10) == "12.5 GB");
@@ -147,6 +164,8 @@ TEST_CASE("values are written by their declared unit")
   CHECK(readable(MetricUnit::Ratio, 0.123456) == "0.1235");
   CHECK(readable(MetricUnit::Flop, 3e12) == "3000000000000");
   CHECK(readable(MetricUnit::Number, 1.808) == "1.808");
+  CHECK(readable(MetricUnit::KilowattHours, 2.5) == "2.5 kWh");
+  CHECK(readable(MetricUnit::Currency, 120.25) == "120.2");
   CHECK(readable(MetricUnit::Seconds, NAN) == "n/a");
   CHECK(readable(MetricUnit::Bytes, INFINITY) == "inf");
   CHECK(readable_metric("gadget", "gear", "spin_s", 30) == "30 s");

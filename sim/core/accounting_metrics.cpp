@@ -1,0 +1,42 @@
+#include "sim/core/accounting_metrics.hpp"
+
+namespace llsim {
+
+std::vector<WorkUnit> work_units(const std::string& phase_kind)
+{
+  if (phase_kind == "serve")
+    return {{"output_tokens", 1e6, "M_output_tokens", "a million output tokens of requests that did not fail"}};
+  if (phase_kind == "train")
+    return {{"checkpoints", 1, "checkpoint", "a checkpoint taken"}};
+  if (phase_kind == "ingest")
+    return {{"files", 1e6, "M_files", "a million files created"}, {"data_bytes", 1e12, "TB", "a TB of their bytes"}};
+  if (phase_kind == "preprocess")
+    return {{"bytes", 1e12, "TB", "a TB of corpus deduplicated"}};
+  if (phase_kind == "transfer")
+    return {{"bytes", 1e12, "TB", "a TB written"}};
+  if (phase_kind == "tasks")
+    return {{"completed", 1, "task", "a task completed"}};
+  return {};
+}
+
+MetricTable accounting_metrics(const std::string& family, const std::string& kind)
+{
+  if (family != "phase" && family != "service")
+    return {};
+  MetricTable t = {
+      {"cost", MetricUnit::Currency,
+       family == "phase" ? "what its hosts cost while it held them, energy priced included (docs/accounting.md)"
+                         : "what its servers cost for the run's time no phase held them, and its stored bytes"},
+      {"energy_kwh", MetricUnit::KilowattHours, "facility energy of the same hosts (PUE applied)"},
+  };
+  if (family == "phase")
+    for (const WorkUnit& u : work_units(kind)) {
+      t.push_back({std::string("cost_per_") + u.name, MetricUnit::Currency,
+                   std::string("cost per unit of work: ") + u.description + " (null when none)"});
+      t.push_back({std::string("kwh_per_") + u.name, MetricUnit::KilowattHours,
+                   std::string("energy_kwh per the same unit (null when none)")});
+    }
+  return t;
+}
+
+}  // namespace llsim

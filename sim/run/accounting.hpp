@@ -1,0 +1,25 @@
+// Cost and energy of a finished run, per phase, per service and in all (docs/accounting.md).
+//
+// What is billed, and for how long (allocated time, as reserved capacity is billed):
+// - a phase's groups (the ones it computes on and its clients): from its start to its end, or
+//   what the phase reports it held (a serve phase: its instances while they were allocated).
+//   Phases holding one group at the same time split the overlap evenly.
+// - a service's servers are allocated the whole run: the service pays for the host-seconds no
+//   phase held (node-local storage on a training job's nodes pays for the time outside the job);
+//   a group serving several services is split evenly among them.
+// - groups no phase and no service uses: nothing.
+// - a storage service's bytes: their integral over time, at its price per TB-month.
+// Energy: every host draws its idle power while held and its busy power while at work (its GPUs
+// computing, its cores running tasks, its disks or threads serving), in between linearly
+// (sim/run/bill.hpp); PUE scales it all.
+#pragma once
+#include "sim/run/simulation.hpp"
+
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+Accounting account(const Scenario& scenario, const SimulationResult& result);
+
+}  // namespace llsim

@@ -1,0 +1,67 @@
+#include "sim/run/accounting_json.hpp"
+
+#include "sim/run/json_number.hpp"
+#include "sim/svc/storage.hpp"
+
+namespace llsim {
+
+namespace {
+
+nlohmann::ordered_json prices_json(const Scenario& scenario)
+{
+  nlohmann::ordered_json groups = nlohmann::ordered_json::object();
+  for (const GroupSpec& g : scenario.platform->groups) {
+    nlohmann::ordered_json group;
+    group["price_basis"] =
+        g.cost.basis.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.cost.basis);
+    group["price"]         = json_number(g.cost.given);
+    group["per_host_hour"] = json_number(g.cost.per_host_hour);
+    group["idle_W"]        = json_number(idle_power_W(g));
+    group["busy_W"]        = json_number(busy_power_W(g));
+    groups[g.name]         = group;
+  }
+  nlohmann::ordered_json storage = nlohmann::ordered_json::object();
+  for (const Service* s : scenario.services->all())
+    if (const auto* st = dynamic_cast<const StorageService*>(s))
+      storage[s->name()] = {{"per_TB_month", json_number(st->per_TB_month())}};
+  return {{"groups", groups}, {"storage", storage}};
+}
+
+nlohmann::ordered_json bill_json(const Bill& bill)
+{
+  nlohmann::ordered_json groups = nlohmann::ordered_json::object();
+  for (const GroupBill& g : bill.groups)
+    groups[g.group] = {{"host_hours", json_number(g.host_hours)},
+                       {"busy_host_hours", json_number(g.busy_host_hours)},
+                       {"energy_kwh", json_number(g.energy_kwh)},
+                       {"cost", json_number(g.cost)}};
+  nlohmann::ordered_json out = json_metrics({{"cost", bill.cost}, {"energy_kwh", bill.energy_kwh}});
+  out["groups"]              = groups;
+  if (bill.storage_TB_months > 0 || bill.storage_cost > 0) {
+    out["storage_TB_months"] = json_number(bill.storage_TB_months);
+    out["storage_cost"]      = json_number(bill.storage_cost);
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::ordered_json accounting_json(const Scenario& scenario, const SimulationResult& result)
+{
+  const Accounting& a = result.accounting;
+  nlohmann::ordered_json out;
+  out["currency"] = scenario.accounting.currency;
+  out["pue"]      = json_number(scenario.accounting.pue);
+  out["per_kWh"]  = json_number(scenario.accounting.per_kWh);
+  out["prices"]   = prices_json(scenario);
+  out["phases"]   = nlohmann::ordered_json::object();
+  out["services"] = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < result.phases.size(); ++i)
+    out["phases"][result.phases[i].name] = bill_json(a.phases[i]);
+  for (size_t i = 0; i < result.services.size(); ++i)
+    out["services"][result.services[i].name] = bill_json(a.services[i]);
+  out["unbilled_groups"] = a.unbilled;
+  return out;
+}
+
+}  // namespace llsim

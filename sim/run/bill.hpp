@@ -1,0 +1,56 @@
+// The closed forms of the accounting (sim/run/accounting.hpp), for one host group:
+//
+//   IT power of a host        idle: host idle + GPUs x GPU idle
+//                             busy: host busy + GPUs x GPU tdp    (linear in the busy share)
+//   energy (kWh)              PUE x (held x idle power + busy x (busy power - idle power)) / 3.6e6
+//   cost                      held hours x price per host-hour + energy x price per kWh
+//   storage cost              bytes x seconds / (1e12 B x 730 h x 3600 s) x price per TB-month
+#pragma once
+#include "sim/core/metrics.hpp"
+#include "sim/platform/platform_spec.hpp"
+#include "sim/scenario/accounting_spec.hpp"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+constexpr double kSecondsPerMonth = 730 * 3600.0;  // a year's 8,760 hours / 12, as cloud price sheets bill
+
+struct GroupBill {
+  std::string group;
+  double host_hours      = 0;  // allocated
+  double busy_host_hours = 0;  // at work, within those
+  double energy_kwh      = 0;  // facility energy (PUE applied)
+  double cost            = 0;
+};
+
+struct Bill {
+  std::vector<GroupBill> groups;
+  double storage_TB_months = 0;
+  double storage_cost      = 0;
+  double cost = 0, energy_kwh = 0;
+  Metrics per_unit;  // cost_per_<unit> and kwh_per_<unit> (null when no unit was done)
+
+  // cost, energy_kwh, then per_unit: what summary.json adds to a phase or a service.
+  Metrics metrics() const;
+};
+
+struct Accounting {
+  std::vector<Bill> phases;    // as SimulationResult::phases
+  std::vector<Bill> services;  // as SimulationResult::services
+  double cost = 0, energy_kwh = 0;
+  std::vector<std::string> unbilled;  // groups nothing held
+};
+
+double idle_power_W(const GroupSpec& g);  // one host, its GPUs included
+double busy_power_W(const GroupSpec& g);
+GroupBill bill_group(const GroupSpec& g, double held_host_s, double busy_host_s, const AccountingSpec& a);
+double storage_cost(double byte_seconds, double per_TB_month);
+
+// Time shared by overlapping holders: for intervals [start, end), the seconds each pays when a
+// stretch covered by k of them is split evenly among the k.
+std::vector<double> shared_seconds(const std::vector<std::pair<double, double>>& intervals);
+
+}  // namespace llsim
