@@ -2,6 +2,7 @@
 
 #include "sim/cli/calibrate_command.hpp"
 #include "sim/cli/models_listing.hpp"
+#include "sim/cli/plan_command.hpp"
 #include "sim/cli/plot_runner.hpp"
 #include "sim/cli/run_report.hpp"
 #include "sim/cli/summary_table.hpp"
@@ -34,6 +35,8 @@ const char* const kUsage =
     "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set "
     "PATH=VALUE]...\n"
     "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
+    "       llsim plan SCENARIO.yaml --axis PATH=LO..HI... [--unimodal PATH=...] --target METRIC>=V...\n"
+    "                   [--objective METRIC] [--maximize] [--seeds N] [--jobs J] [--out DIR] [--exhaustive] [--plot]\n"
     "       llsim models [--markdown]\n"
     "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
     "       llsim calibrate --model M --gpu G (--steps F | --profile F | --attention F | --cpu-overheads F\n"
@@ -43,7 +46,7 @@ const char* const kUsage =
     "                   [--start C] [--folds K] [--errors FILE] [--out FILE]\n"
     "       llsim --help | --version      (and llsim COMMAND --help)\n";
 
-const std::vector<std::string> kCommands = {"run", "validate", "sweep", "models", "trace", "calibrate", "help"};
+const std::vector<std::string> kCommands = {"run", "validate", "sweep", "plan", "models", "trace", "calibrate", "help"};
 
 struct RunArguments {
   std::string scenario;
@@ -135,11 +138,13 @@ struct CommandLine {
   CLI::App app{"llsim: discrete-event simulator of the storage lifecycle of large language models", "llsim"};
   RunArguments run, validate;
   SweepArguments sweep;
+  PlanArguments plan;
   TraceArguments trace;
   CalibrateArguments calibrate;
   CLI::App* run_command       = nullptr;
   CLI::App* validate_command  = nullptr;
   CLI::App* sweep_command     = nullptr;
+  CLI::App* plan_command      = nullptr;
   CLI::App* models_command    = nullptr;
   CLI::App* trace_command     = nullptr;
   CLI::App* calibrate_command = nullptr;
@@ -173,6 +178,7 @@ struct CommandLine {
     add_scenario_options(*validate_command, validate);
 
     sweep_command  = add_sweep_command(app, sweep);
+    plan_command   = add_plan_command(app, plan);
     models_command = app.add_subcommand("models", "list every interface, its implementations and their parameters "
                                                   "(type, unit, default, description) and metrics");
     models_command->add_flag("--markdown", models_markdown, "write the catalogue as Markdown (docs/models.md)");
@@ -182,8 +188,9 @@ struct CommandLine {
 
   int dispatch(const std::vector<std::string>& args)
   {
-    for (CLI::App* command : {run_command, sweep_command})
-      if (command->parsed() && command->count("--out") > 0 && (command == run_command ? run.out : sweep.out).empty())
+    for (auto [command, out] :
+         {std::pair{run_command, &run.out}, std::pair{sweep_command, &sweep.out}, std::pair{plan_command, &plan.out}})
+      if (command->parsed() && command->count("--out") > 0 && out->empty())
         throw ConfigError("--out expects a directory, got ''");
     if (run_command->parsed())
       return llsim::run_command(run);
@@ -191,6 +198,8 @@ struct CommandLine {
       return llsim::validate_command(validate);
     if (sweep_command->parsed())
       return llsim::sweep_command(sweep, args);
+    if (plan_command->parsed())
+      return llsim::plan_command(plan, args);
     if (trace_command->parsed())
       return trace_stats_command(trace);
     if (calibrate_command->parsed())

@@ -19,15 +19,15 @@ std::string python_interpreter()
   return "python3";
 }
 
-// An installed llsim (PREFIX/bin/llsim) uses PREFIX/share/llsim/analysis/plot.py; one in its
+// An installed llsim (PREFIX/bin/llsim) uses PREFIX/share/llsim/analysis/<name>; one in its
 // build tree, the source tree's.
-std::string plot_script()
+std::string analysis_script(const std::string& name)
 {
   const std::filesystem::path prefix    = std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path();
-  const std::filesystem::path installed = prefix / LLSIM_INSTALLED_DATA_DIR / "analysis" / "plot.py";
+  const std::filesystem::path installed = prefix / LLSIM_INSTALLED_DATA_DIR / "analysis" / name;
   if (std::filesystem::exists(installed))
     return installed.string();
-  const std::string source = std::string(LLSIM_SOURCE_DIR) + "/analysis/plot.py";
+  const std::string source = std::string(LLSIM_SOURCE_DIR) + "/analysis/" + name;
   if (!std::filesystem::exists(source))
     throw SimulationError("cannot plot: neither " + installed.string() + " nor " + source + " exists");
   return source;
@@ -35,9 +35,9 @@ std::string plot_script()
 
 }  // namespace
 
-void run_plot_script(const std::string& run_dir)
+void run_plot_script(const std::string& run_dir, const std::string& script_name)
 {
-  const std::string script = plot_script();
+  const std::string script = analysis_script(script_name);
   const std::string command =
       shell_quote(python_interpreter()) + " " + shell_quote(script) + " " + shell_quote(run_dir);
   if (std::system(command.c_str()) != 0)

@@ -7,6 +7,7 @@
 namespace llsim {
 
 // Throws SimulationError when the script cannot be found or fails (e.g. matplotlib missing).
-void run_plot_script(const std::string& run_dir);
+// `script_name`: a script of analysis/ that takes the directory (plan_plot.py for a plan's).
+void run_plot_script(const std::string& run_dir, const std::string& script_name = "plot.py");
 
 }  // namespace llsim

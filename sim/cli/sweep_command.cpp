@@ -1,6 +1,7 @@
 #include "sim/cli/sweep_command.hpp"
 
 #include "sim/cli/sweep_report.hpp"
+#include "sim/cli/whole_option.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/local_sweep.hpp"
@@ -19,21 +20,6 @@
 namespace llsim {
 
 namespace {
-
-int64_t positive(const std::string& option, const std::string& text, int64_t most)
-{
-  size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || text.empty() || v < 1 || v > most)
-    throw std::invalid_argument(option + " expects a whole number from 1 to " + std::to_string(most) + ", got '" +
-                                text + "'");
-  return v;
-}
 
 // The --grid axes, each path and each value once; no --set of a swept path.
 std::vector<SweepAxis> checked_axes(const SweepArguments& a)
@@ -87,8 +73,8 @@ SweepRequest checked_request(const SweepArguments& a, const std::vector<std::str
 {
   SweepRequest r;
   r.axes  = checked_axes(a);
-  r.seeds = positive("--seeds", a.seeds, 10000);
-  r.jobs  = positive("--jobs", a.jobs, 1024);
+  r.seeds = whole_option("--seeds", a.seeds, 10000);
+  r.jobs  = whole_option("--jobs", a.jobs, 1024);
   if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty() || !a.slurm_options.submit))
     throw std::invalid_argument("--partition, --time and --no-submit go with --slurm");
   if (a.slurm && a.collect)

@@ -79,6 +79,15 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   return "expected one of: " + join(candidates, ", ");
 }
 
+std::string short_figure(double value)
+{
+  if (!std::isfinite(value))
+    return "n/a";
+  char text[64];
+  std::snprintf(text, sizeof text, std::fabs(value) >= 1e4 || value == std::floor(value) ? "%.0f" : "%.4g", value);
+  return text;
+}
+
 std::string format_number(double value)
 {
   if (std::isnan(value))

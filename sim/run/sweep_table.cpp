@@ -133,21 +133,25 @@ std::vector<MetricSummary> SweepTable::point_summary(size_t p) const
     const auto it = samples.find(name);
     if (it == samples.end())
       continue;
-    const auto& xs = it->second;
-    const double n = static_cast<double>(xs.size());
-    double mean    = 0;
-    for (double x : xs)
-      mean += x / n;
-    double half = NAN;
-    if (xs.size() > 1) {
-      double ss = 0;
-      for (double x : xs)
-        ss += (x - mean) * (x - mean);
-      half = t975(static_cast<int64_t>(xs.size()) - 1) * std::sqrt(ss / (n - 1) / n);
-    }
-    out.push_back({name, xs.size(), mean, mean - half, mean + half});
+    out.push_back(summarize_samples(name, it->second));
   }
   return out;
+}
+
+MetricSummary summarize_samples(const std::string& metric, const std::vector<double>& xs)
+{
+  const double n = static_cast<double>(xs.size());
+  double mean    = xs.empty() ? NAN : 0;
+  for (double x : xs)
+    mean += x / n;
+  double half = NAN;
+  if (xs.size() > 1) {
+    double ss = 0;
+    for (double x : xs)
+      ss += (x - mean) * (x - mean);
+    half = t975(static_cast<int64_t>(xs.size()) - 1) * std::sqrt(ss / (n - 1) / n);
+  }
+  return {metric, xs.size(), mean, mean - half, mean + half};
 }
 
 std::string SweepTable::summary_csv() const

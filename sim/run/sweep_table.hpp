@@ -42,6 +42,9 @@ struct MetricSummary {
   double mean = 0, ci95_low = 0, ci95_high = 0;
 };
 
+// The count, mean and 95% interval of one metric's samples (NaN bounds for one sample).
+MetricSummary summarize_samples(const std::string& metric, const std::vector<double>& xs);
+
 class SweepTable {
  public:
   SweepTable(std::vector<SweepAxis> axes, std::vector<SweepPoint> points);

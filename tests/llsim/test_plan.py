@@ -1,0 +1,113 @@
+"""`llsim plan` against the exhaustive grid on three scenarios of scenarios/plan/ (serving
+instances, KVCache pool servers, the checkpoint interval): the same answer with at most a third
+of the runs; resuming; an infeasible plan; bad command lines. About 50 s on 2 cores (the
+checkpoint grid is 156 runs)."""
+import csv
+import json
+import os
+import subprocess
+
+from harness import LLSIM, ROOT, check, finish, run, scratch_dir
+
+
+def plan(*args, expect=0):
+    code, out, err = run("plan", *args, "--quiet", expect=expect)
+    return out, err
+
+
+def answer(out_dir):
+    with open(os.path.join(out_dir, "answer.json")) as f:
+        return json.load(f)
+
+
+CASES = [
+    ("serving instances", "scenarios/plan/serve_instances.yaml",
+     ["--axis", "platform.groups.gpu.count=1..32", "--target", "chat.slo_attainment>=0.95", "--seeds", "3"]),
+    ("pool servers", "scenarios/plan/pool_size.yaml",
+     ["--axis", "platform.groups.kv.count=1..16", "--target", "chat.mean_ttft_s<=2.2"]),
+    ("checkpoint interval", "scenarios/plan/checkpoint_interval.yaml",
+     ["--unimodal", "phases.train.checkpoint.policy.interval=10min..200min:5min", "--target", "train.goodput>=0.8",
+      "--seeds", "4"]),
+]
+for name, scenario, args in CASES:
+    out = scratch_dir()
+    plan(scenario, *args, "--jobs", "2", "--out", out)
+    searched = answer(out)
+    plan(scenario, *args, "--jobs", "2", "--out", out, "--exhaustive")
+    grid = answer(out)
+    print(f"{name}: search {searched['points_run']} points, grid {grid['points_run']} points; "
+          f"answer {searched['point']} / {grid['point']}")
+    check(searched["feasible"] and grid["feasible"], f"{name}: both find an answer")
+    check(searched["point"] == grid["point"], f"{name}: the search's answer {searched['point']} is the grid's "
+          f"{grid['point']}")
+    check(grid["points_run"] == grid["grid_points"], f"{name}: the exhaustive run ran every point")
+    check(searched["points_run"] * 3 <= grid["grid_points"],
+          f"{name}: at most a third of the runs: {searched['points_run']} of {grid['grid_points']} points")
+
+# The instances plan again: every run kept, the same answer, the counts in report.md.
+out = scratch_dir()
+_, args = CASES[0][1], CASES[0][2]
+first, _ = plan(CASES[0][1], *args, "--out", out)
+again, _ = plan(CASES[0][1], *args, "--out", out)
+check(first.splitlines()[0] == again.splitlines()[0] == "answer: platform.groups.gpu.count=15",
+      f"the same answer on resuming: {first!r} / {again!r}")
+report = open(os.path.join(out, "report.md")).read()
+check("(6 points x 3 seeds; 0 run now, 18 kept from before) against 96 for the full grid (32 points)" in report,
+      f"report.md counts the runs: {report[:900]}")
+check("## Answer" in report and "**platform.groups.gpu.count=15**" in report and "## Frontier" in report,
+      "report.md gives the answer and the frontier")
+with open(os.path.join(out, "points.csv")) as f:
+    rows = list(csv.DictReader(f))
+check(len(rows) == 6 and sum(r["answer"] == "1" for r in rows) == 1, f"points.csv: one row per point: {len(rows)}")
+check(all(r["meets"] == ("1" if float(r["target0_low"]) >= 0.95 else "0") for r in rows),
+      "a point meets the target when its 95% interval's lower bound does")
+_, err = plan(CASES[0][1], "--axis", "platform.groups.gpu.count=1..8", "--target", "chat.slo_attainment>=0.95",
+              "--out", out, expect=2)
+check("holds the runs of another plan" in err, f"another plan in the same directory is refused: {err}")
+
+# Another objective: the least energy meeting the same SLO is found by the same runs.
+plan(CASES[0][1], *args, "--out", out, "--objective", "run.energy_kwh")
+check(answer(out)["objective"] == "run.energy_kwh", "--objective names the metric minimized")
+
+# Infeasible: no instance count reaches an attainment above 1; the most capable point is run, the
+# plan says so (exit 3) and names the closest it found.
+out = scratch_dir()
+code, stdout, _ = run("plan", CASES[0][1], "--axis", "platform.groups.gpu.count=1..32", "--target",
+                      "chat.slo_attainment>1", "--out", out, "--quiet", expect=3)
+check(stdout.startswith("infeasible: no point meets the targets; closest: platform.groups.gpu.count="),
+      f"infeasible plan says so: {stdout}")
+check(not answer(out)["feasible"] and answer(out)["points_run"] == 1, "one run: the corner of the axis missed")
+check("No point meets the targets." in open(os.path.join(out, "report.md")).read(), "report.md says so")
+
+# Bad command lines: exit 2, nothing run.
+for extra, text in [
+    (["--axis", "platform.groups.gpu.count=1..32", "--target", "chat.slo_atainment>=0.9"],
+     "--target chat.slo_atainment: no such metric in this scenario's summary.json; the metrics of chat.*:"),
+    (["--axis", "platform.groups.gpu.count=1..32", "--target", "chat.slo_attainment>=0.9", "--objective", "run.price"],
+     "the metrics of run.*: run.cost, run.energy_kwh"),
+    (["--axis", "platform.groups.gpu.count=1..32", "--target", "slo>=0.9"], "its metrics: simulated_time_s"),
+    (["--axis", "platform.groups.gpu.count=1..32", "--target", "chat.slo_attainment=0.9"], "--target expects"),
+    (["--axis", "platform.groups.gpu.count=4..1", "--target", "chat.slo_attainment>=0.9"], "expected LO <= HI"),
+    (["--axis", "platform.groups.gpu.count=1.5..4", "--target", "chat.slo_attainment>=0.9"],
+     "a range without :STEP takes whole numbers"),
+    (["--axis", "phases.chat.slo.ttft=1s..4min:1s", "--target", "chat.slo_attainment>=0.9"],
+     "LO, HI and STEP take the same unit"),
+    (["--axis", "platform.groups.gpu.count=0..4", "--target", "chat.slo_attainment>=0.9"], "platform.groups.gpu.count"),
+    (["--target", "chat.slo_attainment>=0.9"], "needs at least one --axis or --unimodal"),
+    (["--axis", "platform.groups.gpu.count=1..4", "--unimodal", "phases.chat.slo.ttft=1s,2s", "--unimodal",
+      "phases.chat.slo.tbt=1s,2s", "--target", "chat.slo_attainment>=0.9"], "at most one --unimodal axis"),
+    (["--axis", "platform.groups.gpu.count=1..4", "--set", "platform.groups.gpu.count=3", "--target",
+      "chat.slo_attainment>=0.9"], "sets a path the plan searches"),
+    (["--axis", "platform.groups.gpu.count=1..4", "--seeds", "0"], "--seeds expects a whole number"),
+]:
+    out = os.path.join(scratch_dir(), "out")
+    _, err = plan(CASES[0][1], *extra, "--out", out, expect=2)
+    check(text in err, f"bad plan {extra}: error says {text!r}: {err.strip()}")
+    check(not os.path.exists(out), f"bad plan {extra}: nothing written")
+
+# The frontier plot, with the answer marked (needs matplotlib, as --plot does for runs).
+out = scratch_dir()
+run("plan", CASES[0][1], *args, "--out", out, "--quiet", "--plot")
+check(os.path.exists(os.path.join(out, "plots", "pareto_0.png")), "--plot draws plots/pareto_0.png")
+check("![pareto_0](plots/pareto_0.png)" in open(os.path.join(out, "report.md")).read(), "report.md shows the plot")
+finish()
