@@ -58,15 +58,30 @@ class Roofline : public IterationModel {
   {
     if (w.empty())
       return 0;
-    const double tokens = static_cast<double>(w.prefill_tokens + w.decodes);
-    const double pairs  = w.prefill_pairs + w.decode_context;
-    const double flop   = 2 * active_params_ * tokens + 4.0 * static_cast<double>(model_.layers) *
-                                                          static_cast<double>(model_.attention_width()) * pairs;
-    const double bytes = model_.weight_bytes() + model_.kv_bytes_per_token * (w.prefill_kv_tokens + w.decode_context);
-    return std::max(flop / flops_, bytes / hbm_Bps_) + overhead_s_;
+    return std::max(compute_s(w), memory_s(w)) + overhead_s_;
+  }
+
+  // Whichever of the two terms sets the time; the fixed overhead counts as compute.
+  double memory_bound_share(const BatchWork& w) const override
+  {
+    const double total = seconds(w);
+    return total > 0 && memory_s(w) > compute_s(w) ? memory_s(w) / total : 0;
   }
 
  private:
+  double compute_s(const BatchWork& w) const
+  {
+    const double tokens = static_cast<double>(w.prefill_tokens + w.decodes);
+    const double pairs  = w.prefill_pairs + w.decode_context;
+    return (2 * active_params_ * tokens +
+            4.0 * static_cast<double>(model_.layers) * static_cast<double>(model_.attention_width()) * pairs) /
+           flops_;
+  }
+  double memory_s(const BatchWork& w) const
+  {
+    return (model_.weight_bytes() + model_.kv_bytes_per_token * (w.prefill_kv_tokens + w.decode_context)) / hbm_Bps_;
+  }
+
   LlmModel model_;
   double active_params_;
   double flops_, hbm_Bps_, overhead_s_;

@@ -31,6 +31,7 @@
 #include "sim/serve/serve_workload.hpp"
 #include "sim/serve/weight_source.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/memory_pool.hpp"
@@ -225,6 +226,12 @@ class ServePhase : public Phase {
       system_->arrive(static_cast<int64_t>(i));
     }
     progress_->wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
+    // The requests' time outside a batch, less what the ledger has from elsewhere (KV and weight
+    // transfers): waiting for a batch slot or for KV memory.
+    double elsewhere = 0;
+    for (const auto& [resource, seconds] : phase_waits(phase_tag()))
+      elsewhere += resource.rfind("GPU", 0) == 0 ? 0 : seconds;
+    charge_wait("waiting for a batch slot or KV memory", tally_->queued_request_seconds() - elsewhere);
     if (driver_)
       driver_->stop();
     system_->close();

@@ -39,6 +39,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/forwarding.hpp"
 #include "sim/train/checkpoint_layout.hpp"
@@ -254,6 +255,7 @@ class TrainPhase : public Phase {
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
     Rng restart_rng   = Rng::stream(seed_, "phase." + name_ + ".restarts");
     result_           = run_training(setup_, *env_, rng, restart_rng);
+    charge_wait("compute", static_cast<double>(nodes_.count) * result_.compute_s);  // node-seconds (wait_ledger.hpp)
   }
 
   // Every node computes while training runs: useful compute and compute done again.

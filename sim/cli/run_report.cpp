@@ -1,5 +1,6 @@
 #include "sim/cli/run_report.hpp"
 
+#include "sim/cli/bottleneck_report.hpp"
 #include "sim/cli/cost_report.hpp"
 #include "sim/cli/metrics_listing.hpp"
 #include "sim/cli/summary_table.hpp"
@@ -74,6 +75,7 @@ std::string run_report(const Scenario& scenario, const LoadOptions& load, const 
       out += "\n### " + s.name + " (" + s.kind + ")\n\n" + metric_rows(Service::kInterfaceName, s.kind, s.totals);
   }
   out += cost_section(scenario, result);
+  out += bottleneck_section(result);
   out += "\n## Plots\n\n";
   if (plots.empty())
     out += "None drawn: run with `--plot`, or `/usr/bin/python3 analysis/plot.py DIR`.\n";

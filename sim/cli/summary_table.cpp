@@ -1,5 +1,6 @@
 #include "sim/cli/summary_table.hpp"
 
+#include "sim/cli/bottleneck_report.hpp"
 #include "sim/cli/cost_report.hpp"
 
 #include "sim/core/text.hpp"
@@ -110,7 +111,7 @@ std::string summary_table(const Scenario& scenario, const SimulationResult& resu
     std::snprintf(line, sizeof line, "%-16s %-10s %12s %12s  ", s.name.c_str(), s.kind.c_str(), "service", "");
     out += line + totals + "\n";
   }
-  return out + cost_lines(scenario, result) + run_footer(scenario, result, wall_s, out_dir);
+  return out + cost_lines(scenario, result) + bottleneck_line(result) + run_footer(scenario, result, wall_s, out_dir);
 }
 
 std::string run_footer(const Scenario& scenario, const SimulationResult& result, double wall_s,

@@ -3,6 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/accounting_json.hpp"
+#include "sim/run/bottlenecks.hpp"
 #include "sim/run/json_number.hpp"
 #include "sim/run/resolved_json.hpp"
 
@@ -61,8 +62,9 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
     service.update(json_metrics(result.accounting.services[&s - result.services.data()].metrics()));
     out["services"][s.name] = service;
   }
-  out["run"]        = json_metrics({{"cost", result.accounting.cost}, {"energy_kwh", result.accounting.energy_kwh}});
-  out["accounting"] = accounting_json(scenario, result);
+  out["bottlenecks"] = bottlenecks_json(result);
+  out["run"]         = json_metrics({{"cost", result.accounting.cost}, {"energy_kwh", result.accounting.energy_kwh}});
+  out["accounting"]  = accounting_json(scenario, result);
   return out.dump(2) + "\n";
 }
 

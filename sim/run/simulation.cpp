@@ -11,6 +11,7 @@
 #include "sim/sg/platform.hpp"
 #include "sim/sg/progress.hpp"
 #include "sim/sg/timer.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/service.hpp"
 
 #include <optional>
@@ -49,6 +50,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
 
   // Services start before the simulation does (outside any actor, so starting them cannot
   // yield to a phase): their queues and threads exist before any phase submits a request.
+  clear_wait_ledger();
   Timer timer(platform);
   for (Service* s : scenario.services->all())
     s->start(ServiceRuntime{platform, *scenario.faults, timer});
@@ -68,6 +70,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     const std::string label = "phase '" + phase.name + "'";
     runners[i]              = start_actor(platform, first_host, "phase:" + phase.name, label, [&, i, label] {
       PhaseEntry& self = scenario.phases[i];
+      set_phase_tag(static_cast<int>(i));  // its actors' waits are its own (sim/sg/wait_ledger.hpp)
       for (size_t dep : self.after)
         runners[dep].join();
       sleep_until(self.start_s);
@@ -98,6 +101,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     result.phases[i].metrics = scenario.phases[i].model->metrics();
     result.phases[i].tables  = scenario.phases[i].model->tables();
     result.phases[i].usage   = scenario.phases[i].model->usage();
+    result.phases[i].waits   = phase_waits(static_cast<int>(i));
   }
   for (Service* s : scenario.services->all()) {
     s->finish(result.simulated_time_s);

@@ -5,6 +5,7 @@
 #include "sim/run/bill.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct PhaseResult {
   Metrics metrics;
   std::vector<OutputTable> tables;
   std::vector<GroupUse> usage;  // Phase::usage()
+  // Seconds its work spent at each resource (sim/sg/wait_ledger.hpp), by resource name.
+  std::map<std::string, double> waits;
 };
 
 struct ServiceResult {

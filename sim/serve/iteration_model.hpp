@@ -5,6 +5,7 @@
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/llm_model.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -62,6 +63,9 @@ class IterationModel {
 
   virtual ~IterationModel()                           = default;
   virtual double seconds(const BatchWork& work) const = 0;
+  // The share of seconds(work) the GPUs wait on HBM bandwidth rather than compute, for the
+  // phase's bottleneck attribution (sim/sg/wait_ledger.hpp); NaN when the model does not say.
+  virtual double memory_bound_share(const BatchWork&) const { return NAN; }
 
   // The operators an iteration's time is made of, for <phase>_operators.csv; none when the model
   // does not break its time down.

@@ -4,10 +4,12 @@
 #include "sim/serve/iteration_model.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -246,6 +248,19 @@ void ServeInstance::fail()
   checked_s_ = now();
 }
 
+void ServeInstance::charge_gpu(const BatchWork& work, double seconds) const
+{
+  // Request-seconds: every sequence of the batch waits the whole iteration.
+  const double waited = seconds * static_cast<double>(work.decodes + work.prefills);
+  const double memory = model_ ? model_->memory_bound_share(work) : NAN;
+  if (std::isnan(memory)) {
+    charge_wait("GPU", waited);
+    return;
+  }
+  charge_wait("GPU: HBM bandwidth", memory * waited);
+  charge_wait("GPU: compute", (1 - memory) * waited);
+}
+
 void ServeInstance::iterate_once(double fail_at)
 {
   BatchWork work = batcher_.plan();
@@ -271,6 +286,7 @@ void ServeInstance::iterate_once(double fail_at)
       return;
     }
     sleep_for(compute);
+    charge_gpu(work, compute);
   } else {
     busy = run_(work);
     if (now() > fail_at) {
@@ -278,7 +294,9 @@ void ServeInstance::iterate_once(double fail_at)
       fail();
       return;
     }
+    charge_gpu(work, now() - t0 - moves_s);
   }
+  charge_wait("KV swap moves", moves_s * static_cast<double>(work.decodes + work.prefills));
   const double kv_used = batcher_.kv_used_share();
   event_time_          = now();
   batcher_.complete(*this);
@@ -314,6 +332,7 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
   for (int64_t j = 0; j < done; ++j) {
     const BatchWork w = batcher_.plan_steady();
     sleep_until(ends[static_cast<size_t>(j)]);
+    charge_gpu(w, ends[static_cast<size_t>(j)] - begin);
     const double kv_used = batcher_.kv_used_share();
     event_time_          = ends[static_cast<size_t>(j)];
     batcher_.complete(*this);

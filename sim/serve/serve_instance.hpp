@@ -118,6 +118,8 @@ class ServeInstance : public BatchListener {
  private:
   void loop();
   void iterate_once(double fail_at);
+  // Charges an iteration's request-seconds to the GPU's compute or HBM bandwidth (wait_ledger.hpp).
+  void charge_gpu(const BatchWork& work, double seconds) const;
   void iterate_steady(int64_t steps, double fail_at);
   // serve_instance_swap.cpp: this iteration's swap moves, before it computes.
   bool move_swapped_kv(BatchWork& work, double fail_at);  // false: a failure of its host cut it

@@ -99,6 +99,15 @@ CsvWriter ServeTally::instances_table() const
   return t;
 }
 
+double ServeTally::queued_request_seconds() const
+{
+  double total = 0;
+  for (const Record& r : records_)
+    if (r.finish_s >= 0)
+      total += r.finish_s - r.arrival_s;
+  return std::max(0.0, total - batch_seconds_);
+}
+
 void ServeTally::cut_iteration(int instance, double seconds)
 {
   busy_s_[static_cast<size_t>(instance)] += seconds;

@@ -59,6 +59,9 @@ class ServeTally {
   void set_role(int instance, const char* role) { roles_[static_cast<size_t>(instance)] = role; }
 
   bool all_done() const { return done_ == records_.size(); }
+  // Request-seconds of the requests that finished, less those they spent in a batch: their time
+  // waiting for a batch slot or KV memory (admission, preemption), a KV transfer or weights.
+  double queued_request_seconds() const;
   // Seconds the instance's GPUs were busy so far (iterations completed or cut).
   double busy_seconds(int instance) const { return busy_s_[static_cast<size_t>(instance)]; }
   // The phase starts: arrival times, relative until now, become absolute.

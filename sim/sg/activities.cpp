@@ -2,6 +2,7 @@
 
 #include "sim/sg/clock.hpp"
 #include "sim/sg/platform.hpp"
+#include "sim/sg/wait_ledger.hpp"
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -59,36 +60,67 @@ bool sleep_before(double until, double deadline)
   return true;
 }
 
+// What a flow's time is charged to (sim/sg/wait_ledger.hpp): the kind of link of nominally least
+// bandwidth on its route, the hosts' NICs or what joins groups. Contention is not looked at: a
+// backbone shared by many flows whose NICs are narrower still counts as NIC time.
+const std::string& network_resource(const Platform& platform, HostId from, HostId to)
+{
+  static const std::string nic = "network: NIC", backbone = "network: backbone", links = "network: links";
+  const PlatformSpec& spec = platform.spec();
+  const GroupSpec &a = spec.group_of(from), &b = spec.group_of(to);
+  const double nics = std::min(a.nic_Bps, b.nic_Bps);
+  if (&a == &b)
+    return nic;
+  if (!spec.topology)
+    return spec.backbone_Bps < nics ? backbone : nic;
+  double narrowest = std::numeric_limits<double>::infinity();
+  for (const LinkSpec& l : spec.topology->links)
+    narrowest = std::min(narrowest, l.bandwidth_Bps);
+  return narrowest < nics ? links : nic;
+}
+
 }  // namespace
 
 bool transfer(const Platform& platform, HostId from, HostId to, double bytes, double deadline, double min_duration)
 {
   const double start = now();
-  if (from != to && bytes >= 1 &&
-      !wait_or_cancel(sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)),
-                      deadline))
-    return false;
-  return sleep_before(start + min_duration, deadline);
+  if (from != to && bytes >= 1) {
+    const bool done = wait_or_cancel(
+        sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)), deadline);
+    charge_wait(network_resource(platform, from, to), now() - start);
+    if (!done)
+      return false;
+  }
+  const double moved = now();
+  const bool ok      = sleep_before(start + min_duration, deadline);
+  charge_wait("client bandwidth", now() - moved);  // the sender could not go faster
+  return ok;
 }
 
 bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, double deadline)
 {
+  const double start = now();
   std::vector<sg4::CommPtr> comms;
   for (const Flow& f : flows)
     if (f.from != f.to && f.bytes >= 1)
       comms.push_back(
           sg4::Comm::sendto_async(platform.host(f.from), platform.host(f.to), static_cast<uint64_t>(f.bytes)));
-  for (size_t i = 0; i < comms.size(); ++i)
+  bool ok = true;
+  for (size_t i = 0; i < comms.size() && ok; ++i)
     if (!wait_or_cancel(comms[i], deadline)) {
       for (size_t j = i + 1; j < comms.size(); ++j)
         comms[j]->cancel();
-      return false;
+      ok = false;
     }
-  return true;
+  if (!comms.empty())
+    charge_wait(network_resource(platform, flows.front().from, flows.front().to), now() - start);
+  return ok;
 }
 
-bool relay(const Platform& platform, HostId from, HostId via, HostId to, double bytes, double min_first_hop,
-           double deadline, const std::function<void()>& first_hop_done)
+namespace {
+
+bool relay_hops(const Platform& platform, HostId from, HostId via, HostId to, double bytes, double min_first_hop,
+                double deadline, const std::function<void()>& first_hop_done)
 {
   const double start      = now();
   const double first_free = start + min_first_hop;
@@ -139,6 +171,17 @@ bool relay(const Platform& platform, HostId from, HostId via, HostId to, double 
   }
 }
 
+}  // namespace
+
+bool relay(const Platform& platform, HostId from, HostId via, HostId to, double bytes, double min_first_hop,
+           double deadline, const std::function<void()>& first_hop_done)
+{
+  const double began = now();
+  const bool ok      = relay_hops(platform, from, via, to, bytes, min_first_hop, deadline, first_hop_done);
+  charge_wait(network_resource(platform, from, to), now() - began);
+  return ok;
+}
+
 bool pause(double duration, double deadline)
 {
   return sleep_before(now() + duration, deadline);
@@ -148,7 +191,10 @@ bool compute(double flops, double deadline, double* remaining)
 {
   if (flops <= 0)
     return true;
-  return wait_or_cancel(sg4::this_actor::exec_async(flops), deadline, remaining);
+  const double start = now();
+  const bool done    = wait_or_cancel(sg4::this_actor::exec_async(flops), deadline, remaining);
+  charge_wait("compute", now() - start);
+  return done;
 }
 
 }  // namespace llsim

@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/sg/platform.hpp"
+#include "sim/sg/wait_ledger.hpp"
 
 #include <simgrid/s4u/Actor.hpp>
 
@@ -25,15 +26,18 @@ namespace {
 Actor create(const Platform& platform, HostId host, const std::string& name, const std::string& label,
              std::function<void()> body, bool daemon)
 {
-  auto impl = std::make_shared<Actor::Impl>();
+  auto impl     = std::make_shared<Actor::Impl>();
+  const int tag = phase_tag();  // the creator's: the new actor works for the same phase
   // A daemon makes itself one: created from another actor, it may run (and even end) before
   // its creator gets control back, and daemonizing an actor that has ended corrupts SimGrid
   // 3.32's list of daemons.
-  impl->actor = simgrid::s4u::Actor::create(name, platform.host(host), [label, daemon, body = std::move(body)] {
+  impl->actor = simgrid::s4u::Actor::create(name, platform.host(host), [label, daemon, tag, body = std::move(body)] {
     if (daemon)
       simgrid::s4u::Actor::self()->daemonize();
+    adopt_phase_tag(tag);
     try {
       body();
+      forget_phase_tag();
     } catch (const SimulationError& e) {
       std::fprintf(stderr, "llsim: simulation failed: %s: %s\n", label.c_str(), e.what());
       std::fflush(nullptr);

@@ -1,4 +1,5 @@
 #include "sim/sg/timer.hpp"
+#include "sim/sg/wait_ledger.hpp"
 
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
@@ -64,6 +65,14 @@ Timer::~Timer() = default;
 
 void Timer::at(double t, std::function<void()> f)
 {
+  // The callback works for the phase that scheduled it (sim/sg/wait_ledger.hpp).
+  const int tag = phase_tag();
+  if (tag != kNoPhase)
+    f = [tag, f = std::move(f)] {
+      set_phase_tag(tag);
+      f();
+      set_phase_tag(kNoPhase);
+    };
   impl_->due.push({t, impl_->next_order++, std::move(f)});
   if (!impl_->running && t < impl_->planned_s) {
     impl_->planned_s = -std::numeric_limits<double>::infinity();  // released already

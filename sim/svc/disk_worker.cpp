@@ -11,7 +11,7 @@
 namespace llsim {
 
 DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk,
-                       std::string label, ServerStats& stats)
+                       std::string label, ServerStats& stats, const std::string& resource)
     : platform_(platform)
     , faults_(faults)
     , host_(host)
@@ -19,6 +19,8 @@ DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host
     , write_Bps_(disk.write_Bps)
     , latency_s_(disk.latency_s)
     , label_(std::move(label))
+    , queue_resource_(resource + " disk queue")
+    , disk_resource_(resource + " disks")
     , stats_(stats)
 {}
 
@@ -35,6 +37,8 @@ void DiskWorker::submit(Job job)
     started_ = true;  // first use: a disk nobody uses costs no actor
     start_daemon(platform_, host_, "disk:" + platform_.name(host_), label_, [this] { loop(); });
   }
+  job.phase    = phase_tag();
+  job.queued_s = now();
   queue_.push_back(std::move(job));
   stats_.queue_changed(now(), 1);
   work_->notify_one();
@@ -48,12 +52,17 @@ void DiskWorker::loop()
     queue_.pop_front();
     stats_.queue_changed(now(), -1);
     stats_.busy_changed(now(), 1);
+    set_phase_tag(job.phase);
+    charge_wait(queue_resource_, now() - job.queued_s);
     if (job.started)
       job.started();
     const double busy_s = latency_s_ + job.bytes / (job.op == IoOp::Write ? write_Bps_ : read_Bps_);
+    const double began  = now();
     const bool ok       = !faults_.is_down(host_, now()) && pause(busy_s, faults_.next_failure(host_, now()));
+    charge_wait(disk_resource_, now() - began);
     stats_.busy_changed(now(), -1);
     job.over(ok);
+    set_phase_tag(kNoPhase);
   }
 }
 
@@ -64,6 +73,11 @@ void TargetCredit::take(double bytes, std::function<void()> admitted)
     admitted();
     return;
   }
+  // Waits for the disk's backlog: charged to the writer's phase when the room is there.
+  admitted = [admitted = std::move(admitted), phase = phase_tag(), since = now(), this] {
+    charge_wait_to(phase, resource_, now() - since);
+    admitted();
+  };
   waiting_.emplace_back(bytes, std::move(admitted));
   if (stats_)
     stats_->queue_changed(now(), 1);

@@ -10,6 +10,7 @@
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/sg/activities.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/server_stats.hpp"
 
 #include <deque>
@@ -30,10 +31,13 @@ class DiskWorker {
     double bytes;
     std::function<void()> started;      // optional; runs in the worker; must not block
     std::function<void(bool ok)> over;  // runs in the worker; must not block
+    int phase       = kNoPhase;         // set by submit(): whose work it is (sim/sg/wait_ledger.hpp)
+    double queued_s = 0;                // set by submit()
   };
 
+  // `resource`: what its waits are charged under, "<resource> disk queue" and "<resource> disks".
   DiskWorker(const Platform& platform, HostFaults& faults, HostId host, const DiskSpec& disk, std::string label,
-             ServerStats& stats);
+             ServerStats& stats, const std::string& resource);
   ~DiskWorker();
   void start();          // before the simulation runs
   void submit(Job job);  // the first one starts the worker's actor
@@ -46,6 +50,7 @@ class DiskWorker {
   HostId host_;
   double read_Bps_, write_Bps_, latency_s_;
   std::string label_;
+  std::string queue_resource_, disk_resource_;
   ServerStats& stats_;
   std::deque<Job> queue_;
   std::unique_ptr<WaitPoint> work_;
@@ -59,9 +64,12 @@ class DiskWorker {
 // when give() frees it). Writes waiting for room count in the server's queue (`stats`, if any).
 class TargetCredit {
  public:
-  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr)
+  // A write's wait for room is charged to its phase under `resource` (its disk's queue: the room
+  // is the backlog the disk has not written yet).
+  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr, std::string resource = "")
       : capacity_B_(capacity_B)
       , stats_(stats)
+      , resource_(std::move(resource))
   {}
   void take(double bytes, std::function<void()> admitted);
   void give(double bytes);
@@ -70,6 +78,7 @@ class TargetCredit {
   bool fits(double bytes) const { return used_B_ <= 0 || used_B_ + bytes <= capacity_B_; }
   double capacity_B_, used_B_ = 0;
   ServerStats* stats_;
+  std::string resource_;
   std::deque<std::pair<double, std::function<void()>>> waiting_;
 };
 

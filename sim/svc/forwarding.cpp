@@ -53,6 +53,7 @@ void ForwardingService::start(const ServiceRuntime& runtime)
   for (int64_t f = 0; f < servers().count; ++f) {
     pools_.push_back(std::make_unique<ServerPool>(runtime.platform, runtime.faults, servers().host(f), threads(),
                                                   "service '" + name() + "'", stats(static_cast<size_t>(f))));
+    pools_.back()->set_resource(name() + " forwarding threads");
     pools_.back()->start();
   }
 }

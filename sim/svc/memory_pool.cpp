@@ -68,6 +68,7 @@ void MemoryPool::start(const ServiceRuntime& runtime)
     servers_[s].pool =
         std::make_unique<ServerPool>(runtime.platform, runtime.faults, servers().host(static_cast<int64_t>(s)),
                                      threads(), "service '" + name() + "'", stats(s));
+    servers_[s].pool->set_resource(name() + " server threads");
     servers_[s].pool->set_on_failure([this, s] { lose_all(servers_[s]); });
     servers_[s].pool->start();
   }

@@ -112,7 +112,8 @@ class MetadataService : public Service {
   std::vector<double> inodes_;  // per server
   double room_B_ = 0;           // per server; 0: unbounded
   std::string capacity_error_;
-  std::map<std::pair<HostId, HostId>, double> leg_s_;  // by the groups' first hosts
+  std::string queue_resource_, service_resource_, journal_resource_;  // wait_ledger.hpp names
+  std::map<std::pair<HostId, HostId>, double> leg_s_;                 // by the groups' first hosts
 };
 
 }  // namespace llsim

@@ -7,6 +7,7 @@
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/host_faults.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -22,6 +23,7 @@ ServerPool::ServerPool(const Platform& platform, HostFaults& faults, HostId host
     , host_(host)
     , threads_(threads)
     , label_(std::move(label))
+    , resource_(label_ + " threads")
     , stats_(stats)
     , threads_are_units_(threads_are_units)
 {}
@@ -64,6 +66,8 @@ void ServerPool::submit(Request r)
     r.on_down();
     return;
   }
+  r.phase    = phase_tag();
+  r.queued_s = now();
   queue_.push_back(std::move(r));
   stats_.queue_changed(now(), 1);
   work_->notify_one();
@@ -77,11 +81,14 @@ void ServerPool::thread_loop(size_t served)
     queue_.pop_front();
     stats_.queue_changed(now(), -1);
     sleep_until(r.arrives_s);  // (requests queue in arrival order: the next one is no earlier)
+    set_phase_tag(r.phase);    // the thread works for the request's phase until it is served
+    charge_wait(resource_, now() - std::max(r.queued_s, r.arrives_s));
     if (threads_are_units_)
       stats_.busy_changed(now(), 1);
     r.serve();
     if (threads_are_units_)
       stats_.busy_changed(now(), -1);
+    set_phase_tag(kNoPhase);
     if (++served == kRequestsPerThread) {
       spawn_thread(0);
       return;

@@ -14,6 +14,7 @@
 // fresh actor after kRequestsPerThread requests, which bounds both the memory and the scans.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/server_stats.hpp"
 
 #include <deque>
@@ -33,6 +34,8 @@ class ServerPool {
     std::function<void()> serve;    // runs in a service thread; may block
     std::function<void()> on_down;  // the host is or went down before serving it (null: wait for it)
     double arrives_s = 0;           // a request still on its way is taken, then waited for, not served
+    int phase        = kNoPhase;    // set by submit(): whose work it is (sim/sg/wait_ledger.hpp)
+    double queued_s  = 0;           // set by submit()
   };
 
   // `stats` gets the queue; and the busy threads unless `threads_are_units` is false (a storage
@@ -43,6 +46,8 @@ class ServerPool {
   void start();  // spawns the threads (before or inside the simulation)
   // Queues a request. The first one starts following the host's outages.
   void submit(Request r);
+  // The name its queue's waits are charged under (sim/sg/wait_ledger.hpp); default "<label> threads".
+  void set_resource(std::string resource) { resource_ = std::move(resource); }
   // Called at each failure of the host from the first request on (what the server loses).
   void set_on_failure(std::function<void()> f) { on_failure_ = std::move(f); }
 
@@ -65,6 +70,7 @@ class ServerPool {
   HostId host_;
   size_t threads_;
   std::string label_;
+  std::string resource_;
   ServerStats& stats_;
   bool threads_are_units_;
   std::deque<Request> queue_;

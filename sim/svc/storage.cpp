@@ -96,13 +96,15 @@ void StorageService::start(const ServiceRuntime& runtime)
     const HostId host = servers().host(static_cast<int64_t>(s));
     servers_[s].pool =
         std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s), false);
+    servers_[s].pool->set_resource(name() + " server threads");
     servers_[s].pool->start();
   }
   for (size_t t = 0; t < targets_; ++t) {
     ServerStats& server_stats = stats(server_of_target(t));
-    credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_), &server_stats);
+    credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_), &server_stats,
+                          name() + " disk queue");
     disks_.push_back(std::make_unique<DiskWorker>(runtime.platform, runtime.faults, host_of_target(t), *servers().disks,
-                                                  label, server_stats));
+                                                  label, server_stats, name()));
     disks_.back()->start();
   }
 }

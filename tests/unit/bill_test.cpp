@@ -1,5 +1,6 @@
 #include "sim/core/level_integral.hpp"
 #include "sim/run/bill.hpp"
+#include "sim/run/bottlenecks.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -109,4 +110,16 @@ TEST_CASE("level integral: the area under a level that moves in steps", "[bill]"
   later.change(5, 10);
   CHECK(later.integral(7) == 20);
   CHECK(later.integral(5) == 0);
+}
+
+TEST_CASE("bottlenecks: shares of the charged seconds, largest first, ties by name", "[bill]")
+{
+  const auto ranked = ranked_shares({{"b disks", 1}, {"a queue", 3}, {"c NIC", 1}});
+  REQUIRE(ranked.size() == 3);
+  CHECK(ranked[0] == std::pair<std::string, double>{"a queue", 0.6});
+  CHECK(ranked[1].first == "b disks");
+  CHECK(ranked[2].first == "c NIC");
+  CHECK(ranked[1].second == Approx(0.2));
+  CHECK(ranked_shares({}).empty());
+  CHECK(ranked_shares({{"x", 0}}).empty());
 }

@@ -1,0 +1,22 @@
+// What limited each phase: the seconds its work spent at each resource (sim/sg/wait_ledger.hpp)
+// as shares of their sum, largest first, and the largest one named.
+#pragma once
+#include "sim/run/simulation.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace llsim {
+
+// (resource, share of the total), largest first (ties by name); empty when nothing was charged.
+std::vector<std::pair<std::string, double>> ranked_shares(const std::map<std::string, double>& seconds);
+
+// summary.json's `bottlenecks`: per phase, {limit, share, shares: {resource: share}, seconds:
+// {resource: seconds}}, largest first (limit and share null when nothing was charged).
+nlohmann::ordered_json bottlenecks_json(const SimulationResult& result);
+
+}  // namespace llsim

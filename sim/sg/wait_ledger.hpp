@@ -1,0 +1,28 @@
+// Where each phase's work spent its time: every actor carries the tag of the phase it works for
+// (a phase's actors and the actors they start; a service thread or disk takes the tag of the
+// request it serves), and the places that make work wait charge the time to the tag of the actor
+// waiting: a server's queue for threads, a disk's queue and its service, the network (NIC,
+// backbone or links), a metadata server's queue and service, GPU iterations. After the run each
+// phase has seconds per resource (docs/accounting.md, "What limited each phase").
+#pragma once
+#include <map>
+#include <string>
+
+namespace llsim {
+
+constexpr int kNoPhase = -1;
+
+int phase_tag();  // of the calling actor; kNoPhase outside any actor or for one untagged
+void set_phase_tag(int tag);
+// Called by start_actor/start_daemon (sim/sg/actors.hpp) inside the new actor: the tag of the
+// actor that created it.
+void adopt_phase_tag(int tag);
+void forget_phase_tag();  // the calling actor ends
+
+// Adds `seconds` at `resource` to the calling actor's phase (nothing without one).
+void charge_wait(const std::string& resource, double seconds);
+void charge_wait_to(int tag, const std::string& resource, double seconds);
+std::map<std::string, double> phase_waits(int tag);
+void clear_wait_ledger();  // before a simulation
+
+}  // namespace llsim

@@ -1,0 +1,82 @@
+"""What limited each phase (summary.json `bottlenecks`, sim/sg/wait_ledger.hpp) on cases whose
+answer is known: a disk-bound, a NIC-bound and a backbone-bound transfer, a metadata-bound ingest,
+a memory-bound decode and a compute-bound prefill, an overloaded server, a compute-bound bag of
+tasks; and sums the ledger must match exactly (bytes / disk bandwidth, operations x service
+time, the lone request's time on the GPU)."""
+import csv
+import os
+
+from harness import check, check_close, finish, run_out, summary
+
+EXACT = 1e-9
+
+
+def limits(scenario, *sets):
+    out = run_out(scenario, *sets)
+    s = summary(out)
+    return s, out
+
+
+def disk_share(b, service):
+    return b["shares"].get(f"{service} disk queue", 0) + b["shares"].get(f"{service} disks", 0)
+
+
+# Transfers (tests/inputs/transfer_bounds.yaml: 8 senders x 20 GB to 16 disks of 2 GB/s).
+s, _ = limits("tests/inputs/transfer_bounds.yaml", "platform.groups.receivers.disks.write=100MBps")
+b = s["bottlenecks"]["copy"]
+check(b["limit"].startswith("fs disk") and disk_share(b, "fs") > 0.9,
+      f"disk-bound transfer: disks above 90%: {b['shares']}")
+s, _ = limits("tests/inputs/transfer_bounds.yaml")
+check_close(s["bottlenecks"]["copy"]["seconds"]["fs disks"], 8 * 20e9 / 2e9, EXACT,
+            "the disks' own seconds = bytes written / write bandwidth")
+s, _ = limits("tests/inputs/transfer_bounds.yaml", "platform.groups.senders.nic.bandwidth=100MBps")
+b = s["bottlenecks"]["copy"]
+check(b["limit"] == "network: NIC" and b["share"] > 0.9, f"NIC-bound transfer: {b['shares']}")
+s, _ = limits("tests/inputs/transfer_bounds.yaml", "platform.backbone.bandwidth=1GBps")
+b = s["bottlenecks"]["copy"]
+check(b["limit"] == "network: backbone" and b["share"] > 0.9, f"backbone-bound transfer: {b['shares']}")
+
+# Metadata: mdtest against one server of 8 threads, every operation at 50k/s, constant service.
+rates = "{" + ", ".join(f"{op}: 50k/s" for op in ["mkdir", "create", "open", "stat", "readdir", "unlink", "close"]) + "}"
+s, _ = limits("tests/inputs/ingest_mdtest.yaml", "services.mds.service_time=constant", f"services.mds.ops={rates}")
+b = s["bottlenecks"]["md"]
+check(b["limit"] == "mds metadata queue" and b["share"] > 0.9, f"metadata-bound ingest: {b['shares']}")
+rpcs = s["services"]["mds"]["operations"]
+check_close(b["seconds"]["mds metadata service"], rpcs * 8 / 50e3, EXACT,
+            f"metadata service seconds = {rpcs:.0f} RPCs x 8 threads / 50k/s")
+
+# Serving one request alone (tests/inputs/serve_single.yaml): all its time is GPU time.
+out = run_out("tests/inputs/serve_single.yaml", "phases.chat.workload.input_tokens=100",
+              "phases.chat.workload.output_tokens=2000")
+b = summary(out)["bottlenecks"]["chat"]
+check(b["limit"] == "GPU: HBM bandwidth" and b["share"] > 0.9, f"memory-bound decode: {b['shares']}")
+with open(os.path.join(out, "chat_requests.csv")) as f:
+    request = next(csv.DictReader(f))
+check_close(sum(b["seconds"].values()), float(request["finish_s"]) - float(request["arrival_s"]), EXACT,
+            "the lone request's time is all charged, at the GPU")
+s, _ = limits("tests/inputs/serve_single.yaml", "phases.chat.workload.input_tokens=8000",
+              "phases.chat.workload.output_tokens=1")
+b = s["bottlenecks"]["chat"]
+check(b["limit"] == "GPU: compute" and b["share"] > 0.9, f"compute-bound prefill: {b['shares']}")
+
+# One instance for a load meant for fifteen: requests wait for a batch slot or KV memory.
+s, _ = limits("scenarios/plan/serve_instances.yaml", "platform.groups.gpu.count=1")
+b = s["bottlenecks"]["chat"]
+check(b["limit"] == "waiting for a batch slot or KV memory" and b["share"] > 0.9, f"overloaded serving: {b['shares']}")
+
+# A bag of tasks computes: nothing else.
+s, _ = limits("tests/inputs/tasks_fcfs_identical.yaml")
+b = next(iter(s["bottlenecks"].values()))
+check(b["limit"] == "compute" and b["share"] == 1, f"tasks compute: {b['shares']}")
+
+# The demo: the crawl waits at the file system's disks (behind the serving system's KV writes).
+s, out = limits("scenarios/lifecycle.yaml")
+b = s["bottlenecks"]["crawl"]
+check(b["limit"] == "pfs disk queue" and b["share"] > 0.9, f"lifecycle crawl: {b['shares']}")
+s2, _ = limits("scenarios/lifecycle.yaml", "phases.serve.enabled=false")
+check(s2["bottlenecks"]["crawl"]["share"] < b["share"] or s2["bottlenecks"]["crawl"]["limit"] != "pfs disk queue",
+      f"without serving, the crawl waits less at the disks: {s2['bottlenecks']['crawl']['shares']}")
+report = open(os.path.join(out, "report.md")).read()
+check("## What limited each phase" in report and "| crawl | pfs disk queue |" in report,
+      "report.md names each phase's limit")
+finish()
