@@ -103,7 +103,9 @@ void bill_services(const Scenario& scenario, const SimulationResult& result,
     const double phases_s = by_phases == held_by_phases.end() ? 0 : by_phases->second;
     const double held_s =
         std::max(0.0, static_cast<double>(g.count) * result.simulated_time_s - phases_s) / sharing[g.name];
-    const double busy_s = metric(result.services[i].totals, "utilisation") * held_s;
+    // Its servers' time at work, whoever held them meanwhile (a phase pays their idle power then).
+    const double busy_s =
+        metric(result.services[i].totals, "utilisation") * static_cast<double>(g.count) * result.simulated_time_s;
     Bill& bill          = out.services[i];
     add(bill, bill_group(g, held_s, std::isfinite(busy_s) ? busy_s : 0, scenario.accounting));
     if (const auto* storage = dynamic_cast<const StorageService*>(s)) {

@@ -251,14 +251,16 @@ void ServeInstance::fail()
 void ServeInstance::charge_gpu(const BatchWork& work, double seconds) const
 {
   // Request-seconds: every sequence of the batch waits the whole iteration.
-  const double waited = seconds * static_cast<double>(work.decodes + work.prefills);
-  const double memory = model_ ? model_->memory_bound_share(work) : NAN;
+  const double waited           = seconds * static_cast<double>(work.decodes + work.prefills);
+  static const WaitResource gpu = wait_resource("GPU"), hbm = wait_resource("GPU: HBM bandwidth"),
+                            compute = wait_resource("GPU: compute");
+  const double memory               = model_ ? model_->memory_bound_share(work) : NAN;
   if (std::isnan(memory)) {
-    charge_wait("GPU", waited);
+    charge_wait(gpu, waited);
     return;
   }
-  charge_wait("GPU: HBM bandwidth", memory * waited);
-  charge_wait("GPU: compute", (1 - memory) * waited);
+  charge_wait(hbm, memory * waited);
+  charge_wait(compute, (1 - memory) * waited);
 }
 
 void ServeInstance::iterate_once(double fail_at)
@@ -296,7 +298,8 @@ void ServeInstance::iterate_once(double fail_at)
     }
     charge_gpu(work, now() - t0 - moves_s);
   }
-  charge_wait("KV swap moves", moves_s * static_cast<double>(work.decodes + work.prefills));
+  static const WaitResource moves = wait_resource("KV swap moves");
+  charge_wait(moves, moves_s * static_cast<double>(work.decodes + work.prefills));
   const double kv_used = batcher_.kv_used_share();
   event_time_          = now();
   batcher_.complete(*this);

@@ -63,10 +63,11 @@ bool sleep_before(double until, double deadline)
 // What a flow's time is charged to (sim/sg/wait_ledger.hpp): the kind of link of nominally least
 // bandwidth on its route, the hosts' NICs or what joins groups. Contention is not looked at: a
 // backbone shared by many flows whose NICs are narrower still counts as NIC time.
-const std::string& network_resource(const Platform& platform, HostId from, HostId to)
+WaitResource network_resource(const Platform& platform, HostId from, HostId to)
 {
-  static const std::string nic = "network: NIC", backbone = "network: backbone", links = "network: links";
-  const PlatformSpec& spec = platform.spec();
+  static const WaitResource nic = wait_resource("network: NIC"), backbone = wait_resource("network: backbone"),
+                            links = wait_resource("network: links");
+  const PlatformSpec& spec        = platform.spec();
   const GroupSpec &a = spec.group_of(from), &b = spec.group_of(to);
   const double nics = std::min(a.nic_Bps, b.nic_Bps);
   if (&a == &b)
@@ -91,9 +92,10 @@ bool transfer(const Platform& platform, HostId from, HostId to, double bytes, do
     if (!done)
       return false;
   }
-  const double moved = now();
-  const bool ok      = sleep_before(start + min_duration, deadline);
-  charge_wait("client bandwidth", now() - moved);  // the sender could not go faster
+  const double moved               = now();
+  const bool ok                    = sleep_before(start + min_duration, deadline);
+  static const WaitResource client = wait_resource("client bandwidth");
+  charge_wait(client, now() - moved);  // the sender could not go faster
   return ok;
 }
 
@@ -191,9 +193,10 @@ bool compute(double flops, double deadline, double* remaining)
 {
   if (flops <= 0)
     return true;
-  const double start = now();
-  const bool done    = wait_or_cancel(sg4::this_actor::exec_async(flops), deadline, remaining);
-  charge_wait("compute", now() - start);
+  const double start                  = now();
+  const bool done                     = wait_or_cancel(sg4::this_actor::exec_async(flops), deadline, remaining);
+  static const WaitResource computing = wait_resource("compute");
+  charge_wait(computing, now() - start);
   return done;
 }
 

@@ -1,8 +1,8 @@
 #include "sim/sg/timer.hpp"
-#include "sim/sg/wait_ledger.hpp"
 
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
+#include "sim/sg/wait_ledger.hpp"
 
 #include <simgrid/s4u/Semaphore.hpp>
 
@@ -19,6 +19,7 @@ struct Timer::Impl {
     double t;
     uint64_t order;
     std::function<void()> f;
+    int phase;  // whose work it is (wait_ledger.hpp)
     bool operator>(const Due& o) const { return t > o.t || (t == o.t && order > o.order); }
   };
   const Platform& platform;
@@ -40,9 +41,12 @@ struct Timer::Impl {
     while (true) {
       running = true;
       while (!due.empty() && due.top().t <= now()) {
-        auto f = std::move(const_cast<Due&>(due.top()).f);
+        auto f          = std::move(const_cast<Due&>(due.top()).f);
+        const int phase = due.top().phase;
         due.pop();
+        set_phase_tag(phase);
         f();
+        set_phase_tag(kNoPhase);
       }
       running   = false;
       planned_s = due.empty() ? std::numeric_limits<double>::infinity() : due.top().t;
@@ -66,14 +70,7 @@ Timer::~Timer() = default;
 void Timer::at(double t, std::function<void()> f)
 {
   // The callback works for the phase that scheduled it (sim/sg/wait_ledger.hpp).
-  const int tag = phase_tag();
-  if (tag != kNoPhase)
-    f = [tag, f = std::move(f)] {
-      set_phase_tag(tag);
-      f();
-      set_phase_tag(kNoPhase);
-    };
-  impl_->due.push({t, impl_->next_order++, std::move(f)});
+  impl_->due.push({t, impl_->next_order++, std::move(f), phase_tag()});
   if (!impl_->running && t < impl_->planned_s) {
     impl_->planned_s = -std::numeric_limits<double>::infinity();  // released already
     impl_->wake->release();

@@ -15,10 +15,16 @@ std::unordered_map<long, int>& tags()
   return map;
 }
 
-std::vector<std::map<std::string, double>>& ledger()
+std::vector<std::vector<double>>& ledger()
 {
-  static std::vector<std::map<std::string, double>> per_phase;
+  static std::vector<std::vector<double>> per_phase;  // seconds by resource number
   return per_phase;
+}
+
+std::vector<std::string>& resource_names()
+{
+  static std::vector<std::string> names;
+  return names;
 }
 
 long self_pid()
@@ -56,26 +62,45 @@ void forget_phase_tag()
   tags().erase(self_pid());
 }
 
-void charge_wait(const std::string& resource, double seconds)
+WaitResource wait_resource(const std::string& name)
 {
-  charge_wait_to(phase_tag(), resource, seconds);
+  static std::unordered_map<std::string, WaitResource> numbers;
+  const auto [it, added] = numbers.emplace(name, resource_names().size());
+  if (added)
+    resource_names().push_back(name);
+  return it->second;
 }
 
-void charge_wait_to(int tag, const std::string& resource, double seconds)
+void charge_wait(WaitResource resource, double seconds)
+{
+  if (seconds > 0)
+    charge_wait_to(phase_tag(), resource, seconds);
+}
+
+void charge_wait_to(int tag, WaitResource resource, double seconds)
 {
   if (tag == kNoPhase || !(seconds > 0))
     return;
   auto& all = ledger();
   if (static_cast<size_t>(tag) >= all.size())
     all.resize(static_cast<size_t>(tag) + 1);
-  all[static_cast<size_t>(tag)][resource] += seconds;
+  auto& mine = all[static_cast<size_t>(tag)];
+  if (resource >= mine.size())
+    mine.resize(resource + 1, 0);
+  mine[resource] += seconds;
 }
 
 std::map<std::string, double> phase_waits(int tag)
 {
+  std::map<std::string, double> out;
   const auto& all = ledger();
-  return tag >= 0 && static_cast<size_t>(tag) < all.size() ? all[static_cast<size_t>(tag)]
-                                                           : std::map<std::string, double>{};
+  if (tag < 0 || static_cast<size_t>(tag) >= all.size())
+    return out;
+  const auto& mine = all[static_cast<size_t>(tag)];
+  for (size_t r = 0; r < mine.size(); ++r)
+    if (mine[r] > 0)
+      out[resource_names()[r]] += mine[r];
+  return out;
 }
 
 void clear_wait_ledger()

@@ -19,9 +19,17 @@ void set_phase_tag(int tag);
 void adopt_phase_tag(int tag);
 void forget_phase_tag();  // the calling actor ends
 
+// A resource's number, the same for a name all process long: hot paths look it up once.
+using WaitResource = size_t;
+WaitResource wait_resource(const std::string& name);
+
 // Adds `seconds` at `resource` to the calling actor's phase (nothing without one).
-void charge_wait(const std::string& resource, double seconds);
-void charge_wait_to(int tag, const std::string& resource, double seconds);
+void charge_wait(WaitResource resource, double seconds);
+void charge_wait_to(int tag, WaitResource resource, double seconds);
+inline void charge_wait(const std::string& resource, double seconds)
+{
+  charge_wait(wait_resource(resource), seconds);
+}
 std::map<std::string, double> phase_waits(int tag);
 void clear_wait_ledger();  // before a simulation
 

@@ -19,8 +19,8 @@ DiskWorker::DiskWorker(const Platform& platform, HostFaults& faults, HostId host
     , write_Bps_(disk.write_Bps)
     , latency_s_(disk.latency_s)
     , label_(std::move(label))
-    , queue_resource_(resource + " disk queue")
-    , disk_resource_(resource + " disks")
+    , queue_resource_(wait_resource(resource + " disk queue"))
+    , disk_resource_(wait_resource(resource + " disks"))
     , stats_(stats)
 {}
 

@@ -50,7 +50,7 @@ class DiskWorker {
   HostId host_;
   double read_Bps_, write_Bps_, latency_s_;
   std::string label_;
-  std::string queue_resource_, disk_resource_;
+  WaitResource queue_resource_, disk_resource_;
   ServerStats& stats_;
   std::deque<Job> queue_;
   std::unique_ptr<WaitPoint> work_;
@@ -66,10 +66,10 @@ class TargetCredit {
  public:
   // A write's wait for room is charged to its phase under `resource` (its disk's queue: the room
   // is the backlog the disk has not written yet).
-  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr, std::string resource = "")
+  explicit TargetCredit(double capacity_B, ServerStats* stats = nullptr, const std::string& resource = "")
       : capacity_B_(capacity_B)
       , stats_(stats)
-      , resource_(std::move(resource))
+      , resource_(wait_resource(resource))
   {}
   void take(double bytes, std::function<void()> admitted);
   void give(double bytes);
@@ -78,7 +78,7 @@ class TargetCredit {
   bool fits(double bytes) const { return used_B_ <= 0 || used_B_ + bytes <= capacity_B_; }
   double capacity_B_, used_B_ = 0;
   ServerStats* stats_;
-  std::string resource_;
+  WaitResource resource_;
   std::deque<std::pair<double, std::function<void()>>> waiting_;
 };
 

@@ -119,9 +119,10 @@ const ParamTable& MetadataService::params()
 MetadataService::MetadataService(const Params& p, const Context& c)
     : Service(p, c)
     , seed_key_(Rng::stream_key(c.seed, "service." + c.name))
-    , queue_resource_(c.name + " metadata queue")
-    , service_resource_(c.name + " metadata service")
-    , journal_resource_(c.name + " journal")
+    , queue_resource_(wait_resource(c.name + " metadata queue"))
+    , service_resource_(wait_resource(c.name + " metadata service"))
+    , journal_resource_(wait_resource(c.name + " journal"))
+    , network_resource_(wait_resource("network"))
 {
   const Params ops = p.section("ops", ops_params());
   for (size_t i = 0; i < kMetaOps; ++i)
@@ -252,15 +253,16 @@ void MetadataService::submit(HostId client, const MetaRpc& rpc, int64_t scale, b
   stats.change(slot.start_s, -1, 1);
   stats.change(slot.end_s, 0, -1, 2 * rpc_B_ * static_cast<double>(scale), static_cast<double>(scale));
   // The wait is known now (the queue is computed in closed form): charged to the caller's phase.
-  charge_wait(queue_resource_, slot.start_s - arrives);
-  charge_wait(service_resource_, slot.end_s - slot.start_s);
-  charge_wait("network", 2 * leg);
+  const int phase = phase_tag();
+  charge_wait_to(phase, queue_resource_, slot.start_s - arrives);
+  charge_wait_to(phase, service_resource_, slot.end_s - slot.start_s);
+  charge_wait_to(phase, network_resource_, 2 * leg);
   // The reply crosses back to the client, once the record is durable when the operation is
   // journalled.
   double answered = slot.end_s;
   if (journal_spec_ && meta_op_mutates(rpc.op))
     answered = journals_[server]->append(slot.end_s, rpc.dir_key, static_cast<double>(scale));
-  charge_wait(journal_resource_, answered - slot.end_s);
+  charge_wait_to(phase, journal_resource_, answered - slot.end_s);
   timer_->at(answered + leg, [done = std::move(done)] { done(true); });
 }
 

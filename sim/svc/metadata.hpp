@@ -32,6 +32,7 @@
 // Its CSV bytes are the RPCs' (a request and a reply of `rpc_size` per call).
 #pragma once
 #include "sim/core/distribution.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/deferred_stats.hpp"
 #include "sim/svc/fifo_threads.hpp"
 #include "sim/svc/meta_op.hpp"
@@ -112,8 +113,8 @@ class MetadataService : public Service {
   std::vector<double> inodes_;  // per server
   double room_B_ = 0;           // per server; 0: unbounded
   std::string capacity_error_;
-  std::string queue_resource_, service_resource_, journal_resource_;  // wait_ledger.hpp names
-  std::map<std::pair<HostId, HostId>, double> leg_s_;                 // by the groups' first hosts
+  WaitResource queue_resource_, service_resource_, journal_resource_, network_resource_;  // wait_ledger.hpp
+  std::map<std::pair<HostId, HostId>, double> leg_s_;                                     // by the groups' first hosts
 };
 
 }  // namespace llsim

@@ -23,7 +23,7 @@ ServerPool::ServerPool(const Platform& platform, HostFaults& faults, HostId host
     , host_(host)
     , threads_(threads)
     , label_(std::move(label))
-    , resource_(label_ + " threads")
+    , resource_(wait_resource(label_ + " threads"))
     , stats_(stats)
     , threads_are_units_(threads_are_units)
 {}

@@ -47,7 +47,7 @@ class ServerPool {
   // Queues a request. The first one starts following the host's outages.
   void submit(Request r);
   // The name its queue's waits are charged under (sim/sg/wait_ledger.hpp); default "<label> threads".
-  void set_resource(std::string resource) { resource_ = std::move(resource); }
+  void set_resource(const std::string& resource) { resource_ = wait_resource(resource); }
   // Called at each failure of the host from the first request on (what the server loses).
   void set_on_failure(std::function<void()> f) { on_failure_ = std::move(f); }
 
@@ -70,7 +70,7 @@ class ServerPool {
   HostId host_;
   size_t threads_;
   std::string label_;
-  std::string resource_;
+  WaitResource resource_;
   ServerStats& stats_;
   bool threads_are_units_;
   std::deque<Request> queue_;
