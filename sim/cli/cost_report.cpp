@@ -39,9 +39,11 @@ std::string price_rows(const Scenario& scenario)
     std::string idle = with_si_prefix(idle_power_W(g), "W");
     if (g.gpu && g.gpu->idle_W == 0)
       idle += " (GPU idle not given: 0 W)";
+    std::string busy = with_si_prefix(busy_power_W(g), "W");
+    if (g.gpu && g.gpu->tdp_W == 0)
+      busy += " (GPU tdp not given: 0 W)";
     out += "| " + g.name + " | " + std::to_string(g.count) + " | " + price + " | " +
-           short_figure(g.cost.per_host_hour) + " " + currency + " | " + idle + " | " +
-           with_si_prefix(busy_power_W(g), "W") + " |\n";
+           short_figure(g.cost.per_host_hour) + " " + currency + " | " + idle + " | " + busy + " |\n";
   }
   for (const Service* s : scenario.services->all())
     if (const auto* st = dynamic_cast<const StorageService*>(s); st != nullptr && st->per_TB_month() > 0)

@@ -188,6 +188,8 @@ int plan_command(const PlanArguments& a, const std::vector<std::string>& args)
     run_plot_script(setup.out, "plan_plot.py");
     write_file_atomically(setup.out + "/report.md", plan_report(o, plots_in(setup.out)));
   }
+  for (const std::string& w : plan_warnings(o))
+    std::cerr << "llsim plan: warning: " << w << "\n";
   std::cout << (o.answer.feasible ? "answer: " : "infeasible: no point meets the targets; closest: ")
             << point_text(setup, o.answer.best) << "\n"
             << o.points.size() * static_cast<size_t>(setup.seeds) << " runs (" << o.points.size() << " points x "

@@ -22,6 +22,15 @@ std::string with_interval(const MetricFigure& f)
          (std::isfinite(f.low) ? " [" + short_figure(f.low) + ", " + short_figure(f.high) + "]" : "");
 }
 
+// Text for a code span in a table cell: only '|' needs escaping there.
+std::string pipe_escaped(const std::string& text)
+{
+  std::string out;
+  for (char c : text)
+    out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
 // Whether `a` is at least as good as `b` in the objective and every target metric, better in one.
 bool beats(const PlanSetup& s, const PlanPoint& a, const PlanPoint& b)
 {
@@ -43,7 +52,7 @@ std::string point_rows(const PlanOutcome& o, const std::vector<const PlanPoint*>
   const PlanSetup& s = *o.setup;
   std::string out    = "| point | " + s.objective + " |";
   for (const PlanTarget& t : s.targets)
-    out += " `" + markdown_cell(t.text) + "` |";
+    out += " `" + pipe_escaped(t.text) + "` |";
   out += " meets |\n|---|---|";
   for (size_t k = 0; k < s.targets.size(); ++k)
     out += "---|";
@@ -67,12 +76,42 @@ std::string point_text(const PlanSetup& setup, const PointIndex& index)
   return out;
 }
 
+std::vector<std::string> plan_warnings(const PlanOutcome& o)
+{
+  const PlanSetup& s = *o.setup;
+  std::vector<std::string> out;
+  for (size_t a = 0; a < s.axes.size(); ++a) {
+    if (s.axes[a].shape != AxisShape::Monotone)
+      continue;
+    for (const PlanPoint* p : o.points)
+      for (const PlanPoint* q : o.points) {
+        bool along = p->index[a] < q->index[a];
+        for (size_t b = 0; b < s.axes.size() && along; ++b)
+          along = b == a || p->index[b] == q->index[b];
+        const double x = p->score.objective, y = q->score.objective;
+        if (along && p->score.meets && q->score.meets && std::isfinite(x) && std::isfinite(y) && y < x &&
+            out.size() < 3)
+          out.push_back("the objective gets better along --axis " + s.axes[a].path + " from " +
+                        s.axes[a].values[p->index[a]] + " to " + s.axes[a].values[q->index[a]] + " (" + s.objective +
+                        " " + short_figure(p->figures.at(s.objective).mean) + " to " +
+                        short_figure(q->figures.at(s.objective).mean) +
+                        "), both meeting the targets: the search assumes it gets worse, so a point it skipped further "
+                        "on may be better; run --exhaustive over that range to check");
+      }
+  }
+  return out;
+}
+
 std::vector<const PlanPoint*> plan_frontier(const PlanOutcome& o)
 {
-  std::vector<const PlanPoint*> out;
+  // Points with a figure missing (a metric null in a run) are left out: they compare with none.
+  std::vector<const PlanPoint*> known;
   for (const PlanPoint* p : o.points)
-    if (std::none_of(o.points.begin(), o.points.end(),
-                     [&](const PlanPoint* q) { return q != p && beats(*o.setup, *q, *p); }))
+    if (std::all_of(p->figures.begin(), p->figures.end(), [](const auto& f) { return std::isfinite(f.second.mean); }))
+      known.push_back(p);
+  std::vector<const PlanPoint*> out;
+  for (const PlanPoint* p : known)
+    if (std::none_of(known.begin(), known.end(), [&](const PlanPoint* q) { return q != p && beats(*o.setup, *q, *p); }))
       out.push_back(p);
   std::sort(out.begin(), out.end(),
             [](const PlanPoint* a, const PlanPoint* b) { return a->score.objective < b->score.objective; });
@@ -124,8 +163,23 @@ std::string plan_answer_json(const PlanOutcome& o)
   for (const PlanTarget& t : s.targets)
     targets.push_back(
         {{"metric", t.metric}, {"op", ops[static_cast<int>(t.op)]}, {"value", t.value}, {"text", t.text}});
+  const PlanPoint* best = nullptr;
+  for (const PlanPoint* p : o.points)
+    if (p->index == o.answer.best)
+      best = p;
+  const auto figure = [best](const std::string& metric) {
+    const MetricFigure& f = best->figures.at(metric);
+    const auto number     = [](double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nullptr; };
+    return nlohmann::ordered_json{{"mean", number(f.mean)}, {"low", number(f.low)}, {"high", number(f.high)}};
+  };
+  for (size_t k = 0; k < s.targets.size(); ++k) {
+    targets[k]["at_point"] = figure(s.targets[k].metric);
+    targets[k]["met"]      = static_cast<bool>(best->met[k]);
+  }
   const nlohmann::ordered_json out = {{"feasible", o.answer.feasible},
                                       {"point", point},
+                                      {"objective_at_point", figure(s.objective)},
+                                      {"shortfall", best->score.shortfall},
                                       {"objective", s.objective},
                                       {"maximize", s.maximize},
                                       {"targets", targets},
@@ -168,6 +222,8 @@ std::string plan_report(const PlanOutcome& o, const std::vector<std::string>& pl
     out += "## Answer\n\n**No point meets the targets.** The closest the search found is " +
            point_text(s, o.answer.best) + " (`" + s.objective + "` " + with_interval(best->figures.at(s.objective)) +
            ").\n\n";
+  for (const std::string& w : plan_warnings(o))
+    out += "**Warning:** " + w + ".\n\n";
   out += "## Frontier\n\nPoints no other point beats in `" + s.objective + "` and every target metric at once:\n\n" +
          point_rows(o, plan_frontier(o));
   out += "\n## Every point run\n\n" + point_rows(o, o.points);

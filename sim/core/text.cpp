@@ -84,7 +84,8 @@ std::string short_figure(double value)
   if (!std::isfinite(value))
     return "n/a";
   char text[64];
-  std::snprintf(text, sizeof text, std::fabs(value) >= 1e4 || value == std::floor(value) ? "%.0f" : "%.4g", value);
+  const bool whole = std::fabs(value) < 1e15 && (std::fabs(value) >= 1e4 || value == std::floor(value));
+  std::snprintf(text, sizeof text, whole ? "%.0f" : "%.4g", value);
   return text;
 }
 

@@ -166,7 +166,10 @@ GpuSpec parse_gpu(const Params& p)
   g.fp8_flops = p.has("fp8_flops") ? p.quantity("fp8_flops") : 0;
   g.tdp_W     = p.has("tdp") ? p.quantity("tdp") : 0;
   g.idle_W    = p.has("idle") ? p.quantity("idle") : 0;
-  if (g.idle_W > 0 && g.tdp_W > 0 && g.idle_W > g.tdp_W)
+  if (g.idle_W > 0 && g.tdp_W == 0)
+    p.fail("idle", "give the GPU's tdp too (its draw at work, for energy); idle alone would make it draw more "
+                   "idle than busy");
+  if (g.idle_W > 0 && g.idle_W > g.tdp_W)
     p.fail("idle", "idle power " + format_quantity(g.idle_W, Dimension::Power) + " is above the tdp " +
                        format_quantity(g.tdp_W, Dimension::Power));
   for (auto [key, field] : {std::pair{"gemm_efficiency", &GpuSpec::gemm_efficiency},

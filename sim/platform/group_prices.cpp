@@ -9,10 +9,12 @@ const ParamTable& group_cost_params()
   static const ParamTable t = {
       ParamSpec::quantity("per_hour", Dimension::Number, "price of one host for one hour allocated (currency)")
           .at_least(0)
+          .at_most(1e12)
           .may_be_absent(),
       ParamSpec::quantity("per_gpu_hour", Dimension::Number,
                           "price of one GPU for one hour allocated (currency); instead of per_hour, GPU groups only")
           .at_least(0)
+          .at_most(1e12)
           .may_be_absent(),
   };
   return t;

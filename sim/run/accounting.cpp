@@ -65,24 +65,28 @@ std::vector<Hold> holds_of(const Scenario& scenario, const SimulationResult& res
 std::map<std::string, double> bill_phases(const Scenario& scenario, const SimulationResult& result, Accounting& out)
 {
   const std::vector<Hold> holds = holds_of(scenario, result);
-  // Holds over the whole phase share their group's time with the others at the same time.
-  std::map<std::string, std::vector<size_t>> whole;
+  // Phases on one group at the same time share its time evenly over their spans; a phase that
+  // reports what it held (a serve phase's instances) pays that, at most its share.
+  std::map<std::string, std::vector<size_t>> by_group;
   for (size_t k = 0; k < holds.size(); ++k)
-    if (!holds[k].held_host_s)
-      whole[holds[k].group->name].push_back(k);
+    by_group[holds[k].group->name].push_back(k);
   std::vector<double> held(holds.size(), 0);
-  for (const auto& [group, ks] : whole) {
+  for (const auto& [group, ks] : by_group) {
     std::vector<std::pair<double, double>> spans;
     for (size_t k : ks)
       spans.emplace_back(result.phases[holds[k].phase].start_s, result.phases[holds[k].phase].end_s);
     const std::vector<double> paid = shared_seconds(spans);
-    for (size_t j = 0; j < ks.size(); ++j)
-      held[ks[j]] = paid[j] * static_cast<double>(holds[ks[j]].group->count);
+    for (size_t j = 0; j < ks.size(); ++j) {
+      const Hold& h = holds[ks[j]];
+      held[ks[j]]   = paid[j] * static_cast<double>(h.group->count);
+      if (h.held_host_s)
+        held[ks[j]] = std::min(held[ks[j]], *h.held_host_s);
+    }
   }
   std::map<std::string, double> held_by_phases;
   for (size_t k = 0; k < holds.size(); ++k) {
     const Hold& h            = holds[k];
-    const double held_host_s = h.held_host_s ? *h.held_host_s : held[k];
+    const double held_host_s = held[k];
     held_by_phases[h.group->name] += held_host_s;
     add(out.phases[h.phase], bill_group(*h.group, held_host_s, h.busy_host_s, scenario.accounting));
   }
@@ -106,7 +110,7 @@ void bill_services(const Scenario& scenario, const SimulationResult& result,
     // Its servers' time at work, whoever held them meanwhile (a phase pays their idle power then).
     const double busy_s =
         metric(result.services[i].totals, "utilisation") * static_cast<double>(g.count) * result.simulated_time_s;
-    Bill& bill          = out.services[i];
+    Bill& bill = out.services[i];
     add(bill, bill_group(g, held_s, std::isfinite(busy_s) ? busy_s : 0, scenario.accounting));
     if (const auto* storage = dynamic_cast<const StorageService*>(s)) {
       const double byte_seconds = storage->stored_byte_seconds(result.simulated_time_s);

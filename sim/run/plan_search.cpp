@@ -91,18 +91,31 @@ class Search {
         point[outer[k]] = combo[k];
       // Bisection for the first value meeting the targets in [lo, hi]; hi itself meets (hi < n)
       // or stands for none.
+      double below = -kInf;  // the highest objective seen below the first value that meets
       while (lo < hi) {
-        const size_t mid = lo + (hi - lo) / 2;
-        point[last]      = mid;
-        if (score(point).meets)
+        const size_t mid   = lo + (hi - lo) / 2;
+        point[last]        = mid;
+        const PointScore s = score(point);
+        if (s.meets) {
           hi = mid;
-        else
-          lo = mid + 1;
+        } else {
+          lo    = mid + 1;
+          below = std::max(below, s.objective);
+        }
       }
       first_meeting[combo] = lo;
       if (lo < n) {
-        point[last]        = lo;
-        const PointScore s = score(point);
+        point[last]  = lo;
+        PointScore s = score(point);
+        // The objective fell on the way up to it: it may go on falling past it (fewer instances
+        // that run longer can cost as much). Walk on while the next value meets and is better.
+        for (size_t up = lo + 1; s.meets && s.objective < below && up < n; ++up) {
+          point[last]            = up;
+          const PointScore ahead = score(point);
+          if (!ahead.meets || !(ahead.objective < s.objective))
+            break;
+          s = ahead;
+        }
         if (s.meets)
           best = std::min(best, s.objective);
       }

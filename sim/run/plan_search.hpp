@@ -5,8 +5,11 @@
 //   along each. For every combination of the other monotone axes (in increasing order), the last
 //   one is bisected for its first value that meets the targets, between bounds that earlier
 //   combinations give: a combination above another needs no more of the last axis, one below
-//   needs no less (the feasible region's edge is a staircase). First, the corner of every axis
-//   at its last value is run: if it misses, nothing does, and the plan is infeasible.
+//   needs no less (the feasible region's edge is a staircase). When a value below the first one
+//   that meets had a worse objective, the objective may still be getting better there: the
+//   search walks on along the last axis while the next value meets the targets and is better.
+//   First, the corner of every axis at its last value is run: if it misses, nothing does, and
+//   the plan is infeasible.
 // - A unimodal axis (`--unimodal`, at most one): the objective has one minimum along it; a
 //   golden-section search over its values, each value's objective being the best the monotone
 //   axes give there (or the point's own).

@@ -5,7 +5,9 @@
 #include "sim/run/sweep_grid.hpp"
 #include "sim/svc/service.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -24,6 +26,14 @@ std::pair<double, std::string> number_and_unit(const std::string& text, const st
   if (end == t.c_str() || !std::isfinite(v))
     throw std::invalid_argument(what + ": expected a number, got '" + t + "'");
   return {v, trim(std::string(end))};
+}
+
+// 12 significant digits: 0.1 + 2 x 0.1 is 0.3, not 0.30000000000000004.
+std::string tidy(double v)
+{
+  char text[32];
+  std::snprintf(text, sizeof text, "%.12g", v);
+  return text;
 }
 
 // LO..HI (integers, step 1) or LO..HI:STEP.
@@ -50,7 +60,7 @@ std::vector<std::string> range_values(const std::string& spec, const std::string
                                 std::to_string(kMaxAxisValues));
   std::vector<std::string> values;
   for (double k = 0; k < count; ++k)
-    values.push_back(format_number(lo + k * step) + lo_unit);
+    values.push_back(tidy(lo + k * step) + lo_unit);
   return values;
 }
 
@@ -69,10 +79,20 @@ PlanAxis parse_plan_axis(const std::string& text, AxisShape shape, const std::st
                                 text + "'");
   const std::string spec = trim(text.substr(eq + 1));
   const std::string what = option + " " + axis.path;
-  if (spec.find("..") != std::string::npos && spec.find_first_of(",[{") == std::string::npos)
+  if (spec.find("..") != std::string::npos && spec.find_first_of(",[{") == std::string::npos) {
+    if (std::count(spec.begin(), spec.end(), ':') > 1)
+      throw std::invalid_argument(what + ": expected LO..HI:STEP with one ':', got '" + spec + "'");
     axis.values = range_values(spec, what);
-  else
-    axis.values = parse_sweep_axis(axis.path + "=" + spec).values;
+  } else {
+    try {
+      axis.values = parse_sweep_axis(axis.path + "=" + spec).values;
+    } catch (const std::invalid_argument& e) {
+      std::string message = e.what();  // the sweep's parser names its own option
+      if (message.rfind("--grid", 0) == 0)
+        message = option + message.substr(6);
+      throw std::invalid_argument(message);
+    }
+  }
   for (size_t i = 0; i < axis.values.size(); ++i)
     for (size_t j = 0; j < i; ++j)
       if (axis.values[i] == axis.values[j])
@@ -82,6 +102,10 @@ PlanAxis parse_plan_axis(const std::string& text, AxisShape shape, const std::st
 
 PlanTarget parse_plan_target(const std::string& text)
 {
+  for (const char* reversed : {"=>", "=<", "=="})
+    if (text.find(reversed) != std::string::npos)
+      throw std::invalid_argument("--target '" + text + "': the comparison is one of >=, <=, > or < (got '" + reversed +
+                                  "')");
   PlanTarget t;
   t.text                                                           = text;
   static const std::vector<std::pair<std::string, Comparison>> ops = {

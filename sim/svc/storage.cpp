@@ -28,7 +28,9 @@ namespace {
 const ParamTable& storage_cost_params()
 {
   static const ParamTable t = {
-      ParamSpec::quantity("per_TB_month", Dimension::Number, "price of 1 TB held for a month (730 h)").at_least(0),
+      ParamSpec::quantity("per_TB_month", Dimension::Number, "price of 1 TB held for a month (730 h)")
+          .at_least(0)
+          .at_most(1e12),
   };
   return t;
 }

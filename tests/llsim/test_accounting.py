@@ -119,6 +119,15 @@ check_close(f["cost"] + sec["cost"], 4 * union / HOUR * 3.6, EXACT, "together: t
 check(a10["unbilled_groups"] == ["unused"], f"unused group not billed: {a10['unbilled_groups']}")
 check_close(f["cost_per_TB"], f["cost"] / 0.08, EXACT, "cost per TB: 4 senders x 20 GB = 0.08 TB")
 
+# A serve phase and a transfer on the same GPU hosts at once: billed once, at most the hosts'
+# time over the union of the two phases.
+s11, a11 = accounting("tests/inputs/accounting_serve_overlap.yaml")
+chat, copy = s11["phases"]["chat"], s11["phases"]["copy"]
+union = max(chat["end_s"], copy["end_s"]) - min(chat["start_s"], copy["start_s"])
+hours = sum(g["host_hours"] for p in ("chat", "copy") for g in a11["phases"][p]["groups"].values())
+check(hours * HOUR <= 2 * union * (1 + 1e-12), f"GPU hosts billed at most once: {hours * HOUR} of {2 * union} s")
+check_close(chat["cost"] + copy["cost"], hours * 36, EXACT, "both pay 36 per host-hour for their part")
+
 # The currency labels the outputs; a run without prices prints no cost line.
 out = run_out("tests/inputs/accounting.yaml", "accounting.currency=EUR")
 check(summary(out)["accounting"]["currency"] == "EUR", "currency in summary.json")

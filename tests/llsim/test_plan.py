@@ -52,18 +52,31 @@ again, _ = plan(CASES[0][1], *args, "--out", out)
 check(first.splitlines()[0] == again.splitlines()[0] == "answer: platform.groups.gpu.count=15",
       f"the same answer on resuming: {first!r} / {again!r}")
 report = open(os.path.join(out, "report.md")).read()
-check("(6 points x 3 seeds; 0 run now, 18 kept from before) against 96 for the full grid (32 points)" in report,
+check("(7 points x 3 seeds; 0 run now, 21 kept from before) against 96 for the full grid (32 points)" in report,
       f"report.md counts the runs: {report[:900]}")
 check("## Answer" in report and "**platform.groups.gpu.count=15**" in report and "## Frontier" in report,
       "report.md gives the answer and the frontier")
 with open(os.path.join(out, "points.csv")) as f:
     rows = list(csv.DictReader(f))
-check(len(rows) == 6 and sum(r["answer"] == "1" for r in rows) == 1, f"points.csv: one row per point: {len(rows)}")
+check(len(rows) == 7 and sum(r["answer"] == "1" for r in rows) == 1, f"points.csv: one row per point: {len(rows)}")
 check(all(r["meets"] == ("1" if float(r["target0_low"]) >= 0.95 else "0") for r in rows),
       "a point meets the target when its 95% interval's lower bound does")
 _, err = plan(CASES[0][1], "--axis", "platform.groups.gpu.count=1..8", "--target", "chat.slo_attainment>=0.95",
               "--out", out, expect=2)
 check("holds the runs of another plan" in err, f"another plan in the same directory is refused: {err}")
+
+# A looser target where cost still falls past the first instance count that meets it (fewer
+# instances run longer): the search walks on to the grid's answer, and warns.
+out2 = scratch_dir()
+code, stdout, err = run("plan", CASES[0][1], "--axis", "platform.groups.gpu.count=1..32", "--target",
+                        "chat.p99_ttft_s<=20", "--seeds", "3", "--jobs", "2", "--out", out2, "--quiet")
+searched = answer(out2)
+run("plan", CASES[0][1], "--axis", "platform.groups.gpu.count=1..32", "--target", "chat.p99_ttft_s<=20", "--seeds",
+    "3", "--jobs", "2", "--out", out2, "--quiet", "--exhaustive")
+check(searched["point"] == answer(out2)["point"] == {"platform.groups.gpu.count": "11"},
+      f"p99 TTFT plan: search {searched['point']}, grid {answer(out2)['point']}")
+check("warning: the objective gets better along --axis platform.groups.gpu.count" in err,
+      f"the search says where its assumption failed: {err}")
 
 # Another objective: the least energy meeting the same SLO is found by the same runs.
 plan(CASES[0][1], *args, "--out", out, "--objective", "run.energy_kwh")

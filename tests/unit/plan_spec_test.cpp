@@ -23,6 +23,9 @@ TEST_CASE("plan axes: ranges, steps with units and lists", "[plan]")
   CHECK_THROWS_WITH(parse_plan_axis("x=1,1", AxisShape::Monotone, "--axis"), Catch::Contains("given twice"));
   CHECK_THROWS_WITH(parse_plan_axis("=1..3", AxisShape::Monotone, "--axis"), Catch::Contains("expects PATH="));
   CHECK_THROWS_WITH(parse_plan_axis("x=1..1000000", AxisShape::Monotone, "--axis"), Catch::Contains("at most"));
+  CHECK_THROWS_WITH(parse_plan_axis("x=", AxisShape::Unimodal, "--unimodal"), Catch::StartsWith("--unimodal x"));
+  CHECK_THROWS_WITH(parse_plan_axis("x=1..5:1:1", AxisShape::Monotone, "--axis"), Catch::Contains("one ':'"));
+  CHECK(parse_plan_axis("x=0.1..0.7:0.1", AxisShape::Monotone, "--axis").values[2] == "0.3");
 }
 
 TEST_CASE("plan targets: the comparison and its side of the interval", "[plan]")
@@ -36,6 +39,7 @@ TEST_CASE("plan targets: the comparison and its side of the interval", "[plan]")
   CHECK_THROWS_WITH(parse_plan_target("chat.x=1"), Catch::Contains("--target expects"));
   CHECK_THROWS_WITH(parse_plan_target("chat.x>=1GB"), Catch::Contains("--target expects"));
   CHECK_THROWS_WITH(parse_plan_target(">=1"), Catch::Contains("--target expects"));
+  CHECK_THROWS_WITH(parse_plan_target("chat.x=>0.9"), Catch::Contains("one of >=, <=, > or <"));
   // One seed: the mean decides; several: the interval's bound on the target's side.
   CHECK(meets_target(t, {0.91, NAN, NAN}, 1));
   CHECK_FALSE(meets_target(t, {0.91, 0.89, 0.93}, 3));
