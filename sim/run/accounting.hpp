@@ -3,7 +3,8 @@
 // What is billed, and for how long (allocated time, as reserved capacity is billed):
 // - a phase's groups (the ones it computes on and its clients): from its start to its end, or
 //   what the phase reports it held (a serve phase: its instances while they were allocated).
-//   Phases holding one group at the same time split the overlap evenly.
+//   Phases holding one group at the same time split the overlap evenly; one that reports what it
+//   held pays that, at most its share.
 // - a service's servers are allocated the whole run: the service pays for the host-seconds no
 //   phase held (node-local storage on a training job's nodes pays for the time outside the job);
 //   a group serving several services is split evenly among them.

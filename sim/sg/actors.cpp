@@ -34,7 +34,7 @@ Actor create(const Platform& platform, HostId host, const std::string& name, con
   impl->actor = simgrid::s4u::Actor::create(name, platform.host(host), [label, daemon, tag, body = std::move(body)] {
     if (daemon)
       simgrid::s4u::Actor::self()->daemonize();
-    adopt_phase_tag(tag);
+    set_phase_tag(tag);
     try {
       body();
       forget_phase_tag();

@@ -52,11 +52,6 @@ void set_phase_tag(int tag)
     tags()[pid] = tag;
 }
 
-void adopt_phase_tag(int tag)
-{
-  set_phase_tag(tag);
-}
-
 void forget_phase_tag()
 {
   tags().erase(self_pid());

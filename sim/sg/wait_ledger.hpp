@@ -13,10 +13,9 @@ namespace llsim {
 constexpr int kNoPhase = -1;
 
 int phase_tag();  // of the calling actor; kNoPhase outside any actor or for one untagged
+// Of the calling actor. start_actor/start_daemon (sim/sg/actors.hpp) give a new actor its
+// creator's.
 void set_phase_tag(int tag);
-// Called by start_actor/start_daemon (sim/sg/actors.hpp) inside the new actor: the tag of the
-// actor that created it.
-void adopt_phase_tag(int tag);
 void forget_phase_tag();  // the calling actor ends
 
 // A resource's number, the same for a name all process long: hot paths look it up once.
