@@ -71,7 +71,7 @@ TEST_CASE("plan search: a unimodal axis is golden-section searched", "[plan]")
   const auto f = [](const PointIndex& p) {
     const double x = static_cast<double>(p[0] + 1), cost = (x - 17) * (x - 17) + 100;
     const bool meets = x >= 8 && x <= 30;
-    return PointScore{meets, cost, meets ? 0 : 1};
+    return PointScore{meets, cost, meets ? 0.0 : 1.0};
   };
   Counting c{f}, all{f};
   const PlanAnswer a = searched(c, {40}, {AxisShape::Unimodal});
