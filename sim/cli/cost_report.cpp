@@ -1,6 +1,7 @@
 #include "sim/cli/cost_report.hpp"
 
 #include "sim/cli/metrics_listing.hpp"
+#include "sim/cli/summary_table.hpp"
 #include "sim/core/text.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -17,8 +18,8 @@ std::string per_unit_text(const Bill& bill, const std::string& currency)
   for (const auto& [name, value] : bill.per_unit) {
     const bool cost        = name.rfind("cost_per_", 0) == 0;
     const std::string unit = name.substr(name.find("_per_") + 5);
-    out +=
-        (out.empty() ? "" : ", ") + short_figure(value) + " " + (cost ? currency : std::string("kWh")) + " per " + unit;
+    out += (out.empty() ? "" : ", ") + readable(MetricUnit::Number, value) + " " +
+           (cost ? currency : std::string("kWh")) + " per " + unit;
   }
   return out;
 }
@@ -34,20 +35,21 @@ std::string price_rows(const Scenario& scenario)
   std::string out             = "| group | hosts | price | per host-hour | idle power / host | busy power / host |\n"
                                 "|---|---|---|---|---|---|\n";
   for (const GroupSpec& g : scenario.platform->groups) {
-    std::string price =
-        g.cost.basis.empty() ? "none (0)" : short_figure(g.cost.given) + " " + currency + " " + g.cost.basis;
-    std::string idle = with_si_prefix(idle_power_W(g), "W");
+    std::string price = g.cost.basis.empty()
+                            ? "none (0)"
+                            : readable(MetricUnit::Number, g.cost.given) + " " + currency + " " + g.cost.basis;
+    std::string idle  = with_si_prefix(idle_power_W(g), "W");
     if (g.gpu && g.gpu->idle_W == 0)
       idle += " (GPU idle not given: 0 W)";
     std::string busy = with_si_prefix(busy_power_W(g), "W");
     if (g.gpu && g.gpu->tdp_W == 0)
       busy += " (GPU tdp not given: 0 W)";
     out += "| " + g.name + " | " + std::to_string(g.count) + " | " + price + " | " +
-           short_figure(g.cost.per_host_hour) + " " + currency + " | " + idle + " | " + busy + " |\n";
+           readable(MetricUnit::Number, g.cost.per_host_hour) + " " + currency + " | " + idle + " | " + busy + " |\n";
   }
   for (const Service* s : scenario.services->all())
     if (const auto* st = dynamic_cast<const StorageService*>(s); st != nullptr && st->per_TB_month() > 0)
-      out += "\nStorage `" + s->name() + "`: " + short_figure(st->per_TB_month()) + " " + currency +
+      out += "\nStorage `" + s->name() + "`: " + readable(MetricUnit::Number, st->per_TB_month()) + " " + currency +
              " per TB-month (1e12 B for 730 h).\n";
   return out;
 }
@@ -59,10 +61,11 @@ std::string bill_row(const std::string& name, const Bill& bill, const std::strin
     hours += g.host_hours;
     busy += g.busy_host_hours;
   }
-  std::string storage = bill.storage_TB_months > 0 ? short_figure(bill.storage_TB_months) + " TB-months" : "";
-  return "| " + name + " | " + short_figure(hours) + " | " + short_figure(busy) + " | " + storage + " | " +
-         short_figure(bill.energy_kwh) + " | " + short_figure(bill.cost) + " | " +
-         markdown_cell(per_unit_text(bill, currency)) + " |\n";
+  std::string storage =
+      bill.storage_TB_months > 0 ? readable(MetricUnit::Number, bill.storage_TB_months) + " TB-months" : "";
+  return "| " + name + " | " + readable(MetricUnit::Number, hours) + " | " + readable(MetricUnit::Number, busy) +
+         " | " + storage + " | " + readable(MetricUnit::Number, bill.energy_kwh) + " | " +
+         readable(MetricUnit::Number, bill.cost) + " | " + markdown_cell(per_unit_text(bill, currency)) + " |\n";
 }
 
 }  // namespace
@@ -73,16 +76,18 @@ std::string cost_lines(const Scenario& scenario, const SimulationResult& result)
     return "";
   const Accounting& a         = result.accounting;
   const std::string& currency = scenario.accounting.currency;
-  std::string out = "cost and energy (" + currency + ", PUE " + short_figure(scenario.accounting.pue) + "):";
+  std::string out =
+      "cost and energy (" + currency + ", PUE " + readable(MetricUnit::Number, scenario.accounting.pue) + "):";
   for (size_t i = 0; i < result.phases.size(); ++i) {
     const std::string per = per_unit_text(a.phases[i], currency);
-    out += "  " + result.phases[i].name + " " + short_figure(a.phases[i].cost) + " " + currency + " " +
-           short_figure(a.phases[i].energy_kwh) + " kWh" + (per.empty() ? "" : " (" + per + ")") + ";";
+    out += "  " + result.phases[i].name + " " + readable(MetricUnit::Number, a.phases[i].cost) + " " + currency + " " +
+           readable(MetricUnit::Number, a.phases[i].energy_kwh) + " kWh" + (per.empty() ? "" : " (" + per + ")") + ";";
   }
   for (size_t i = 0; i < result.services.size(); ++i)
-    out += "  " + result.services[i].name + " " + short_figure(a.services[i].cost) + " " + currency + " " +
-           short_figure(a.services[i].energy_kwh) + " kWh;";
-  return out + "  run " + short_figure(a.cost) + " " + currency + " " + short_figure(a.energy_kwh) + " kWh\n";
+    out += "  " + result.services[i].name + " " + readable(MetricUnit::Number, a.services[i].cost) + " " + currency +
+           " " + readable(MetricUnit::Number, a.services[i].energy_kwh) + " kWh;";
+  return out + "  run " + readable(MetricUnit::Number, a.cost) + " " + currency + " " +
+         readable(MetricUnit::Number, a.energy_kwh) + " kWh\n";
 }
 
 std::string cost_section(const Scenario& scenario, const SimulationResult& result)
@@ -90,9 +95,10 @@ std::string cost_section(const Scenario& scenario, const SimulationResult& resul
   const Accounting& a         = result.accounting;
   const std::string& currency = scenario.accounting.currency;
   std::string out             = "\n## Cost and energy\n\n";
-  out += "Run: **" + short_figure(a.cost) + " " + currency + "**, **" + short_figure(a.energy_kwh) + " kWh** (PUE " +
-         short_figure(scenario.accounting.pue) + ", energy at " + short_figure(scenario.accounting.per_kWh) + " " +
-         currency +
+  out += "Run: **" + readable(MetricUnit::Number, a.cost) + " " + currency + "**, **" +
+         readable(MetricUnit::Number, a.energy_kwh) + " kWh** (PUE " +
+         readable(MetricUnit::Number, scenario.accounting.pue) + ", energy at " +
+         readable(MetricUnit::Number, scenario.accounting.per_kWh) + " " + currency +
          " per kWh). Hosts are billed while allocated: a phase's from its start to its end (a "
          "serve phase's instances while allocated), a service's for the rest of the run. A host draws its idle "
          "power while allocated and its busy power while at work.\n\n";

@@ -2,6 +2,7 @@
 
 #include "sim/cli/metrics_listing.hpp"
 #include "sim/cli/run_report.hpp"
+#include "sim/cli/summary_table.hpp"
 #include "sim/core/csv.hpp"
 #include "sim/core/text.hpp"
 
@@ -18,8 +19,10 @@ namespace {
 
 std::string with_interval(const MetricFigure& f)
 {
-  return short_figure(f.mean) +
-         (std::isfinite(f.low) ? " [" + short_figure(f.low) + ", " + short_figure(f.high) + "]" : "");
+  return readable(MetricUnit::Number, f.mean) +
+         (std::isfinite(f.low)
+              ? " [" + readable(MetricUnit::Number, f.low) + ", " + readable(MetricUnit::Number, f.high) + "]"
+              : "");
 }
 
 // Text for a code span in a table cell: only '|' needs escaping there.
@@ -93,8 +96,8 @@ std::vector<std::string> plan_warnings(const PlanOutcome& o)
             out.size() < 3)
           out.push_back("the objective gets better along --axis " + s.axes[a].path + " from " +
                         s.axes[a].values[p->index[a]] + " to " + s.axes[a].values[q->index[a]] + " (" + s.objective +
-                        " " + short_figure(p->figures.at(s.objective).mean) + " to " +
-                        short_figure(q->figures.at(s.objective).mean) +
+                        " " + readable(MetricUnit::Number, p->figures.at(s.objective).mean) + " to " +
+                        readable(MetricUnit::Number, q->figures.at(s.objective).mean) +
                         "), both meeting the targets: the search assumes it gets worse, so a point it skipped further "
                         "on may be better; run --exhaustive over that range to check");
       }

@@ -79,16 +79,6 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   return "expected one of: " + join(candidates, ", ");
 }
 
-std::string short_figure(double value)
-{
-  if (!std::isfinite(value))
-    return "n/a";
-  char text[64];
-  const bool whole = std::fabs(value) < 1e15 && (std::fabs(value) >= 1e4 || value == std::floor(value));
-  std::snprintf(text, sizeof text, whole ? "%.0f" : "%.4g", value);
-  return text;
-}
-
 std::string format_number(double value)
 {
   if (std::isnan(value))

@@ -31,10 +31,6 @@ inline std::string format_bytes(double bytes, int digits = 3)
   return with_si_prefix(bytes, "B", digits);
 }
 
-// Four significant digits, whole numbers and numbers from 10,000 up to 1e15 in full ("0.1824",
-// "1174450", "15", "2.2e+98"); "n/a" when not finite: prices, kWh and plan figures as people write them.
-std::string short_figure(double value);
-
 // "12.5 s", "3.2 min", "1.2 h" (`digits` significant digits).
 std::string readable_duration(double seconds, int digits = 4);
 

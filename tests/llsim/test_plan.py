@@ -82,6 +82,19 @@ check("warning: the objective gets better along --axis platform.groups.gpu.count
 plan(CASES[0][1], *args, "--out", out, "--objective", "run.energy_kwh")
 check(answer(out)["objective"] == "run.energy_kwh", "--objective names the metric minimized")
 
+# --maximize flips the objective: over the whole grid of 1 to 4 instances (every point meets an
+# attainment >= 0), the cheapest run is the answer, and with --maximize the dearest.
+out3 = scratch_dir()
+grid = ["--axis", "platform.groups.gpu.count=1..4", "--target", "chat.slo_attainment>=0", "--out", out3, "--exhaustive"]
+plan(CASES[0][1], *grid)
+with open(os.path.join(out3, "points.csv")) as f:
+    costs = {r["platform.groups.gpu.count"]: float(r["objective"]) for r in csv.DictReader(f)}
+cheapest = answer(out3)["point"]["platform.groups.gpu.count"]
+plan(CASES[0][1], *grid, "--maximize")
+dearest = answer(out3)["point"]["platform.groups.gpu.count"]
+check(cheapest == min(costs, key=costs.get) and dearest == max(costs, key=costs.get) and cheapest != dearest,
+      f"minimize picks {cheapest}, --maximize {dearest}, of costs {costs}")
+
 # Infeasible: no instance count reaches an attainment above 1; the most capable point is run, the
 # plan says so (exit 3) and names the closest it found.
 out = scratch_dir()
