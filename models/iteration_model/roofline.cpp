@@ -1,8 +1,7 @@
 // Iteration model `roofline` (docs/phases/serve.md, "Iteration time"): an iteration is
 // bound by compute or by memory, whichever takes longer, on the instance's GPUs together
 // (tensor parallel, perfect scaling assumed):
-//   flop  = 2 x active params x (prefill tokens + decodes) + 4 x layers x width x attention pairs
-//   bytes = weights + KV bytes per token x (context tokens the batch reads and writes)
+//   flop and bytes: sim/serve/batch_cost.hpp
 // A dense model's active params are its params; a mixture of experts computes with the experts
 // a token reaches but holds, and here reads, all of them (weights = params x dtype_bytes).
 // width is heads x head_dim, or d_model when the model does not give heads. flops is the GPU's
@@ -14,6 +13,7 @@
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.iteration={impl: roofline, mfu: 0.5}'
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/serve/batch_cost.hpp"
 #include "sim/serve/iteration_model.hpp"
 
 #include <algorithm>
@@ -41,7 +41,6 @@ class Roofline : public IterationModel {
  public:
   Roofline(const Params& p, const Context& c)
       : model_(c.model)
-      , active_params_(c.model.active_params())
       , flops_(static_cast<double>(c.gpu.count) * c.gpu.flops * p.quantity("mfu"))
       , hbm_Bps_(static_cast<double>(c.gpu.count) * c.gpu.hbm_Bps * p.quantity("hbm_efficiency"))
       , overhead_s_(p.quantity("overhead"))
@@ -69,21 +68,10 @@ class Roofline : public IterationModel {
   }
 
  private:
-  double compute_s(const BatchWork& w) const
-  {
-    const double tokens = static_cast<double>(w.prefill_tokens + w.decodes);
-    const double pairs  = w.prefill_pairs + w.decode_context;
-    return (2 * active_params_ * tokens +
-            4.0 * static_cast<double>(model_.layers) * static_cast<double>(model_.attention_width()) * pairs) /
-           flops_;
-  }
-  double memory_s(const BatchWork& w) const
-  {
-    return (model_.weight_bytes() + model_.kv_bytes_per_token * (w.prefill_kv_tokens + w.decode_context)) / hbm_Bps_;
-  }
+  double compute_s(const BatchWork& w) const { return batch_flop(model_, w) / flops_; }
+  double memory_s(const BatchWork& w) const { return batch_hbm_bytes(model_, w) / hbm_Bps_; }
 
   LlmModel model_;
-  double active_params_;
   double flops_, hbm_Bps_, overhead_s_;
 };
 

@@ -103,7 +103,7 @@ class TasksPhase : public Phase {
 
   std::vector<GroupUse> usage() const override
   {
-    return {{workers_group_.name, std::nullopt, runtime_ ? runtime_->totals().busy_s : 0}};
+    return {{workers_group_.name, std::nullopt, runtime_ ? runtime_->totals().busy_s : 0, std::nullopt}};
   }
 
   Metrics metrics() const override

@@ -261,7 +261,7 @@ class TrainPhase : public Phase {
   // Every node computes while training runs: useful compute and compute done again.
   std::vector<GroupUse> usage() const override
   {
-    return {{nodes_.name, std::nullopt, static_cast<double>(nodes_.count) * result_.compute_s}};
+    return {{nodes_.name, std::nullopt, static_cast<double>(nodes_.count) * result_.compute_s, std::nullopt}};
   }
 
   Metrics metrics() const override

@@ -133,7 +133,7 @@ class Vllm : public ServeSystem {
     t.preemptions      = instances_.preemptions();
     t.instance_time_s  = instances_.held_seconds();
     t.routed_instances = static_cast<int64_t>(instances_.size());
-    t.usage            = {instances_.usage(group_.name)};
+    t.usage            = {instances_.usage(group_)};
     return t;
   }
 

@@ -5,7 +5,8 @@
 //   hbm, hbm_bandwidth     memory per GPU (GB base 10, as datasheets write them) and its bandwidth
 //   interconnect_bandwidth each direction: half the bidirectional NVLink / Infinity Fabric figure
 //   pcie_gen, pcie_lanes   the host link (a PCIe card's only link to its peers without a bridge)
-//   tdp                    maximum board power (idle power is in no datasheet: no preset has one)
+//   tdp                    maximum board power
+//   idle                   no datasheet gives it: only where fitted to measured power
 //   gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch
 //                          the operators model's kernel coefficients, fitted by llsim calibrate to
 //                          Vidur's measured Llama-2-7B operator profile of that GPU
@@ -45,6 +46,13 @@ GpuPreset fitted(GpuPreset g, const std::array<const char*, 4>& values)
   const char* keys[] = {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
   for (size_t i = 0; i < values.size(); ++i)
     g.figures.push_back({keys[i], values[i]});
+  return g;
+}
+
+// A fitted idle power added to a preset (docs/results/gpu_power.md).
+GpuPreset fitted_idle(GpuPreset g, const char* idle)
+{
+  g.figures.push_back({"idle", idle});
   return g;
 }
 
@@ -198,9 +206,12 @@ const std::vector<GpuPreset>& gpu_presets()
   static const std::vector<GpuPreset> presets = [] {
     std::vector<GpuPreset> all = {
         a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400W"),
-        fitted(a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400W"),
-               // Vidur's A100 profile (10,440 operator times, 1.6% error, held-out 1.6%).
-               {"0.7619", "95.31", "0.7501", "5.572us"}),
+        // Idle: fitted by analysis/fit_gpu_power.py to Splitwise's measured average power of
+        // Llama-2-70B on DGX-A100 at TP 2 and 8 (held out: TP 4 and BLOOM-176B, 4.9% mean error).
+        fitted_idle(fitted(a100("a100-80gb-sxm", "NVIDIA A100 80GB SXM", "80GB", "2039GBps", true, "400W"),
+                           // Vidur's A100 profile (10,440 operator times, 1.6% error, held-out 1.6%).
+                           {"0.7619", "95.31", "0.7501", "5.572us"}),
+                    "123W"),
         a100("a100-40gb-pcie", "NVIDIA A100 40GB PCIe", "40GB", "1555GBps", false, "250W"),
         a100("a100-80gb-pcie", "NVIDIA A100 80GB PCIe", "80GB", "1935GBps", false, "300W"),
     };

@@ -33,6 +33,7 @@ struct Hold {
   const GroupSpec* group;
   std::optional<double> held_host_s;
   double busy_host_s;
+  std::optional<double> gpu_load_host_s;
 };
 
 std::vector<Hold> holds_of(const Scenario& scenario, const SimulationResult& result)
@@ -49,11 +50,12 @@ std::vector<Hold> holds_of(const Scenario& scenario, const SimulationResult& res
     for (const std::string& name : groups) {
       if (!seen.insert(name).second)
         continue;
-      Hold h{i, scenario.platform->find(name), std::nullopt, 0};
+      Hold h{i, scenario.platform->find(name), std::nullopt, 0, std::nullopt};
       for (const GroupUse& u : reported)
         if (u.group == name) {
-          h.held_host_s = u.held_host_s;
-          h.busy_host_s = u.busy_host_s;
+          h.held_host_s     = u.held_host_s;
+          h.busy_host_s     = u.busy_host_s;
+          h.gpu_load_host_s = u.gpu_load_host_s;
         }
       holds.push_back(h);
     }
@@ -88,7 +90,8 @@ std::map<std::string, double> bill_phases(const Scenario& scenario, const Simula
     const Hold& h            = holds[k];
     const double held_host_s = held[k];
     held_by_phases[h.group->name] += held_host_s;
-    add(out.phases[h.phase], bill_group(*h.group, held_host_s, h.busy_host_s, scenario.accounting));
+    const GroupTime t{held_host_s, h.busy_host_s, h.gpu_load_host_s.value_or(h.busy_host_s)};
+    add(out.phases[h.phase], bill_group(*h.group, t, scenario.accounting));
   }
   return held_by_phases;
 }
@@ -110,8 +113,9 @@ void bill_services(const Scenario& scenario, const SimulationResult& result,
     // Its servers' time at work, whoever held them meanwhile (a phase pays their idle power then).
     const double busy_s =
         metric(result.services[i].totals, "utilisation") * static_cast<double>(g.count) * result.simulated_time_s;
-    Bill& bill = out.services[i];
-    add(bill, bill_group(g, held_s, std::isfinite(busy_s) ? busy_s : 0, scenario.accounting));
+    Bill& bill        = out.services[i];
+    const double busy = std::isfinite(busy_s) ? busy_s : 0;
+    add(bill, bill_group(g, {held_s, busy, busy}, scenario.accounting));
     if (const auto* storage = dynamic_cast<const StorageService*>(s)) {
       const double byte_seconds = storage->stored_byte_seconds(result.simulated_time_s);
       bill.storage_TB_months    = byte_seconds / (1e12 * kSecondsPerMonth);

@@ -33,6 +33,7 @@ nlohmann::ordered_json bill_json(const Bill& bill)
   for (const GroupBill& g : bill.groups)
     groups[g.group] = {{"host_hours", json_number(g.host_hours)},
                        {"busy_host_hours", json_number(g.busy_host_hours)},
+                       {"gpu_load_hours", json_number(g.gpu_load_hours)},
                        {"energy_kwh", json_number(g.energy_kwh)},
                        {"cost", json_number(g.cost)}};
   nlohmann::ordered_json out = json_metrics({{"cost", bill.cost}, {"energy_kwh", bill.energy_kwh}});

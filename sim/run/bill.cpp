@@ -30,15 +30,18 @@ double busy_power_W(const GroupSpec& g)
   return g.power.busy_W + gpus(g) * (g.gpu ? g.gpu->tdp_W : 0);
 }
 
-GroupBill bill_group(const GroupSpec& g, double held_host_s, double busy_host_s, const AccountingSpec& a)
+GroupBill bill_group(const GroupSpec& g, const GroupTime& t, const AccountingSpec& a)
 {
   GroupBill b;
   b.group             = g.name;
-  b.host_hours        = held_host_s / 3600;
-  b.busy_host_hours   = busy_host_s / 3600;
-  const double joules = held_host_s * idle_power_W(g) + busy_host_s * std::max(0.0, busy_power_W(g) - idle_power_W(g));
-  b.energy_kwh        = a.pue * joules / 3.6e6;
-  b.cost              = b.host_hours * g.cost.per_host_hour + b.energy_kwh * a.per_kWh;
+  b.host_hours        = t.held_s / 3600;
+  b.busy_host_hours   = t.busy_s / 3600;
+  b.gpu_load_hours    = t.gpu_load_s / 3600;
+  const double gpu_W  = g.gpu ? std::max(0.0, g.gpu->tdp_W - g.gpu->idle_W) : 0;
+  const double joules = t.held_s * idle_power_W(g) + t.busy_s * std::max(0.0, g.power.busy_W - g.power.idle_W) +
+                        t.gpu_load_s * gpus(g) * gpu_W;
+  b.energy_kwh = a.pue * joules / 3.6e6;
+  b.cost       = b.host_hours * g.cost.per_host_hour + b.energy_kwh * a.per_kWh;
   return b;
 }
 

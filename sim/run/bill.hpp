@@ -2,7 +2,10 @@
 //
 //   IT power of a host        idle: host idle + GPUs x GPU idle
 //                             busy: host busy + GPUs x GPU tdp    (linear in the busy share)
-//   energy (kWh)              PUE x (held x idle power + busy x (busy power - idle power)) / 3.6e6
+//   energy (kWh)              PUE x (held x idle power + busy x (host busy - host idle)
+//                                    + GPU load x GPUs x (tdp - GPU idle)) / 3.6e6
+// where GPU load is the busy time weighted by GPU utilisation (sim/serve/gpu_load.hpp; the busy
+// time itself when the phase does not say).
 //   cost                      held hours x price per host-hour + energy x price per kWh
 //   storage cost              bytes x seconds / (1e12 B x 730 h x 3600 s) x price per TB-month
 #pragma once
@@ -22,6 +25,7 @@ struct GroupBill {
   std::string group;
   double host_hours      = 0;  // allocated
   double busy_host_hours = 0;  // at work, within those
+  double gpu_load_hours  = 0;  // GPU work at full load, host-hours (busy x utilisation)
   double energy_kwh      = 0;  // facility energy (PUE applied)
   double cost            = 0;
 };
@@ -46,7 +50,11 @@ struct Accounting {
 
 double idle_power_W(const GroupSpec& g);  // one host, its GPUs included
 double busy_power_W(const GroupSpec& g);
-GroupBill bill_group(const GroupSpec& g, double held_host_s, double busy_host_s, const AccountingSpec& a);
+// The host-seconds a holder of a group was allocated, at work, and of GPU work at full load.
+struct GroupTime {
+  double held_s = 0, busy_s = 0, gpu_load_s = 0;
+};
+GroupBill bill_group(const GroupSpec& g, const GroupTime& t, const AccountingSpec& a);
 double storage_cost(double byte_seconds, double per_TB_month);
 
 // Time shared by overlapping holders: for intervals [start, end), the seconds each pays when a

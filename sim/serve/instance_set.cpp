@@ -38,6 +38,7 @@ ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const B
   setup(*inst);
   inst->start(env.platform, env.label);
   instances_.push_back(std::move(inst));
+  ranks_.push_back(ranks);
   return *instances_.back();
 }
 
@@ -87,12 +88,17 @@ double InstanceSet::held_seconds() const
   return s;
 }
 
-GroupUse InstanceSet::usage(const std::string& group) const
+GroupUse InstanceSet::usage(const GroupSpec& group) const
 {
-  double busy = 0;
-  for (const auto& i : instances_)
-    busy += i->busy_seconds();
-  return {group, held_seconds(), busy};
+  const double gpus = group.gpu ? static_cast<double>(group.gpu->count) : 1;
+  GroupUse use{group.name, 0.0, 0, 0.0};
+  for (size_t k = 0; k < instances_.size(); ++k) {
+    const double share = static_cast<double>(ranks_[k]) / gpus;
+    *use.held_host_s += share * instances_[k]->held_seconds();
+    use.busy_host_s += share * instances_[k]->busy_seconds();
+    *use.gpu_load_host_s += share * instances_[k]->gpu_load_seconds();
+  }
+  return use;
 }
 
 double InstanceSet::sum(double (Batcher::*figure)() const) const

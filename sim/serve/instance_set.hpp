@@ -35,13 +35,15 @@ class InstanceSet {
   void close_and_join();
   double preemptions() const { return sum(&Batcher::preemptions); }
   double held_seconds() const;  // the instances' GPU time (after close_and_join)
-  // Their hosts' held and busy seconds, for the accounting: `group` is theirs.
-  GroupUse usage(const std::string& group) const;
+  // Their hosts' held, busy and GPU-load seconds, for the accounting: `group` is theirs. An
+  // instance on `ranks` of a host's GPUs holds that share of the host.
+  GroupUse usage(const GroupSpec& group) const;
 
  private:
   double sum(double (Batcher::*figure)() const) const;
 
   std::vector<std::unique_ptr<ServeInstance>> instances_;
+  std::vector<int64_t> ranks_;  // each instance's GPUs on its host
 };
 
 // Counts a request as rejected now.

@@ -7,10 +7,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace llsim {
+
+class GpuLoad;
 
 // What one iteration computes, summed over the batch. A prefill part of n new tokens after c
 // tokens of context attends to n*c + n*(n+1)/2 token pairs (causal); a decode of a request with
@@ -77,6 +80,14 @@ class IterationModel {
   // Adds each operator's seconds for `work` to `seconds` (as long as operator_names()); they sum
   // to seconds(work).
   virtual void add_operator_seconds(const BatchWork&, std::vector<double>&) const {}
+
+  // The share of its GPUs' capacity `work` used over `seconds`, for their power draw
+  // (gpu_load.hpp); 1 until set_gpu_load.
+  double utilisation(const BatchWork& work, double seconds) const;
+  void set_gpu_load(std::shared_ptr<const GpuLoad> load) { load_ = std::move(load); }
+
+ private:
+  std::shared_ptr<const GpuLoad> load_;
 };
 
 }  // namespace llsim

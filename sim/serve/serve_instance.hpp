@@ -96,6 +96,10 @@ class ServeInstance : public BatchListener {
   void stop_holding();  // the phase ended: its time is counted up to now
   double held_seconds() const { return held_s_; }
   double busy_seconds() const;  // its GPUs' busy time (iterations and KV moves)
+  // Busy seconds weighted by how hard they worked the GPUs (IterationModel::utilisation): the
+  // seconds at full load that draw the same power. KV moves count as none.
+  double gpu_load_seconds() const { return gpu_load_s_; }
+  void add_gpu_load(double seconds) { gpu_load_s_ += seconds; }  // for a custom run_iteration
   // When the first of its hosts fails from now on (+inf: never).
   double next_failure() const;
   // Forgets the prefix cache if a host failed while the instance was idle (it notices at its
@@ -118,8 +122,9 @@ class ServeInstance : public BatchListener {
  private:
   void loop();
   void iterate_once(double fail_at);
-  // Charges an iteration's request-seconds to the GPU's compute or HBM bandwidth (wait_ledger.hpp).
-  void charge_gpu(const BatchWork& work, double seconds) const;
+  // Charges an iteration that kept the GPUs `seconds`: its request-seconds to the GPU's compute or
+  // HBM bandwidth (wait_ledger.hpp) and its load (gpu_load_seconds).
+  void charge_gpu(const BatchWork& work, double seconds);
   void iterate_steady(int64_t steps, double fail_at);
   // serve_instance_swap.cpp: this iteration's swap moves, before it computes.
   bool move_swapped_kv(BatchWork& work, double fail_at);  // false: a failure of its host cut it
@@ -163,8 +168,9 @@ class ServeInstance : public BatchListener {
   bool allocated_           = true;
   bool held_                = true;  // its GPUs, from held_since_s_
   double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
-  bool closed_      = false;
-  int64_t incoming_ = 0;
+  double gpu_load_s_ = 0;
+  bool closed_       = false;
+  int64_t incoming_  = 0;
   Actor actor_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
+#include "sim/serve/gpu_load.hpp"
 #include "sim/serve/iteration_model.hpp"
 
 #include <cmath>
@@ -116,8 +117,10 @@ std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& 
 {
   GpuSpec stage = *group.gpu;  // one pipeline stage's GPUs
   stage.count   = layout_tp(group, layout);
-  return Registry<IterationModel>::create(
-      c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name});
+  auto model    = Registry<IterationModel>::create(
+         c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name});
+  model->set_gpu_load(std::make_shared<GpuLoad>(c.model, stage));
+  return model;
 }
 
 }  // namespace llsim

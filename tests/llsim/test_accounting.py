@@ -72,9 +72,11 @@ s7, _ = accounting("tests/inputs/accounting.yaml", "platform.groups.gpu.gpu.tdp=
 check_close(train["energy_kwh"] - s7["phases"]["train"]["energy_kwh"], 4 * 8 * 350 * span / KWH, EXACT,
             "tdp 350 W instead of 700 W: 8 x 350 W less per busy host")
 
-# Serving: billed while its instance is up; busy for its prefill and decodes.
+# Serving: billed while its instance is up; busy for its prefill and decodes. With the roofline at
+# the same efficiency e for compute and HBM and no overhead, every iteration uses its GPUs' peaks at
+# exactly e: the GPUs draw idle + e x (tdp - idle) while busy (sim/serve/gpu_load.hpp).
 serve_sets = ["platform.groups.gpu.cost={per_gpu_hour: 2}", "platform.groups.gpu.gpu.tdp=400W",
-              "platform.groups.gpu.gpu.idle=50W"]
+              "platform.groups.gpu.gpu.idle=50W", "phases.chat.iteration={impl: roofline, mfu: 0.8, hbm_efficiency: 0.8}"]
 out8 = run_out("tests/inputs/serve_single.yaml", *serve_sets)
 s8 = summary(out8)
 a8 = s8["accounting"]
@@ -86,9 +88,21 @@ with open(out8 + "/chat_requests.csv") as rows:
     request = dict(zip(*[line.strip().split(",") for line in rows]))
 lone_busy = float(request["finish_s"]) - float(request["arrival_s"])  # alone: never waits
 check_close(g["busy_host_hours"] * HOUR, lone_busy, EXACT, "busy = the lone request's time, arrival to last token")
+check_close(g["gpu_load_hours"], 0.8 * g["busy_host_hours"], EXACT, "GPU load = 0.8 x busy at efficiency 0.8")
 check_close(chat["energy_kwh"],
-            (chat["instance_time_s"] * 8 * 50 + g["busy_host_hours"] * HOUR * 8 * 350) / KWH, EXACT,
-            "serve energy = held x 8 x idle + busy x 8 x (tdp - idle)")
+            (chat["instance_time_s"] * 8 * 50 + 0.8 * g["busy_host_hours"] * HOUR * 8 * 350) / KWH, EXACT,
+            "serve energy = held x 8 x idle + 0.8 x busy x 8 x (tdp - idle)")
+# Default roofline (mfu 0.5, hbm_efficiency 0.8): the compute-bound prefill loads the GPUs at 0.5,
+# the memory-bound decodes at 0.8.
+g_default = summary(run_out("tests/inputs/serve_single.yaml", *serve_sets[:3]))["accounting"]["phases"]["chat"]
+load = g_default["groups"]["gpu"]["gpu_load_hours"] / g_default["groups"]["gpu"]["busy_host_hours"]
+check(0.5 < load < 0.8, f"GPU load per busy second between the prefill's 0.5 and the decodes' 0.8: {load}")
+# Instances of 2 GPUs on an 8-GPU host hold a quarter of it each: instance-seconds x 2/8 host-seconds.
+s_tp = summary(run_out("tests/inputs/serve_single.yaml", *serve_sets, "phases.chat.system.tp=2"))
+chat_tp, g_tp = s_tp["phases"]["chat"], s_tp["accounting"]["phases"]["chat"]["groups"]["gpu"]
+check_close(g_tp["host_hours"] * HOUR, chat_tp["instance_time_s"] * 2 / 8, EXACT, "tp 2: host-s = instance-s x 2/8")
+check_close(chat_tp["cost"], chat_tp["instance_time_s"] / HOUR * 2 * 2, EXACT, "tp 2: cost = instance-hours x 2 GPUs x 2")
+check(g_tp["busy_host_hours"] <= g_tp["host_hours"], f"tp 2: busy within held: {g_tp}")
 check(chat["output_tokens"] == 50, f"50 output tokens: {chat['output_tokens']}")
 check_close(chat["cost_per_M_output_tokens"], chat["cost"] / 50e-6, EXACT, "cost per M output tokens")
 check_close(chat["kwh_per_M_output_tokens"], chat["energy_kwh"] / 50e-6, EXACT, "kWh per M output tokens")

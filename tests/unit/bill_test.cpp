@@ -40,27 +40,34 @@ TEST_CASE("bill: held hours x price, idle and busy energy, PUE and the price of 
   AccountingSpec a;
   SECTION("idle the whole time: idle power x time")
   {
-    const GroupBill b = bill_group(g, 2 * 3600.0, 0, a);
+    const GroupBill b = bill_group(g, {2 * 3600.0, 0, 0}, a);
     CHECK(b.host_hours == 2);
     CHECK(b.cost == 40);
     CHECK(b.energy_kwh == Approx(2 * 960 / 1000.0).epsilon(1e-12));
   }
   SECTION("busy the whole time: busy power x time")
   {
-    const GroupBill b = bill_group(g, 3600.0, 3600.0, a);
+    const GroupBill b = bill_group(g, {3600.0, 3600.0, 3600.0}, a);
     CHECK(b.busy_host_hours == 1);
     CHECK(b.energy_kwh == Approx(6.2).epsilon(1e-12));
   }
   SECTION("busy a quarter of the time: linear between")
   {
-    const GroupBill b = bill_group(g, 3600.0, 900.0, a);
+    const GroupBill b = bill_group(g, {3600.0, 900.0, 900.0}, a);
     CHECK(b.energy_kwh == Approx(0.96 + 0.25 * (6.2 - 0.96)).epsilon(1e-12));
+  }
+  SECTION("GPUs at 40% load while busy: their tdp - idle counts for that share")
+  {
+    const GroupBill b = bill_group(g, {3600.0, 3600.0, 0.4 * 3600.0}, a);
+    CHECK(b.gpu_load_hours == Approx(0.4).epsilon(1e-12));
+    // 960 W idle + 200 W of the host at work + 0.4 x 8 x 630 W of its GPUs, for an hour.
+    CHECK(b.energy_kwh == Approx(0.96 + 0.2 + 0.4 * 8 * 0.63).epsilon(1e-12));
   }
   SECTION("PUE scales the energy, per_kWh adds its price to the cost")
   {
     a.pue             = 1.5;
     a.per_kWh         = 0.1;
-    const GroupBill b = bill_group(g, 3600.0, 3600.0, a);
+    const GroupBill b = bill_group(g, {3600.0, 3600.0, 3600.0}, a);
     CHECK(b.energy_kwh == Approx(9.3).epsilon(1e-12));
     CHECK(b.cost == Approx(20 + 0.93).epsilon(1e-12));
   }

@@ -1,0 +1,28 @@
+#include "sim/serve/gpu_load.hpp"
+
+#include "sim/serve/batch_cost.hpp"
+
+#include <algorithm>
+
+namespace llsim {
+
+GpuLoad::GpuLoad(const LlmModel& model, const GpuSpec& stage)
+    : model_(model)
+    , flops_(static_cast<double>(stage.count) * stage.flops)
+    , hbm_Bps_(static_cast<double>(stage.count) * stage.hbm_Bps)
+{}
+
+double GpuLoad::utilisation(const BatchWork& work, double seconds) const
+{
+  if (!model_.has_shape() || flops_ == 0 || hbm_Bps_ == 0 || !(seconds > 0))
+    return 1;
+  const double needed = std::max(batch_flop(model_, work) / flops_, batch_hbm_bytes(model_, work) / hbm_Bps_);
+  return std::min(1.0, needed / seconds);
+}
+
+double IterationModel::utilisation(const BatchWork& work, double seconds) const
+{
+  return load_ ? load_->utilisation(work, seconds) : 1;
+}
+
+}  // namespace llsim
