@@ -51,7 +51,24 @@ std::string price_rows(const Scenario& scenario)
     if (const auto* st = dynamic_cast<const StorageService*>(s); st != nullptr && st->per_TB_month() > 0)
       out += "\nStorage `" + s->name() + "`: " + readable(MetricUnit::Number, st->per_TB_month()) + " " + currency +
              " per TB-month (1e12 B for 730 h).\n";
+  for (const NetworkPrice& n : scenario.accounting.network)
+    out += "\nNetwork from `" + n.from + "` to `" + n.to + "`: " + readable(MetricUnit::Number, n.per_GB) + " " +
+           currency + " per GB (1e9 B).\n";
   return out;
+}
+
+// The priced traffic of each payer, a row per group pair.
+std::string network_rows(const std::vector<std::pair<std::string, const Bill*>>& payers, const std::string& currency)
+{
+  std::string out;
+  for (const auto& [name, bill] : payers)
+    for (const NetworkBill& n : bill->network)
+      out += "| " + name + " | " + n.from + " | " + n.to + " | " + readable(MetricUnit::Number, n.GB) + " | " +
+             readable(MetricUnit::Number, n.cost) + " |\n";
+  if (out.empty())
+    return "";
+  return "\nNetwork traffic billed (in the costs above):\n\n| paid by | from | to | GB | cost (" + currency +
+         ") |\n|---|---|---|---|---|\n" + out;
 }
 
 std::string bill_row(const std::string& name, const Bill& bill, const std::string& currency)
@@ -101,13 +118,17 @@ std::string cost_section(const Scenario& scenario, const SimulationResult& resul
          readable(MetricUnit::Number, scenario.accounting.per_kWh) + " " + currency +
          " per kWh). Hosts are billed while allocated: a phase's from its start to its end (a "
          "serve phase's instances while allocated), a service's for the rest of the run. A host draws its idle "
-         "power while allocated and its busy power while at work.\n\n";
+         "power while allocated and its busy power while at work, its GPUs in proportion to their load.\n\n";
   out += "| phase or service | host-hours | busy host-hours | storage | kWh | cost (" + currency +
          ") | per unit of work |\n|---|---|---|---|---|---|---|\n";
   for (size_t i = 0; i < result.phases.size(); ++i)
     out += bill_row(result.phases[i].name + " (" + result.phases[i].kind + ")", a.phases[i], currency);
   for (size_t i = 0; i < result.services.size(); ++i)
     out += bill_row(result.services[i].name + " (" + result.services[i].kind + ")", a.services[i], currency);
+  std::vector<std::pair<std::string, const Bill*>> payers;
+  for (size_t i = 0; i < result.phases.size(); ++i)
+    payers.emplace_back(result.phases[i].name, &a.phases[i]);
+  out += network_rows(payers, currency);
   out += "\nPrices and power used (`accounting` in summary.json):\n\n" + price_rows(scenario);
   if (!a.unbilled.empty())
     out += "\nNot billed (no phase or service used them): " + join(a.unbilled, ", ") + ".\n";

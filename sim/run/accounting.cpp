@@ -27,6 +27,13 @@ void add(Bill& bill, const GroupBill& group)
   bill.energy_kwh += group.energy_kwh;
 }
 
+void add_network(Bill& bill, std::vector<NetworkBill> lines)
+{
+  for (const NetworkBill& line : lines)
+    bill.cost += line.cost;
+  bill.network = std::move(lines);
+}
+
 // What each phase held of each group: the phase's report, or the whole group over its time.
 struct Hold {
   size_t phase;
@@ -145,8 +152,10 @@ Accounting account(const Scenario& scenario, const SimulationResult& result)
   out.services.resize(result.services.size());
   std::set<std::string> held;
   bill_services(scenario, result, bill_phases(scenario, result, out), out);
-  for (size_t i = 0; i < out.phases.size(); ++i)
+  for (size_t i = 0; i < out.phases.size(); ++i) {
+    add_network(out.phases[i], bill_network(result.phases[i].traffic, scenario.accounting));
     per_unit(result.phases[i].kind, result.phases[i].metrics, out.phases[i]);
+  }
   for (const Bill& b : out.phases)
     for (const GroupBill& g : b.groups)
       held.insert(g.group);

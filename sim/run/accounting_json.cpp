@@ -24,7 +24,10 @@ nlohmann::ordered_json prices_json(const Scenario& scenario)
   for (const Service* s : scenario.services->all())
     if (const auto* st = dynamic_cast<const StorageService*>(s))
       storage[s->name()] = {{"per_TB_month", json_number(st->per_TB_month())}};
-  return {{"groups", groups}, {"storage", storage}};
+  nlohmann::ordered_json network = nlohmann::ordered_json::array();
+  for (const NetworkPrice& n : scenario.accounting.network)
+    network.push_back({{"from", n.from}, {"to", n.to}, {"per_GB", json_number(n.per_GB)}});
+  return {{"groups", groups}, {"storage", storage}, {"network", network}};
 }
 
 nlohmann::ordered_json bill_json(const Bill& bill)
@@ -38,6 +41,15 @@ nlohmann::ordered_json bill_json(const Bill& bill)
                        {"cost", json_number(g.cost)}};
   nlohmann::ordered_json out = json_metrics({{"cost", bill.cost}, {"energy_kwh", bill.energy_kwh}});
   out["groups"]              = groups;
+  if (!bill.network.empty()) {
+    out["network"] = nlohmann::ordered_json::array();
+    for (const NetworkBill& n : bill.network)
+      out["network"].push_back({{"from", n.from},
+                                {"to", n.to},
+                                {"GB", json_number(n.GB)},
+                                {"per_GB", json_number(n.per_GB)},
+                                {"cost", json_number(n.cost)}});
+  }
   if (bill.storage_TB_months > 0 || bill.storage_cost > 0) {
     out["storage_TB_months"] = json_number(bill.storage_TB_months);
     out["storage_cost"]      = json_number(bill.storage_cost);

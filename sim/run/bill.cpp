@@ -50,6 +50,20 @@ double storage_cost(double byte_seconds, double per_TB_month)
   return byte_seconds / (1e12 * kSecondsPerMonth) * per_TB_month;
 }
 
+std::vector<NetworkBill> bill_network(const std::map<std::pair<std::string, std::string>, double>& bytes,
+                                      const AccountingSpec& a)
+{
+  std::vector<NetworkBill> lines;
+  for (const NetworkPrice& price : a.network) {
+    const auto it = bytes.find({price.from, price.to});
+    if (it == bytes.end())
+      continue;
+    const double GB = it->second / 1e9;
+    lines.push_back({price.from, price.to, GB, price.per_GB, GB * price.per_GB});
+  }
+  return lines;
+}
+
 std::vector<double> shared_seconds(const std::vector<std::pair<double, double>>& intervals)
 {
   std::vector<double> points;

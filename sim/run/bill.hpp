@@ -8,11 +8,13 @@
 // time itself when the phase does not say).
 //   cost                      held hours x price per host-hour + energy x price per kWh
 //   storage cost              bytes x seconds / (1e12 B x 730 h x 3600 s) x price per TB-month
+//   network cost              bytes delivered from group a to group b / 1e9 x price per GB (a -> b)
 #pragma once
 #include "sim/core/metrics.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/scenario/accounting_spec.hpp"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,8 +32,15 @@ struct GroupBill {
   double cost            = 0;
 };
 
+// Priced traffic from one group to another.
+struct NetworkBill {
+  std::string from, to;
+  double GB = 0, per_GB = 0, cost = 0;
+};
+
 struct Bill {
   std::vector<GroupBill> groups;
+  std::vector<NetworkBill> network;
   double storage_TB_months = 0;
   double storage_cost      = 0;
   double cost = 0, energy_kwh = 0;
@@ -56,6 +65,9 @@ struct GroupTime {
 };
 GroupBill bill_group(const GroupSpec& g, const GroupTime& t, const AccountingSpec& a);
 double storage_cost(double byte_seconds, double per_TB_month);
+// The priced lines of `bytes` by (from group, to group); unpriced traffic costs nothing.
+std::vector<NetworkBill> bill_network(const std::map<std::pair<std::string, std::string>, double>& bytes,
+                                      const AccountingSpec& a);
 
 // Time shared by overlapping holders: for intervals [start, end), the seconds each pays when a
 // stretch covered by k of them is split evenly among the k.

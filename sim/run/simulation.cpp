@@ -11,6 +11,7 @@
 #include "sim/sg/platform.hpp"
 #include "sim/sg/progress.hpp"
 #include "sim/sg/timer.hpp"
+#include "sim/sg/traffic_ledger.hpp"
 #include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/service.hpp"
 
@@ -51,6 +52,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
   // Services start before the simulation does (outside any actor, so starting them cannot
   // yield to a phase): their queues and threads exist before any phase submits a request.
   clear_wait_ledger();
+  clear_traffic_ledger();
   Timer timer(platform);
   for (Service* s : scenario.services->all())
     s->start(ServiceRuntime{platform, *scenario.faults, timer});
@@ -102,6 +104,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     result.phases[i].tables  = scenario.phases[i].model->tables();
     result.phases[i].usage   = scenario.phases[i].model->usage();
     result.phases[i].waits   = phase_waits(static_cast<int>(i));
+    result.phases[i].traffic = phase_traffic(static_cast<int>(i));
   }
   for (Service* s : scenario.services->all()) {
     s->finish(result.simulated_time_s);

@@ -21,6 +21,8 @@ struct PhaseResult {
   std::vector<GroupUse> usage;  // Phase::usage()
   // Seconds its work spent at each resource (sim/sg/wait_ledger.hpp), by resource name.
   std::map<std::string, double> waits;
+  // Bytes its work delivered between host groups (sim/sg/traffic_ledger.hpp).
+  std::map<std::pair<std::string, std::string>, double> traffic;
 };
 
 struct ServiceResult {

@@ -161,7 +161,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
   s.faults->load(top.raw("faults"));
   s.services = std::make_unique<ServiceDirectory>(*s.platform, s.seed);
   s.services->load(top.raw("services"));
-  s.accounting = parse_accounting(top.section("accounting", accounting_params()));
+  s.accounting = parse_accounting(top.section("accounting", accounting_params()), *s.platform);
 
   load_phases(top.raw("phases"), s);
   return s;

@@ -2,6 +2,7 @@
 
 #include "sim/sg/clock.hpp"
 #include "sim/sg/platform.hpp"
+#include "sim/sg/traffic_ledger.hpp"
 #include "sim/sg/wait_ledger.hpp"
 
 #include <simgrid/Exception.hpp>
@@ -86,9 +87,12 @@ bool transfer(const Platform& platform, HostId from, HostId to, double bytes, do
 {
   const double start = now();
   if (from != to && bytes >= 1) {
-    const bool done = wait_or_cancel(
-        sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)), deadline);
+    double remaining = 0;
+    const bool done =
+        wait_or_cancel(sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)),
+                       deadline, &remaining);
     charge_wait(network_resource(platform, from, to), now() - start);
+    count_traffic(platform, from, to, std::floor(bytes) - remaining);
     if (!done)
       return false;
   }
@@ -103,17 +107,23 @@ bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, doub
 {
   const double start = now();
   std::vector<sg4::CommPtr> comms;
+  std::vector<const Flow*> sent;
   for (const Flow& f : flows)
-    if (f.from != f.to && f.bytes >= 1)
+    if (f.from != f.to && f.bytes >= 1) {
       comms.push_back(
           sg4::Comm::sendto_async(platform.host(f.from), platform.host(f.to), static_cast<uint64_t>(f.bytes)));
-  bool ok = true;
-  for (size_t i = 0; i < comms.size() && ok; ++i)
-    if (!wait_or_cancel(comms[i], deadline)) {
-      for (size_t j = i + 1; j < comms.size(); ++j)
-        comms[j]->cancel();
-      ok = false;
+      sent.push_back(&f);
     }
+  bool ok = true;
+  for (size_t i = 0; i < comms.size(); ++i) {
+    double remaining = 0;
+    if (!ok) {
+      remaining = comms[i]->get_remaining();  // before cancel(), which forgets it
+      comms[i]->cancel();
+    } else if (!wait_or_cancel(comms[i], deadline, &remaining))
+      ok = false;
+    count_traffic(platform, sent[i]->from, sent[i]->to, std::floor(sent[i]->bytes) - remaining);
+  }
   if (!comms.empty())
     charge_wait(network_resource(platform, flows.front().from, flows.front().to), now() - start);
   return ok;
@@ -136,6 +146,9 @@ bool relay_hops(const Platform& platform, HostId from, HostId via, HostId to, do
     hops.push_back(sg4::Comm::sendto_async(platform.host(via), platform.host(to), static_cast<uint64_t>(bytes)));
     which.push_back(1);
   }
+  const auto count = [&](size_t k, double remaining) {
+    count_traffic(platform, which[k] == 0 ? from : via, which[k] == 0 ? via : to, std::floor(bytes) - remaining);
+  };
   bool first_running = !which.empty() && which.front() == 0;
   bool first_told    = false;
   while (true) {
@@ -160,12 +173,15 @@ bool relay_hops(const Platform& platform, HostId from, HostId via, HostId to, do
                                           : sg4::Comm::wait_any_for(hops, wake - now());
     if (done < 0) {
       if (reached(deadline)) {
-        for (auto& h : hops)
-          h->cancel();
+        for (size_t k = 0; k < hops.size(); ++k) {
+          count(k, hops[k]->get_remaining());
+          hops[k]->cancel();
+        }
         return false;
       }
       continue;
     }
+    count(static_cast<size_t>(done), 0);
     if (which[static_cast<size_t>(done)] == 0)
       first_running = false;
     hops.erase(hops.begin() + done);

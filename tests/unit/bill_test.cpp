@@ -130,3 +130,20 @@ TEST_CASE("bottlenecks: shares of the charged seconds, largest first, ties by na
   CHECK(ranked_shares({}).empty());
   CHECK(ranked_shares({{"x", 0}}).empty());
 }
+
+TEST_CASE("network bill: priced directions only, bytes / 1e9 x price", "[bill]")
+{
+  AccountingSpec a;
+  a.network = {{"gpu", "oss", 0.02}, {"gpu", "gpu", 0.5}};
+  const std::map<std::pair<std::string, std::string>, double> bytes = {
+      {{"gpu", "oss"}, 3e9}, {{"oss", "gpu"}, 7e9}, {{"gpu", "gpu"}, 1e8}};
+  const std::vector<NetworkBill> lines = bill_network(bytes, a);
+  REQUIRE(lines.size() == 2);  // oss -> gpu has no price
+  CHECK(lines[0].from == "gpu");
+  CHECK(lines[0].to == "oss");
+  CHECK(lines[0].GB == 3);
+  CHECK(lines[0].cost == Approx(0.06).epsilon(1e-15));
+  CHECK(lines[1].to == "gpu");
+  CHECK(lines[1].cost == Approx(0.05).epsilon(1e-15));
+  CHECK(bill_network({}, a).empty());  // a priced pair nothing crossed: no line
+}

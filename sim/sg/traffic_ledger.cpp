@@ -1,0 +1,51 @@
+#include "sim/sg/traffic_ledger.hpp"
+
+#include "sim/sg/platform.hpp"
+#include "sim/sg/wait_ledger.hpp"
+
+#include <vector>
+
+namespace llsim {
+
+namespace {
+
+using Bytes = std::map<std::pair<const GroupSpec*, const GroupSpec*>, double>;
+
+std::vector<Bytes>& ledger()  // by phase tag
+{
+  static std::vector<Bytes> per_phase;
+  return per_phase;
+}
+
+}  // namespace
+
+void count_traffic(const Platform& platform, HostId from, HostId to, double bytes)
+{
+  const int tag = phase_tag();
+  if (!(bytes > 0) || from == to || tag == kNoPhase)
+    return;
+  const size_t slot = static_cast<size_t>(tag);
+  auto& all         = ledger();
+  if (slot >= all.size())
+    all.resize(slot + 1);
+  const PlatformSpec& spec = platform.spec();
+  all[slot][{&spec.group_of(from), &spec.group_of(to)}] += bytes;
+}
+
+std::map<GroupPair, double> phase_traffic(int tag)
+{
+  std::map<GroupPair, double> out;
+  const size_t slot = static_cast<size_t>(tag);
+  if (tag < 0 || slot >= ledger().size())
+    return out;
+  for (const auto& [pair, bytes] : ledger()[slot])
+    out[{pair.first->name, pair.second->name}] += bytes;
+  return out;
+}
+
+void clear_traffic_ledger()
+{
+  ledger().clear();
+}
+
+}  // namespace llsim

@@ -1,0 +1,24 @@
+// Bytes each phase moved between host groups, for a network price per GB between named groups
+// (docs/accounting.md, "Network"). The network activities (sim/sg/activities.hpp) count what they
+// delivered, to the phase of the calling actor (sim/sg/wait_ledger.hpp): a service thread serving
+// a phase's request counts its replies to that phase. A cancelled transfer counts what it had
+// moved. Actors working for no phase are not counted (every service request carries its phase:
+// over the test inputs and scenarios, none sends for no phase).
+#pragma once
+#include "sim/platform/platform_spec.hpp"
+
+#include <map>
+#include <string>
+#include <utility>
+
+namespace llsim {
+
+class Platform;
+
+using GroupPair = std::pair<std::string, std::string>;  // (from group, to group)
+
+void count_traffic(const Platform& platform, HostId from, HostId to, double bytes);
+std::map<GroupPair, double> phase_traffic(int tag);  // bytes
+void clear_traffic_ledger();                         // before a simulation
+
+}  // namespace llsim
