@@ -3,10 +3,12 @@
 #include "sim/cli/plan_report.hpp"
 #include "sim/cli/plot_runner.hpp"
 #include "sim/cli/run_report.hpp"
+#include "sim/cli/slurm_options.hpp"
 #include "sim/cli/whole_option.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/run/slurm_plan.hpp"
 #include "sim/run/sweep_plan.hpp"
 
 #include <CLI/CLI.hpp>
@@ -67,10 +69,17 @@ PlanSetup checked_setup(const PlanArguments& a)
   s.sets      = a.sets;
   s.seeds     = whole_option("--seeds", a.seeds, 1000);
   s.jobs      = whole_option("--jobs", a.jobs, 1024);
+  if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty()))
+    throw std::invalid_argument("--partition and --time go with --slurm");
+  if (a.slurm && a.jobs != "1")
+    throw std::invalid_argument("--jobs is for local runs; with --slurm, Slurm runs a point's seeds at once");
+  if (!a.slurm_options.time.empty())
+    check_slurm_time(a.slurm_options.time);
   LoadOptions load;
   load.overrides      = a.sets;
   const Scenario base = load_scenario(a.scenario, load);
   s.first_seed        = base.seed;
+  s.name              = base.name;
   s.out               = a.out.empty() ? "out/" + base.name + "_plan" : a.out;
   const auto known    = scenario_metrics(base);
   for (const PlanTarget& t : s.targets)
@@ -140,22 +149,27 @@ CLI::App* add_plan_command(CLI::App& app, PlanArguments& a)
                 "its 95% confidence interval does")
       ->type_name("N");
   c->add_option("--jobs", a.jobs, "runs at a time (default 1)")->type_name("J");
+  add_slurm_options(*c, a.slurm, a.slurm_options,
+                    "run each point's seeds as a Slurm job array (sbatch), the search waiting for each; from a "
+                    "login node or a job of its own");
   c->add_option("--out", a.out, "output directory (default: out/<scenario name>_plan/)")->type_name("DIR");
   repeated("--set", a.sets, "PATH=VALUE", "an override for every point. Repeatable");
   c->add_flag("--exhaustive", a.exhaustive, "run every point of the grid instead of searching (to check a search)");
   c->add_flag("--quiet", a.quiet, "no progress lines");
   c->add_flag("--plot", a.plot, "draw the objective against each target metric (analysis/plan_plot.py)");
-  c->footer(
-      "Writes DIR/report.md, DIR/points.csv, DIR/plan.json and DIR/runs/*/. Runs already in DIR/runs are\n"
-      "kept, not run again. Exit status: 0 an answer, 3 no point meets the targets, 2 bad input, 1 a run failed.");
+  c->footer("Writes DIR/report.md, DIR/points.csv, DIR/plan.json and DIR/runs/*/ (with --slurm, DIR/slurm/ too).\n"
+            "Runs already in DIR/runs are kept, not run again. Exit status: 0 an answer, 3 no point meets the targets, "
+            "2 bad input, 1 a run failed.");
   return c;
 }
 
 int plan_command(const PlanArguments& a, const std::vector<std::string>& args)
 {
   const PlanSetup setup = checked_setup(a);
+  if (a.slurm)
+    check_slurm_submission(setup.out, a.slurm_options, "plan");
   claim_output(setup);
-  PlanRuns runs(setup);
+  PlanRuns runs(setup, a.slurm ? slurm_runs(setup.out, setup.name, a.slurm_options) : local_runs(setup.jobs));
   std::vector<size_t> sizes;
   std::vector<AxisShape> shapes;
   for (const PlanAxis& axis : setup.axes) {

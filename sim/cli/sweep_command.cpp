@@ -1,5 +1,6 @@
 #include "sim/cli/sweep_command.hpp"
 
+#include "sim/cli/slurm_options.hpp"
 #include "sim/cli/sweep_report.hpp"
 #include "sim/cli/whole_option.hpp"
 #include "sim/core/errors.hpp"
@@ -115,13 +116,9 @@ CLI::App* add_sweep_command(CLI::App& app, SweepArguments& a)
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   c->add_flag("--quiet", a.quiet, "no progress lines");
-  c->add_flag("--slurm", a.slurm,
-              "run on Slurm instead: submit a job array (a task per run still missing) and a collector job that "
-              "writes the tables when the array has ended");
-  c->add_option("--partition", a.slurm_options.partition, "the Slurm partition (default: the cluster's)")
-      ->type_name("P");
-  c->add_option("--time", a.slurm_options.time, "the Slurm time limit of each task (MINUTES, H:M:S or D-H:M:S)")
-      ->type_name("T");
+  add_slurm_options(*c, a.slurm, a.slurm_options,
+                    "run on Slurm instead: submit a job array (a task per run still missing) and a collector job "
+                    "that writes the tables when the array has ended");
   c->add_flag_callback(
       "--no-submit", [&a] { a.slurm_options.submit = false; },
       "with --slurm: write DIR/slurm/*.sh only, to read or edit before sbatch");

@@ -22,8 +22,33 @@ bool meets_target(const PlanTarget& t, const MetricFigure& f, int64_t seeds)
   return satisfies(t, up ? f.low : f.high);
 }
 
-PlanRuns::PlanRuns(const PlanSetup& setup)
+RunMaker local_runs(int64_t jobs)
+{
+  return [jobs](const std::string&, const std::vector<PendingRun>& runs) {
+    ChildRuns children;
+    std::string failure;
+    const auto reap = [&] {
+      const ChildExit e      = children.wait_any();
+      const std::string& dir = runs[e.job].dir;
+      if (e.status != 0 && failure.empty())
+        failure = dir + " failed (exit " + std::to_string(e.status) + "):\n" + read_text(dir + ".log");
+      else if (e.status == 0)
+        std::filesystem::remove(dir + ".log");
+    };
+    for (size_t k = 0; k < runs.size(); ++k) {
+      children.start(k, runs[k].args, runs[k].dir + ".log");
+      while (children.running() >= static_cast<size_t>(jobs))
+        reap();
+    }
+    while (children.running() > 0)
+      reap();
+    return failure;
+  };
+}
+
+PlanRuns::PlanRuns(const PlanSetup& setup, RunMaker make)
     : setup_(setup)
+    , make_(std::move(make))
     , scenario_hash_(scenario_text_hash(setup.scenario))
 {}
 
@@ -35,12 +60,12 @@ std::vector<std::string> PlanRuns::overrides(const PointIndex& index) const
   return out;
 }
 
-std::string PlanRuns::run_dir(const PointIndex& index, uint64_t seed) const
+std::string PlanRuns::point_name(const PointIndex& index) const
 {
   std::string name = "p";
   for (size_t a = 0; a < index.size(); ++a)
     name += (a == 0 ? "" : "_") + std::to_string(index[a]);
-  return setup_.out + "/runs/" + name + "_s" + std::to_string(seed);
+  return name;
 }
 
 const PlanPoint& PlanRuns::evaluate(const PointIndex& index)
@@ -48,39 +73,23 @@ const PlanPoint& PlanRuns::evaluate(const PointIndex& index)
   const auto known = points_.find(index);
   if (known != points_.end())
     return known->second;
+  const std::string point = point_name(index);
   std::vector<std::string> dirs;
-  for (int64_t k = 0; k < setup_.seeds; ++k)
-    dirs.push_back(run_dir(index, setup_.first_seed + static_cast<uint64_t>(k)));
-  ChildRuns children;
-  std::string failure;
-  const auto reap = [&] {
-    const ChildExit e = children.wait_any();
-    if (e.status != 0 && failure.empty())
-      failure = dirs[e.job] + " failed (exit " + std::to_string(e.status) + "):\n" + read_text(dirs[e.job] + ".log");
-    else if (e.status == 0)
-      std::filesystem::remove(dirs[e.job] + ".log");
-  };
-  for (size_t k = 0; k < dirs.size(); ++k) {
-    if (std::filesystem::exists(dirs[k] + "/summary.json")) {
+  std::vector<PendingRun> pending;
+  for (int64_t k = 0; k < setup_.seeds; ++k) {
+    const std::string seed = std::to_string(setup_.first_seed + static_cast<uint64_t>(k));
+    dirs.push_back(setup_.out + "/runs/" + point + "_s" + seed);
+    if (std::filesystem::exists(dirs.back() + "/summary.json")) {
       kept_ += 1;
       continue;
     }
-    std::vector<std::string> args = {"run",
-                                     setup_.scenario,
-                                     "--quiet",
-                                     "--out",
-                                     dirs[k],
-                                     "--seed",
-                                     std::to_string(setup_.first_seed + static_cast<uint64_t>(k))};
+    PendingRun run{dirs.back(), {"run", setup_.scenario, "--quiet", "--out", dirs.back(), "--seed", seed}};
     for (const std::string& s : overrides(index))
-      args.insert(args.end(), {"--set", s});
-    children.start(k, args, dirs[k] + ".log");
-    made_ += 1;
-    while (children.running() >= static_cast<size_t>(setup_.jobs))
-      reap();
+      run.args.insert(run.args.end(), {"--set", s});
+    pending.push_back(run);
   }
-  while (children.running() > 0)
-    reap();
+  const std::string failure = pending.empty() ? "" : make_(point, pending);
+  made_ += pending.size();
   if (!failure.empty())
     throw SimulationError("plan stopped: " + failure + "(finished runs are kept in " + setup_.out +
                           "/runs; run the same plan again to resume)");

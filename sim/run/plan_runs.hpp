@@ -1,12 +1,14 @@
 // The runs of `llsim plan`: each point of the search run with every seed as an ordinary
-// `llsim run` (sim/run/child_runs.hpp), `jobs` at a time, into DIR/runs/p<i>_<j>..._s<seed>; a
-// run whose summary.json is there already is kept, so a stopped plan resumes. A point's figures
+// `llsim run`, into DIR/runs/p<i>_<j>..._s<seed>, as child processes (local_runs,
+// sim/run/child_runs.hpp) or as a Slurm job array (sim/run/slurm_plan.hpp); a run whose
+// summary.json is there already is kept, so a stopped plan resumes. A point's figures
 // are the mean and 95% confidence interval of each metric over its seeds, as sweeps compute them.
 #pragma once
 #include "sim/run/plan_search.hpp"
 #include "sim/run/plan_spec.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +17,7 @@ namespace llsim {
 
 struct PlanSetup {
   std::string scenario;
+  std::string name;  // the scenario's
   std::vector<PlanAxis> axes;
   std::vector<PlanTarget> targets;
   std::string objective = "run.cost";
@@ -24,6 +27,17 @@ struct PlanSetup {
   uint64_t first_seed = 1;
   std::string out;
 };
+
+// A run of a point not made yet: its output directory and its `llsim` arguments.
+struct PendingRun {
+  std::string dir;
+  std::vector<std::string> args;
+};
+// Makes a point's pending runs (`point` names it: p<i>_<j>...); "" when all were made, else what
+// failed first, with its log.
+using RunMaker = std::function<std::string(const std::string& point, const std::vector<PendingRun>& runs)>;
+// `jobs` child processes at a time, each run's standard error in DIR.log (removed when it succeeds).
+RunMaker local_runs(int64_t jobs);
 
 struct MetricFigure {
   double mean = 0, low = 0, high = 0;  // low, high: NaN with one seed
@@ -38,7 +52,7 @@ struct PlanPoint {
 
 class PlanRuns {
  public:
-  explicit PlanRuns(const PlanSetup& setup);
+  PlanRuns(const PlanSetup& setup, RunMaker make);
   // Runs the point's seeds not run yet; the point's figures. Throws SimulationError when a run
   // fails or its summary is unreadable or from another text of the scenario.
   const PlanPoint& evaluate(const PointIndex& index);
@@ -48,10 +62,11 @@ class PlanRuns {
   std::vector<std::string> overrides(const PointIndex& index) const;
 
  private:
-  std::string run_dir(const PointIndex& index, uint64_t seed) const;
+  std::string point_name(const PointIndex& index) const;
   PlanPoint summarize(const PointIndex& index, const std::vector<std::map<std::string, double>>& runs) const;
 
   const PlanSetup& setup_;
+  RunMaker make_;
   std::string scenario_hash_;
   std::map<PointIndex, PlanPoint> points_;
   std::vector<const PlanPoint*> order_;

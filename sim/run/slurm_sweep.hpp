@@ -3,6 +3,8 @@
 // that starts when the array has ended and writes the sweep's tables with `llsim sweep ...
 // --collect`. The scripts are kept in DIR/slurm/ so a user can read or edit and resubmit them.
 #pragma once
+#include "sim/run/slurm_jobs.hpp"
+
 #include <string>
 #include <vector>
 
@@ -11,26 +13,10 @@ namespace llsim {
 struct SweepPlan;
 struct SweepRequest;
 
-struct SlurmOptions {
-  std::string partition;  // "" = the cluster's default
-  std::string time;       // "" = the partition's default; else Slurm's time format
-  bool submit = true;     // false: write the scripts only
-};
-
 struct SlurmJobs {
   std::string array_job, collector_job;  // Slurm job ids; empty when not submitted
   std::string array_script, collector_script;
 };
-
-// Throws std::invalid_argument unless `time` is in a format sbatch --time accepts: M, M:S,
-// H:M:S, D-H, D-H:M or D-H:M:S.
-void check_slurm_time(const std::string& time);
-
-// Before anything is written: throws ConfigError when `out_dir` has characters the scripts
-// cannot carry, when submitting and sbatch is not on PATH or refuses the partition or time limit
-// (sbatch --test-only), or when jobs of an earlier submission into `out_dir` (DIR/slurm/jobs.txt)
-// are still queued or running.
-void check_slurm_submission(const std::string& out_dir, const SlurmOptions& options);
 
 // Writes DIR/slurm/{tasks.txt,array.sh,collect.sh} and, with options.submit, submits them
 // with sbatch. `runs`: each task's `llsim run` arguments; `collector`: the arguments of the

@@ -95,7 +95,7 @@ SweepPlan plan_sweep(const SweepRequest& r)
   plan.out = r.out.empty() ? "out/" + plan.name + "_sweep" : r.out;
   check_output_dir(plan.out);
   if (r.slurm)
-    check_slurm_submission(plan.out, r.slurm_options);
+    check_slurm_submission(plan.out, r.slurm_options, "sweep");
   // Every run records the hash of the scenario text it read, so a run made from an edited file
   // is found, not mixed in.
   plan.scenario_hash         = scenario_text_hash(r.scenario);

@@ -76,3 +76,27 @@ def check_close(actual, expected, rel, message):
 def finish():
     print(f"{_results['passed']} passed, {_results['failed']} failed")
     sys.exit(1 if _results["failed"] or not _results["passed"] else 0)
+
+
+def slurm_answers():
+    """Whether a Slurm cluster answers sinfo with an idle node (CI starts one: tests/slurm/)."""
+    try:
+        proc = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True, timeout=20)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return proc.returncode == 0 and "idle" in proc.stdout
+
+
+def stand_in_commands(commands):
+    """Writes bash commands that stand in for real ones (sbatch, squeue) in a new directory and puts it
+    first on PATH. In each body, CALLS is a log file every command may append to and FAKE the
+    directory (for flag files a test creates). Returns (directory, CALLS path, the PATH to restore)."""
+    fake = scratch_dir()
+    calls = os.path.join(fake, "calls.log")
+    for command, body in commands:
+        with open(os.path.join(fake, command), "w") as f:
+            f.write("#!/bin/bash\n" + body.replace("CALLS", calls).replace("FAKE", fake) + "\n")
+        os.chmod(os.path.join(fake, command), 0o755)
+    real_path = os.environ["PATH"]
+    os.environ["PATH"] = fake + os.pathsep + real_path
+    return fake, calls, real_path

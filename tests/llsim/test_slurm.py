@@ -7,7 +7,7 @@ import shutil
 import subprocess
 import time
 
-from harness import ROOT, check, finish, run, scratch_dir
+from harness import ROOT, check, finish, run, scratch_dir, slurm_answers, stand_in_commands
 
 SCENARIO = "tests/inputs/serve_single.yaml"
 SWEEP = ["--set", "phases.chat.workload.requests=20",
@@ -70,9 +70,7 @@ for args, text in [(["--partition", "debug"], "go with --slurm"),
 
 # Submission through stand-in sbatch, squeue and scancel commands (first on PATH), for what a
 # real cluster rarely does: notes printed around the job id, a refused array, a refused collector.
-fake = scratch_dir()
-calls = os.path.join(fake, "calls.log")
-for command, body in [("sbatch", """for a in "$@"; do [ "$a" = --test-only ] && exit 0; done
+fake, calls, real_path = stand_in_commands([("sbatch", """for a in "$@"; do [ "$a" = --test-only ] && exit 0; done
 echo "sbatch $*" >> CALLS
 echo "sbatch: INFO: job_submit: default account 'proj' used" >&2
 case "$*" in
@@ -80,12 +78,7 @@ case "$*" in
               echo 41 ;;
   *) [ -e FAKE/refuse_collector ] && { echo "sbatch: error: invalid dependency" >&2; exit 1; }
      echo "42;cluster" ;;
-esac"""), ("squeue", "exit 0"), ("scancel", 'echo "scancel $*" >> CALLS')]:
-    with open(os.path.join(fake, command), "w") as f:
-        f.write("#!/bin/bash\n" + body.replace("CALLS", calls).replace("FAKE", fake) + "\n")
-    os.chmod(os.path.join(fake, command), 0o755)
-real_path = os.environ["PATH"]
-os.environ["PATH"] = fake + os.pathsep + real_path
+esac"""), ("squeue", "exit 0"), ("scancel", 'echo "scancel $*" >> CALLS')])
 submitted = scratch_dir()
 _, out, _ = run("sweep", SCENARIO, "--out", submitted, *SWEEP, "--slurm")
 check(open(os.path.join(submitted, "slurm", "jobs.txt")).read() == "array 41\ncollector 42\n",
@@ -99,14 +92,6 @@ for refusal, code, text in [("refuse_array", 1, "QOSMaxSubmitJobPerUserLimit"),
     os.remove(os.path.join(fake, refusal))
 check("scancel 41" in open(calls).read(), "the array of a refused collector is cancelled")
 os.environ["PATH"] = real_path
-
-
-def slurm_answers():
-    try:
-        proc = subprocess.run(["sinfo", "-h", "-o", "%t"], capture_output=True, text=True, timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and "idle" in proc.stdout
 
 
 if slurm_answers():
