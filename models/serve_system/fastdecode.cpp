@@ -155,7 +155,7 @@ class FastDecode : public ServeSystem {
     s_part.decode_context    = 0;  // attention over the context is the R-part
     s_part.prefill_kv_tokens = static_cast<double>(w.prefill_tokens);
     const double s_time      = s_model_->seconds(s_part);
-    instances_[static_cast<size_t>(index)].add_gpu_load(s_time * s_model_->utilisation(s_part, s_time));
+    instances_[static_cast<size_t>(index)].add_gpu_load(s_time * s_model_->gpu_load(s_part, s_time));
     const double workers = static_cast<double>(workers_per_instance_);
     const double kv_read =
         w.decode_context * model_.kv_bytes_per_token / (workers * cpu_group_.memory_Bps * memory_efficiency_);

@@ -44,6 +44,8 @@ std::string price_rows(const Scenario& scenario)
     std::string busy = with_si_prefix(busy_power_W(g), "W");
     if (g.gpu && g.gpu->tdp_W == 0)
       busy += " (GPU tdp not given: 0 W)";
+    if (g.gpu && g.gpu->power_curve)
+      busy += " (GPUs: measured power table, not linear in between)";
     out += "| " + g.name + " | " + std::to_string(g.count) + " | " + price + " | " +
            readable(MetricUnit::Number, g.cost.per_host_hour) + " " + currency + " | " + idle + " | " + busy + " |\n";
   }

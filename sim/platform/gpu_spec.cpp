@@ -1,6 +1,8 @@
 #include "sim/platform/gpu_spec.hpp"
 
+#include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/platform/gpu_power_curve.hpp"
 
 #include <stdexcept>
 
@@ -9,13 +11,15 @@ namespace llsim {
 namespace {
 
 // Fills the figures of `preset` that the section does not give, so that resolved.yaml shows what
-// was run. A given `interconnect` replaces the preset's link with its bandwidth.
+// was run. A given `interconnect` replaces the preset's link with its bandwidth; a given
+// `power_table` its tdp and idle.
 void fill_preset(const Params& p, const GpuPreset& preset)
 {
-  YAML::Node node     = p.ref().node();
-  const bool own_link = p.has("interconnect");
+  YAML::Node node      = p.ref().node();
+  const bool own_link  = p.has("interconnect");
+  const bool own_power = p.has("power_table");
   for (const auto& [key, value] : preset.figures) {
-    if (p.has(key) || (key == "interconnect_bandwidth" && own_link))
+    if (p.has(key) || (key == "interconnect_bandwidth" && own_link) || ((key == "tdp" || key == "idle") && own_power))
       continue;
     node[key] = without_marks(YAML::Load(value));
   }
@@ -126,9 +130,13 @@ const ParamTable& gpu_params()
           .positive()
           .may_be_absent(),
       ParamSpec::quantity("idle", Dimension::Power,
-                          "draw of one GPU while idle, for energy; in no preset (datasheets give none): absent "
-                          "counts 0 W, and report.md says so")
+                          "draw of one GPU while idle, for energy; datasheets give none, so only a preset fitted to "
+                          "measured power has one (a100-80gb-sxm): absent counts 0 W, and report.md says so")
           .at_least(0)
+          .may_be_absent(),
+      ParamSpec::text("power_table",
+                      "CSV of one GPU's measured power against utilisation (columns utilisation, power_W; rows at "
+                      "0 and 1), instead of the linear law between idle and tdp, which it replaces")
           .may_be_absent(),
       ParamSpec::quantity("gemm_efficiency", Dimension::Number,
                           "fitted on this GPU: the operators model's gemm_efficiency where the scenario gives none")
@@ -154,6 +162,8 @@ const ParamTable& gpu_params()
 
 GpuSpec parse_gpu(const Params& p)
 {
+  if (p.has("power_table") && (p.has("tdp") || p.has("idle")))
+    p.fail("power_table", "gives the GPU's power from idle (utilisation 0) to full load (1): drop tdp and idle");
   if (p.has("preset"))
     apply_preset(p);
   if (!p.has("hbm"))
@@ -166,6 +176,15 @@ GpuSpec parse_gpu(const Params& p)
   g.fp8_flops = p.has("fp8_flops") ? p.quantity("fp8_flops") : 0;
   g.tdp_W     = p.has("tdp") ? p.quantity("tdp") : 0;
   g.idle_W    = p.has("idle") ? p.quantity("idle") : 0;
+  if (p.has("power_table")) {
+    try {
+      g.power_curve = std::make_shared<const GpuPowerCurve>(read_gpu_power_table(p.path("power_table")));
+    } catch (const ConfigError& e) {
+      p.fail("power_table", e.what());
+    }
+    g.tdp_W  = g.power_curve->full_W();
+    g.idle_W = g.power_curve->idle_W();
+  }
   if (g.idle_W > 0 && g.tdp_W == 0)
     p.fail("idle", "give the GPU's tdp too (its draw at work, for energy); idle alone would make it draw more "
                    "idle than busy");

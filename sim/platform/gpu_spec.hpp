@@ -11,11 +11,14 @@
 #include "sim/core/params.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace llsim {
+
+struct GpuPowerCurve;
 
 // How the GPUs of one host talk to each other.
 enum class GpuLink { None, NvLink, InfinityFabric, Pcie };
@@ -34,6 +37,8 @@ struct GpuSpec {
   int64_t pcie_lanes = 0;
   double tdp_W       = 0;  // board power, drawn while busy; 0: not given
   double idle_W      = 0;  // drawn while idle; 0: not given
+  // Measured power against utilisation (`power_table`); tdp_W and idle_W are then its ends.
+  std::shared_ptr<const GpuPowerCurve> power_curve;
   // The operators model's kernel efficiencies measured on this GPU type (llsim calibrate on a
   // profile): its defaults for these keys where the GPU has them.
   std::optional<double> gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch_s;

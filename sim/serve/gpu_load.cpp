@@ -10,6 +10,7 @@ GpuLoad::GpuLoad(const LlmModel& model, const GpuSpec& stage)
     : model_(model)
     , flops_(static_cast<double>(stage.count) * stage.flops)
     , hbm_Bps_(static_cast<double>(stage.count) * stage.hbm_Bps)
+    , power_(stage.power_curve)
 {}
 
 double GpuLoad::utilisation(const BatchWork& work, double seconds) const
@@ -20,9 +21,17 @@ double GpuLoad::utilisation(const BatchWork& work, double seconds) const
   return std::min(1.0, needed / seconds);
 }
 
-double IterationModel::utilisation(const BatchWork& work, double seconds) const
+double GpuLoad::load(const BatchWork& work, double seconds) const
 {
-  return load_ ? load_->utilisation(work, seconds) : 1;
+  const double u = utilisation(work, seconds);
+  if (!power_)
+    return u;
+  return (power_->at(u) - power_->idle_W()) / (power_->full_W() - power_->idle_W());
+}
+
+double IterationModel::gpu_load(const BatchWork& work, double seconds) const
+{
+  return load_ ? load_->load(work, seconds) : 1;
 }
 
 }  // namespace llsim

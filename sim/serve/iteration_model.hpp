@@ -81,9 +81,9 @@ class IterationModel {
   // to seconds(work).
   virtual void add_operator_seconds(const BatchWork&, std::vector<double>&) const {}
 
-  // The share of its GPUs' capacity `work` used over `seconds`, for their power draw
-  // (gpu_load.hpp); 1 until set_gpu_load.
-  double utilisation(const BatchWork& work, double seconds) const;
+  // How hard `work` over `seconds` works its GPUs, as the share of (tdp - idle) they draw above
+  // idle (GpuLoad::load); 1 until set_gpu_load.
+  double gpu_load(const BatchWork& work, double seconds) const;
   void set_gpu_load(std::shared_ptr<const GpuLoad> load) { load_ = std::move(load); }
 
  private:

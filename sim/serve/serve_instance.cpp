@@ -251,7 +251,7 @@ void ServeInstance::fail()
 void ServeInstance::charge_gpu(const BatchWork& work, double seconds)
 {
   if (model_)  // a custom run_iteration adds its own (add_gpu_load)
-    gpu_load_s_ += seconds * model_->utilisation(work, seconds);
+    gpu_load_s_ += seconds * model_->gpu_load(work, seconds);
   // Request-seconds: every sequence of the batch waits the whole iteration.
   const double waited           = seconds * static_cast<double>(work.decodes + work.prefills);
   static const WaitResource gpu = wait_resource("GPU"), hbm = wait_resource("GPU: HBM bandwidth"),
@@ -284,7 +284,7 @@ void ServeInstance::iterate_once(double fail_at)
     const double compute = model_->seconds(work) + (swap_pool_ ? 0 : batcher_.swap_seconds(work.swapped_blocks));
     busy += compute;
     if (now() + compute > fail_at) {
-      gpu_load_s_ += std::max(0.0, fail_at - now()) * model_->utilisation(work, compute);
+      gpu_load_s_ += std::max(0.0, fail_at - now()) * model_->gpu_load(work, compute);
       sleep_until(fail_at);
       tally_.cut_iteration(index_, fail_at - t0);
       fail();

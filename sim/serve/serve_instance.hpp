@@ -96,7 +96,7 @@ class ServeInstance : public BatchListener {
   void stop_holding();  // the phase ended: its time is counted up to now
   double held_seconds() const { return held_s_; }
   double busy_seconds() const;  // its GPUs' busy time (iterations and KV moves)
-  // Busy seconds weighted by how hard they worked the GPUs (IterationModel::utilisation): the
+  // Busy seconds weighted by how hard they worked the GPUs (IterationModel::gpu_load): the
   // seconds at full load that draw the same power. KV moves count as none.
   double gpu_load_seconds() const { return gpu_load_s_; }
   void add_gpu_load(double seconds) { gpu_load_s_ += seconds; }  // for a custom run_iteration

@@ -3,9 +3,11 @@
 // model's `profile:` reads them (sim/serve/vidur_profile.hpp); the step times, mlp.csv,
 // cpu_overheads.csv, all_reduce.csv or attention.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp); a run's
 // per-request log (strict and skipping) or vLLM's benchmark result JSON
-// (sim/serve/measured_requests.hpp). Each returns or throws ConfigError.
+// (sim/serve/measured_requests.hpp); a GPU's measured power against utilisation
+// (sim/platform/gpu_power_curve.hpp). Each returns or throws ConfigError.
 #include "fuzz_input_file.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/platform/gpu_power_curve.hpp"
 #include "sim/serve/calibration_inputs.hpp"
 #include "sim/serve/measured_requests.hpp"
 #include "sim/serve/vidur_profile.hpp"
@@ -54,7 +56,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   if (size == 0)
     return 0;
-  const int reader = data[0] % 13;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 12
+  const int reader = data[0] % 14;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 13
   data += 1, size -= 1;
   try {
     switch (reader) {
@@ -94,8 +96,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     case 11:
       llsim::read_attention_measurements(llsim::fuzz::write_input("attention.csv", data, size), llama2_70b());
       break;
-    default:
+    case 12:
       llsim::read_vidur_profile({profile_dir("send_recv.csv", data, size)}, llama2_7b(), 1, 2);
+      break;
+    default:
+      llsim::read_gpu_power_table(llsim::fuzz::write_input("power.csv", data, size));
     }
   } catch (const llsim::ConfigError&) {
   }

@@ -1,7 +1,8 @@
 """GPU power against utilisation (docs/results/gpu_power.md): analysis/fit_gpu_power.py fits the
 A100's idle share to Splitwise's measured power of Llama-2-70B at TP 2 and 8 and predicts TP 4 and
 BLOOM-176B within 10% on average, far better than GPUs at TDP whenever busy; the a100-80gb-sxm
-preset carries the fitted idle, and llsim's energy uses it."""
+preset carries the fitted idle, and llsim's energy uses it; a measured power table replaces the
+linear law, and its closed form holds through llsim."""
 import re
 import subprocess
 
@@ -34,4 +35,34 @@ held_s, load_s = bill["host_hours"] * 3600, bill["gpu_load_hours"] * 3600
 check(load_s < held_s, f"the GPUs are loaded for part of the time they are held: {load_s} < {held_s}")
 check_close(with_idle["run"]["energy_kwh"] - without["run"]["energy_kwh"], 8 * 123 * (held_s - load_s) / KWH, 1e-9,
             "preset idle 123 W: 8 x 123 W over held - load host-seconds")
+# A measured power table instead of the linear law. With the roofline at efficiency 0.8 for
+# compute and HBM and no overhead, every iteration runs its GPUs at utilisation 0.8 exactly.
+# tests/inputs/gpu_power_table.csv: 50 W at 0, 300 W at 0.5, 400 W at 1 (an example, not a
+# measurement): at 0.8, 360 W; the linear law between 50 and 400 W would give 330 W.
+at_08 = ["phases.chat.iteration={impl: roofline, mfu: 0.8, hbm_efficiency: 0.8}"]
+table = summary(run_out("tests/inputs/serve_single.yaml", *at_08,
+                        "platform.groups.gpu.gpu.power_table=gpu_power_table.csv"))
+bill = table["accounting"]["phases"]["chat"]["groups"]["gpu"]
+held_s, busy_s = bill["host_hours"] * 3600, bill["busy_host_hours"] * 3600
+check_close(bill["gpu_load_hours"], bill["busy_host_hours"] * (360 - 50) / (400 - 50), 1e-12,
+            "GPU load = busy x (power(0.8) - idle) / (full - idle)")
+check_close(table["phases"]["chat"]["energy_kwh"], (held_s * 8 * 50 + busy_s * 8 * (360 - 50)) / KWH, 1e-12,
+            "energy = held x 8 x 50 W + busy x 8 x (360 - 50) W")
+check(table["accounting"]["prices"]["groups"]["gpu"]["idle_W"] == 8 * 50 and
+      table["accounting"]["prices"]["groups"]["gpu"]["busy_W"] == 8 * 400,
+      f"the table's ends are the GPUs' idle and full draws: {table['accounting']['prices']['groups']['gpu']}")
+table_out = run_out("tests/inputs/serve_single.yaml", "platform.groups.gpu.gpu.power_table=gpu_power_table.csv")
+check("measured power table" in open(table_out + "/report.md").read(), "report.md says the GPUs' power is a table")
+# A table of its two ends is the linear law.
+two_rows = summary(run_out("tests/inputs/serve_single.yaml", *at_08,
+                           "platform.groups.gpu.gpu.power_table=gpu_power_linear.csv"))
+linear = summary(run_out("tests/inputs/serve_single.yaml", *at_08, "platform.groups.gpu.gpu.tdp=400W",
+                         "platform.groups.gpu.gpu.idle=50W"))
+check_close(two_rows["run"]["energy_kwh"], linear["run"]["energy_kwh"], 1e-12,
+            "a table of (0, 50 W) and (1, 400 W) = the linear law between idle 50 W and tdp 400 W")
+# On a preset, the table replaces the preset's tdp and idle (resolved.yaml shows neither).
+preset_out = run_out("tests/inputs/serve_gpu_preset.yaml", "platform.groups.gpu.gpu.power_table=gpu_power_table.csv")
+resolved = open(preset_out + "/resolved.yaml").read()
+check("power_table" in resolved and "tdp:" not in resolved and "idle:" not in resolved,
+      "resolved.yaml: the table, not the preset's tdp and idle")
 finish()
