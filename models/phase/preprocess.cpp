@@ -292,10 +292,7 @@ class PreprocessPhase : public Phase {
     removed_    = DedupJob(spec).draw_removed(removed_rng_);
   }
 
-  std::vector<GroupUse> usage() const override
-  {
-    return {{setup_.workers->name, std::nullopt, totals_.busy_s, std::nullopt}};
-  }
+  std::vector<GroupUse> usage() const override { return {{setup_.workers->name, std::nullopt, totals_.busy_s, {}}}; }
 
   Metrics metrics() const override
   {

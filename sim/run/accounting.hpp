@@ -10,9 +10,11 @@
 //   a group serving several services is split evenly among them.
 // - groups no phase and no service uses: nothing.
 // - a storage service's bytes: their integral over time, at its price per TB-month.
+// - traffic between groups with a network price: the bytes each phase's work delivered
+//   (sim/sg/traffic_ledger.hpp).
 // Energy: every host draws its idle power while held and its busy power while at work (its GPUs
-// computing, its cores running tasks, its disks or threads serving), in between linearly
-// (sim/run/bill.hpp); PUE scales it all.
+// computing, its cores running tasks, its disks or threads serving), in between linearly; serving
+// GPUs in proportion to their load (sim/serve/gpu_load.hpp, sim/run/bill.hpp); PUE scales it all.
 #pragma once
 #include "sim/run/simulation.hpp"
 

@@ -134,7 +134,7 @@ TEST_CASE("bottlenecks: shares of the charged seconds, largest first, ties by na
 TEST_CASE("network bill: priced directions only, bytes / 1e9 x price", "[bill]")
 {
   AccountingSpec a;
-  a.network = {{"gpu", "oss", 0.02}, {"gpu", "gpu", 0.5}};
+  a.network                                                         = {{"gpu", "oss", 0.02}, {"gpu", "gpu", 0.5}};
   const std::map<std::pair<std::string, std::string>, double> bytes = {
       {{"gpu", "oss"}, 3e9}, {{"oss", "gpu"}, 7e9}, {{"gpu", "gpu"}, 1e8}};
   const std::vector<NetworkBill> lines = bill_network(bytes, a);
