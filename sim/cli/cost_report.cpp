@@ -59,14 +59,14 @@ std::string price_rows(const Scenario& scenario)
   return out;
 }
 
-// The priced traffic of each payer, a row per group pair.
-std::string network_rows(const std::vector<std::pair<std::string, const Bill*>>& payers, const std::string& currency)
+// The priced traffic of each phase, a row per group pair.
+std::string network_rows(const SimulationResult& result, const std::string& currency)
 {
   std::string out;
-  for (const auto& [name, bill] : payers)
-    for (const NetworkBill& n : bill->network)
-      out += "| " + name + " | " + n.from + " | " + n.to + " | " + readable(MetricUnit::Number, n.GB) + " | " +
-             readable(MetricUnit::Number, n.cost) + " |\n";
+  for (size_t i = 0; i < result.phases.size(); ++i)
+    for (const NetworkBill& n : result.accounting.phases[i].network)
+      out += "| " + result.phases[i].name + " | " + n.from + " | " + n.to + " | " + readable(MetricUnit::Number, n.GB) +
+             " | " + readable(MetricUnit::Number, n.cost) + " |\n";
   if (out.empty())
     return "";
   return "\nNetwork traffic billed (in the costs above):\n\n| paid by | from | to | GB | cost (" + currency +
@@ -127,10 +127,7 @@ std::string cost_section(const Scenario& scenario, const SimulationResult& resul
     out += bill_row(result.phases[i].name + " (" + result.phases[i].kind + ")", a.phases[i], currency);
   for (size_t i = 0; i < result.services.size(); ++i)
     out += bill_row(result.services[i].name + " (" + result.services[i].kind + ")", a.services[i], currency);
-  std::vector<std::pair<std::string, const Bill*>> payers;
-  for (size_t i = 0; i < result.phases.size(); ++i)
-    payers.emplace_back(result.phases[i].name, &a.phases[i]);
-  out += network_rows(payers, currency);
+  out += network_rows(result, currency);
   out += "\nPrices and power used (`accounting` in summary.json):\n\n" + price_rows(scenario);
   if (!a.unbilled.empty())
     out += "\nNot billed (no phase or service used them): " + join(a.unbilled, ", ") + ".\n";

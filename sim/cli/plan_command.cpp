@@ -71,7 +71,7 @@ PlanSetup checked_setup(const PlanArguments& a)
   s.jobs      = whole_option("--jobs", a.jobs, 1024);
   if (!a.slurm && (!a.slurm_options.partition.empty() || !a.slurm_options.time.empty()))
     throw std::invalid_argument("--partition and --time go with --slurm");
-  if (a.slurm && a.jobs != "1")
+  if (a.slurm && s.jobs != 1)
     throw std::invalid_argument("--jobs is for local runs; with --slurm, Slurm runs a point's seeds at once");
   if (!a.slurm_options.time.empty())
     check_slurm_time(a.slurm_options.time);

@@ -5,18 +5,14 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace llsim {
 
 double GpuPowerCurve::at(double u) const
 {
-  u             = std::clamp(u, 0.0, 1.0);
-  const auto hi = std::lower_bound(utilisation.begin(), utilisation.end(), u);
-  if (hi == utilisation.begin())
-    return power_W.front();
-  const size_t k = static_cast<size_t>(hi - utilisation.begin());
-  const double w = (u - utilisation[k - 1]) / (utilisation[k] - utilisation[k - 1]);
-  return power_W[k - 1] + w * (power_W[k] - power_W[k - 1]);
+  return power_W.at(std::clamp(u, 0.0, 1.0));
 }
 
 GpuPowerCurve read_gpu_power_table(const std::string& file)
@@ -27,26 +23,25 @@ GpuPowerCurve read_gpu_power_table(const std::string& file)
   if (t.rows.size() < 2)
     throw ConfigError(file + ": expected rows at utilisation 0 and 1 at least (utilisation,power_W), got " +
                       std::to_string(t.rows.size()));
-  GpuPowerCurve c;
+  std::vector<std::pair<double, double>> points;
   for (size_t r = 0; r < t.rows.size(); ++r) {
     const double u = t.number(r, u_col), p = t.number(r, p_col);
     if (u < 0 || u > 1)
       throw ConfigError(at_line(r) + "utilisation " + t.rows[r][u_col] + " is outside [0, 1]");
-    if (!c.utilisation.empty() && u <= c.utilisation.back())
+    if (!points.empty() && u <= points.back().first)
       throw ConfigError(at_line(r) + "utilisation " + t.rows[r][u_col] + " does not increase on the row before");
     if (p < 0)
       throw ConfigError(at_line(r) + "power_W " + t.rows[r][p_col] + " is negative");
-    c.utilisation.push_back(u);
-    c.power_W.push_back(p);
+    points.emplace_back(u, p);
   }
-  if (c.utilisation.front() != 0)
+  if (points.front().first != 0)
     throw ConfigError(at_line(0) + "the first row must be at utilisation 0 (the idle draw)");
-  if (c.utilisation.back() != 1)
+  if (points.back().first != 1)
     throw ConfigError(at_line(t.rows.size() - 1) + "the last row must be at utilisation 1 (the full-load draw)");
-  if (!(c.full_W() > c.idle_W()))
+  if (!(points.back().second > points.front().second))
     throw ConfigError(at_line(t.rows.size() - 1) + "the power at utilisation 1 must be above the idle draw (" +
                       t.rows.front()[p_col] + " W at 0)");
-  return c;
+  return {PiecewiseLinear(std::move(points))};
 }
 
 }  // namespace llsim

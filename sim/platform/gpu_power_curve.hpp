@@ -10,17 +10,18 @@
 // draws); power in watts, one GPU, at least as high at 1 as at 0. Between rows, power is
 // interpolated linearly.
 #pragma once
+#include "sim/core/piecewise_linear.hpp"
+
 #include <string>
-#include <vector>
 
 namespace llsim {
 
 struct GpuPowerCurve {
-  std::vector<double> utilisation, power_W;
+  PiecewiseLinear power_W;  // of utilisation, from 0 to 1
 
   double at(double u) const;  // u clamped to [0, 1]
-  double idle_W() const { return power_W.front(); }
-  double full_W() const { return power_W.back(); }
+  double idle_W() const { return power_W.points().front().second; }
+  double full_W() const { return power_W.points().back().second; }
 };
 
 // Throws ConfigError naming the file and line of what is wrong.

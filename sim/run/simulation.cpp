@@ -52,7 +52,7 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
   // Services start before the simulation does (outside any actor, so starting them cannot
   // yield to a phase): their queues and threads exist before any phase submits a request.
   clear_wait_ledger();
-  clear_traffic_ledger();
+  start_traffic_ledger(!scenario.accounting.network.empty());
   Timer timer(platform);
   for (Service* s : scenario.services->all())
     s->start(ServiceRuntime{platform, *scenario.faults, timer});

@@ -17,12 +17,16 @@ std::vector<Bytes>& ledger()  // by phase tag
   return per_phase;
 }
 
+bool counting = false;
+
 }  // namespace
 
 void count_traffic(const Platform& platform, HostId from, HostId to, double bytes)
 {
+  if (!counting || !(bytes > 0) || from == to)
+    return;
   const int tag = phase_tag();
-  if (!(bytes > 0) || from == to || tag == kNoPhase)
+  if (tag == kNoPhase)
     return;
   const size_t slot = static_cast<size_t>(tag);
   auto& all         = ledger();
@@ -43,9 +47,10 @@ std::map<GroupPair, double> phase_traffic(int tag)
   return out;
 }
 
-void clear_traffic_ledger()
+void start_traffic_ledger(bool count)
 {
   ledger().clear();
+  counting = count;
 }
 
 }  // namespace llsim

@@ -19,6 +19,8 @@ using GroupPair = std::pair<std::string, std::string>;  // (from group, to group
 
 void count_traffic(const Platform& platform, HostId from, HostId to, double bytes);
 std::map<GroupPair, double> phase_traffic(int tag);  // bytes
-void clear_traffic_ledger();                         // before a simulation
+// Before a simulation: forgets what was counted; counts from now on only with `counting` (a run
+// with no network price spares the network activities this work).
+void start_traffic_ledger(bool counting);
 
 }  // namespace llsim
