@@ -226,17 +226,30 @@ class ServePhase : public Phase {
       system_->arrive(static_cast<int64_t>(i));
     }
     progress_->wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
-    // The requests' time outside a batch, less what the ledger has from elsewhere (KV and weight
-    // transfers): waiting for a batch slot or for KV memory.
-    double elsewhere = 0;
-    for (const auto& [resource, seconds] : phase_waits(phase_tag()))
-      elsewhere += resource.rfind("GPU", 0) == 0 ? 0 : seconds;
-    charge_wait("waiting for a batch slot or KV memory", tally_->queued_request_seconds() - elsewhere);
+    charge_time_outside_batches();
     if (driver_)
       driver_->stop();
     system_->close();
     if (weights_)
       weights_->stop();
+  }
+
+  // The requests' time outside a batch, less what the ledger has from elsewhere (KV and weight
+  // transfers), divided between KV memory and batch slots as the waits the instances saw through
+  // their iterations divide; time no iteration saw (no instance running) stays undivided.
+  void charge_time_outside_batches() const
+  {
+    double elsewhere = 0;
+    for (const auto& [resource, seconds] : phase_waits(phase_tag()))
+      elsewhere += resource.rfind("GPU", 0) == 0 ? 0 : seconds;
+    const double outside = tally_->queued_request_seconds() - elsewhere;
+    const double kv = tally_->kv_wait_seconds(), slots = tally_->slot_wait_seconds();
+    if (!(kv + slots > 0)) {
+      charge_wait("waiting for a batch slot or KV memory", outside);
+      return;
+    }
+    charge_wait("waiting for KV memory", outside * kv / (kv + slots));
+    charge_wait("waiting for a batch slot", outside * slots / (kv + slots));
   }
 
   void check_with_others() const override

@@ -118,13 +118,13 @@ class FastDecode : public ServeSystem {
                 static_cast<long>(id), static_cast<long>(r.input_tokens + r.output_tokens),
                 static_cast<long>(first.blocks_for(r.input_tokens + r.output_tokens)),
                 static_cast<long>(first.kv_blocks()));
-      reject_request(*env_, id);
+      reject_request(*env_, id, kTooBigForKv);
       return;
     }
     ServeInstance* to = instances_.least_loaded();
     if (to == nullptr) {  // every instance is down
       XBT_DEBUG("request %ld rejected: every instance is down", static_cast<long>(id));
-      reject_request(*env_, id);
+      reject_request(*env_, id, kNoInstanceUp);
       return;
     }
     XBT_DEBUG("request %ld -> instance %d (least_loaded; loads %s)", static_cast<long>(id), to->index(),

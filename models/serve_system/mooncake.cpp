@@ -32,6 +32,7 @@
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/host_faults.hpp"
 #include "sim/svc/memory_pool.hpp"
@@ -139,7 +140,7 @@ class Mooncake : public ServeSystem {
                 static_cast<long>(r.input_tokens + r.output_tokens),
                 static_cast<long>(decode_.front().batcher().blocks_for(r.input_tokens + r.output_tokens)),
                 static_cast<long>(decode_.front().batcher().kv_blocks()), decode_.least_loaded() ? "some" : "none");
-      reject_request(*env_, id);
+      reject_request(*env_, id, decode_.least_loaded() == nullptr ? kNoInstanceUp : kTooBigForKv);
       return;
     }
     const int64_t remote = store_->held_prefix(r.hash_ids);
@@ -175,7 +176,7 @@ class Mooncake : public ServeSystem {
       XBT_DEBUG("request %ld rejected%s: TTFT estimate %g s (SLO %g s), decode iteration estimate %g s (SLO %g s)",
                 static_cast<long>(id), best == nullptr ? " (every prefill instance is down)" : " early", best_ttft,
                 slo_.ttft_s, decode_seconds_with(r), slo_.tbt_s);
-      reject_request(*env_, id);
+      reject_request(*env_, id, best == nullptr ? kNoInstanceUp : kEarlyRejection);
       return;
     }
     XBT_DEBUG("request %ld -> prefill instance %d (smallest TTFT estimate, %g s: %g s of its own prefill); reuses %ld "
@@ -301,8 +302,10 @@ class Mooncake : public ServeSystem {
   // Writes the prompt's blocks the pool lacks from `host`, whose HBM holds them since `since`:
   // nothing when the host failed since then, and no more once it fails. It may go on after the
   // phase has ended (the drain).
+  // No request waits for its blocks to reach the pool: the rest of this actor is background.
   void store_blocks(HostId host, int64_t id, double since)
   {
+    set_phase_tag(background_tag(phase_tag()));
     const double fails_at = env_->faults.next_failure(host, since);
     if (fails_at > now())
       store_->store(host, request(id).hash_ids, request(id).input_tokens, fails_at);

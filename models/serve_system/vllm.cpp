@@ -105,7 +105,7 @@ class Vllm : public ServeSystem {
                 static_cast<long>(r.input_tokens + r.output_tokens),
                 static_cast<long>(first.blocks_for(r.input_tokens + r.output_tokens)),
                 static_cast<long>(first.kv_blocks()));
-      reject_request(*env_, id);
+      reject_request(*env_, id, kTooBigForKv);
       return;
     }
     ServeInstance* to = router_ == "least_loaded" ? instances_.least_loaded()
@@ -113,7 +113,7 @@ class Vllm : public ServeSystem {
                                                   : next_up();
     if (to == nullptr) {  // every instance is down
       XBT_DEBUG("request %ld rejected: every instance is down", static_cast<long>(id));
-      reject_request(*env_, id);
+      reject_request(*env_, id, kNoInstanceUp);
       return;
     }
     XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(), router_.c_str(),

@@ -1,6 +1,7 @@
 #include "sim/cli/bottleneck_report.hpp"
 
 #include "sim/cli/metrics_listing.hpp"
+#include "sim/cli/summary_table.hpp"
 #include "sim/run/bottlenecks.hpp"
 
 #include <cmath>
@@ -17,6 +18,15 @@ std::string percent(double share)
   return text;
 }
 
+// "4000 (KV capacity), 2 (no instance up)": the requests a phase turned away, by reason.
+std::string turned_away_text(const PhaseResult& p)
+{
+  std::string out;
+  for (const auto& [reason, requests] : p.turned_away)
+    out += (out.empty() ? "" : ", ") + std::to_string(static_cast<long long>(requests)) + " (" + reason + ")";
+  return out;
+}
+
 }  // namespace
 
 std::string bottleneck_line(const SimulationResult& result)
@@ -25,7 +35,11 @@ std::string bottleneck_line(const SimulationResult& result)
   for (const PhaseResult& p : result.phases) {
     const auto ranked = ranked_shares(p.waits);
     if (!ranked.empty())
-      out += "  " + p.name + ": " + ranked.front().first + " " + percent(ranked.front().second) + ";";
+      out += "  " + p.name + ": " + ranked.front().first + " " + percent(ranked.front().second);
+    if (!p.turned_away.empty())
+      out += (ranked.empty() ? "  " + p.name + ":" : ",") + " turned away " + turned_away_text(p);
+    if (!ranked.empty() || !p.turned_away.empty())
+      out += ";";
   }
   return out.empty() ? "" : "what limited each phase (share of its work's time):" + out + "\n";
 }
@@ -34,18 +48,31 @@ std::string bottleneck_section(const SimulationResult& result)
 {
   std::string out = "\n## What limited each phase\n\nThe time each phase's work spent at each resource: waiting "
                     "in a server's queue for a thread, in a disk's queue (or for room in its write cache), "
-                    "on a disk, on the network (named by the narrowest kind of link on the route), in a metadata "
-                    "server's queue or service, computing, in GPU iterations (by what set their time, counted "
-                    "once per sequence in the batch), or waiting for a batch slot or KV memory. Parallel "
-                    "requests each count, so the shares are of request-seconds (docs/accounting.md).\n\n"
-                    "| phase | most limiting | share | then |\n|---|---|---|---|\n";
+                    "on a disk, on the network (named by the kind of link that gave the flow the smallest "
+                    "share), in a metadata server's queue or service, computing, in GPU iterations (by what "
+                    "set their time, counted once per sequence in the batch), or waiting for KV memory or a "
+                    "batch slot. Parallel requests each count, so the shares are of request-seconds. Requests "
+                    "a serving system turned away spent no time: they are counted by reason "
+                    "(docs/accounting.md).\n\n"
+                    "| phase | most limiting | share | then | requests turned away |\n|---|---|---|---|---|\n";
   for (const PhaseResult& p : result.phases) {
     const auto ranked = ranked_shares(p.waits);
     std::string then;
     for (size_t k = 1; k < ranked.size() && k < 4; ++k)
       then += (then.empty() ? "" : ", ") + ranked[k].first + " " + percent(ranked[k].second);
-    out += "| " + p.name + " | " + (ranked.empty() ? "nothing charged" : ranked.front().first) + " | " +
-           (ranked.empty() ? "" : percent(ranked.front().second)) + " | " + markdown_cell(then) + " |\n";
+    const std::string limit = phase_limit(p);
+    out += "| " + p.name + " | " + (limit.empty() ? "nothing charged" : limit) + " | " +
+           (ranked.empty() ? "" : percent(ranked.front().second)) + " | " + markdown_cell(then) + " | " +
+           markdown_cell(turned_away_text(p)) + " |\n";
+  }
+  for (const PhaseResult& p : result.phases) {
+    std::string background;
+    for (const auto& [resource, share] : ranked_shares(p.background_waits))
+      background += (background.empty() ? "" : ", ") + resource + " " +
+                    readable(MetricUnit::Seconds, p.background_waits.at(resource));
+    if (!background.empty())
+      out += "\n" + p.name + "'s background work, which no request waits for and the shares leave out: " + background +
+             ".\n";
   }
   return out;
 }

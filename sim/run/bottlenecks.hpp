@@ -15,8 +15,14 @@ namespace llsim {
 // (resource, share of the total), largest first (ties by name); empty when nothing was charged.
 std::vector<std::pair<std::string, double>> ranked_shares(const std::map<std::string, double>& seconds);
 
+// What limited a phase: its largest share, or when nothing was charged and it turned requests
+// away, "turned away: <the commonest reason>"; empty when neither.
+std::string phase_limit(const PhaseResult& p);
+
 // summary.json's `bottlenecks`: per phase, {limit, share, shares: {resource: share}, seconds:
-// {resource: seconds}}, largest first (limit and share null when nothing was charged).
+// {resource: seconds}, turned_away: {reason: requests}, background_seconds: {resource: seconds}},
+// largest first (limit null when nothing was charged or turned away; share null when nothing was
+// charged). Background seconds are not in the shares.
 nlohmann::ordered_json bottlenecks_json(const SimulationResult& result);
 
 }  // namespace llsim

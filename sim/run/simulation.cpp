@@ -100,11 +100,13 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
 
   result.simulated_time_s = now();
   for (size_t i = 0; i < scenario.phases.size(); ++i) {
-    result.phases[i].metrics = scenario.phases[i].model->metrics();
-    result.phases[i].tables  = scenario.phases[i].model->tables();
-    result.phases[i].usage   = scenario.phases[i].model->usage();
-    result.phases[i].waits   = phase_waits(static_cast<int>(i));
-    result.phases[i].traffic = phase_traffic(static_cast<int>(i));
+    result.phases[i].metrics          = scenario.phases[i].model->metrics();
+    result.phases[i].tables           = scenario.phases[i].model->tables();
+    result.phases[i].usage            = scenario.phases[i].model->usage();
+    result.phases[i].waits            = phase_waits(static_cast<int>(i));
+    result.phases[i].turned_away      = phase_turned_away(static_cast<int>(i));
+    result.phases[i].background_waits = phase_waits(background_tag(static_cast<int>(i)));
+    result.phases[i].traffic          = phase_traffic(static_cast<int>(i));
   }
   for (Service* s : scenario.services->all()) {
     s->finish(result.simulated_time_s);

@@ -21,6 +21,10 @@ struct PhaseResult {
   std::vector<GroupUse> usage;  // Phase::usage()
   // Seconds its work spent at each resource (sim/sg/wait_ledger.hpp), by resource name.
   std::map<std::string, double> waits;
+  // Requests it turned away, by reason (sim/sg/wait_ledger.hpp).
+  std::map<std::string, double> turned_away;
+  // Seconds of its background work (sim/sg/wait_ledger.hpp), by resource name.
+  std::map<std::string, double> background_waits;
   // Bytes its work delivered between host groups (sim/sg/traffic_ledger.hpp).
   std::map<std::pair<std::string, std::string>, double> traffic;
 };

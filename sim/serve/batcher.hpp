@@ -104,6 +104,10 @@ class Batcher {
   // none can go on, the latest arrival is preempted. Must be followed by complete().
   BatchWork plan();
   void complete(BatchListener& listener);
+  // After plan(): whether the sequences left waiting are kept out by KV memory (the next in line
+  // needs more blocks than are free, sequences are swapped out, or this iteration preempted one)
+  // rather than by a full batch (max_batch_size sequences, or no room in max_batch_tokens).
+  bool held_by_memory() const;
 
   // Iterations from now on that will be the same decodes, one token more of context each, as
   // long as nothing is submitted: every running sequence is decoding, none waits, the blocks

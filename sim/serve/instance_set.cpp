@@ -1,5 +1,7 @@
 #include "sim/serve/instance_set.hpp"
 
+#include "sim/sg/wait_ledger.hpp"
+
 #include "sim/sg/clock.hpp"
 
 namespace llsim {
@@ -109,8 +111,9 @@ double InstanceSet::sum(double (Batcher::*figure)() const) const
   return n;
 }
 
-void reject_request(ServeEnv& env, int64_t id)
+void reject_request(ServeEnv& env, int64_t id, const char* reason)
 {
+  count_turned_away(reason);
   env.tally.rejected(id, now());
   env.progress();
 }

@@ -46,7 +46,12 @@ class InstanceSet {
   std::vector<int64_t> ranks_;  // each instance's GPUs on its host
 };
 
-// Counts a request as rejected now.
-void reject_request(ServeEnv& env, int64_t id);
+// Why a request was rejected, as the phase's `bottlenecks` name it (sim/sg/wait_ledger.hpp).
+inline constexpr const char* kTooBigForKv    = "KV capacity";  // its tokens exceed an instance's KV
+inline constexpr const char* kNoInstanceUp   = "no instance up";
+inline constexpr const char* kEarlyRejection = "early rejection";  // an SLO estimate said it would miss
+
+// Counts a request as rejected now, for `reason`.
+void reject_request(ServeEnv& env, int64_t id, const char* reason);
 
 }  // namespace llsim

@@ -270,7 +270,9 @@ void ServeInstance::iterate_once(double fail_at)
   BatchWork work = batcher_.plan();
   if (work.empty())  // a sequence that can never fit was let in: a bug of the system
     throw SimulationError("serving instance " + std::to_string(index_) + " has work it cannot schedule");
-  const double t0 = now();
+  const double t0       = now();
+  const double left_out = static_cast<double>(batcher_.waiting());
+  const bool for_memory = batcher_.held_by_memory();
   if (!batcher_.swap_moves().empty() && !move_swapped_kv(work, fail_at))
     return;
   const double moves_s = now() - t0;  // through a swap pool; over PCIe they are in the iteration
@@ -307,6 +309,7 @@ void ServeInstance::iterate_once(double fail_at)
   event_time_          = now();
   batcher_.complete(*this);
   tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
+  tally_.waited_through_iteration(for_memory, left_out * (now() - t0));
   if (model_)
     tally_.operators(index_, *model_, work);
 }

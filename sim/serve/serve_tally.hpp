@@ -62,6 +62,14 @@ class ServeTally {
   // Request-seconds of the requests that finished, less those they spent in a batch: their time
   // waiting for a batch slot or KV memory (admission, preemption), a KV transfer or weights.
   double queued_request_seconds() const;
+  // Request-seconds that sequences sat waiting through an instance's iterations, by what kept
+  // them out (Batcher::held_by_memory): a measure of how queued_request_seconds divides.
+  void waited_through_iteration(bool for_memory, double request_seconds)
+  {
+    (for_memory ? kv_wait_s_ : slot_wait_s_) += request_seconds;
+  }
+  double kv_wait_seconds() const { return kv_wait_s_; }
+  double slot_wait_seconds() const { return slot_wait_s_; }
   // Seconds the instance's GPUs were busy so far (iterations completed or cut).
   double busy_seconds(int instance) const { return busy_s_[static_cast<size_t>(instance)]; }
   // The phase starts: arrival times, relative until now, become absolute.
@@ -114,6 +122,7 @@ class ServeTally {
   ScaleTally scaling_;
   SwapTally swaps_;
   double provisioning_s_ = 0;
+  double kv_wait_s_ = 0, slot_wait_s_ = 0;
   std::vector<InstanceSample> samples_;
 };
 

@@ -61,26 +61,6 @@ bool sleep_before(double until, double deadline)
   return true;
 }
 
-// What a flow's time is charged to (sim/sg/wait_ledger.hpp): the kind of link of nominally least
-// bandwidth on its route, the hosts' NICs or what joins groups. Contention is not looked at: a
-// backbone shared by many flows whose NICs are narrower still counts as NIC time.
-WaitResource network_resource(const Platform& platform, HostId from, HostId to)
-{
-  static const WaitResource nic = wait_resource("network: NIC"), backbone = wait_resource("network: backbone"),
-                            links = wait_resource("network: links");
-  const PlatformSpec& spec        = platform.spec();
-  const GroupSpec &a = spec.group_of(from), &b = spec.group_of(to);
-  const double nics = std::min(a.nic_Bps, b.nic_Bps);
-  if (&a == &b)
-    return nic;
-  if (!spec.topology)
-    return spec.backbone_Bps < nics ? backbone : nic;
-  double narrowest = std::numeric_limits<double>::infinity();
-  for (const LinkSpec& l : spec.topology->links)
-    narrowest = std::min(narrowest, l.bandwidth_Bps);
-  return narrowest < nics ? links : nic;
-}
-
 }  // namespace
 
 bool transfer(const Platform& platform, HostId from, HostId to, double bytes, double deadline, double min_duration)
@@ -88,10 +68,14 @@ bool transfer(const Platform& platform, HostId from, HostId to, double bytes, do
   const double start = now();
   if (from != to && bytes >= 1) {
     double remaining = 0;
+    CountedFlows flow(platform.census());
+    flow.add(from, to);
+    flow.look_all();
     const bool done =
         wait_or_cancel(sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)),
                        deadline, &remaining);
-    charge_wait(network_resource(platform, from, to), now() - start);
+    flow.end(0);
+    charge_wait(flow.limit(), now() - start);
     count_traffic(platform, from, to, std::floor(bytes) - remaining);
     if (!done)
       return false;
@@ -108,12 +92,15 @@ bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, doub
   const double start = now();
   std::vector<sg4::CommPtr> comms;
   std::vector<const Flow*> sent;
+  CountedFlows counted(platform.census());
   for (const Flow& f : flows)
     if (f.from != f.to && f.bytes >= 1) {
       comms.push_back(
           sg4::Comm::sendto_async(platform.host(f.from), platform.host(f.to), static_cast<uint64_t>(f.bytes)));
       sent.push_back(&f);
+      counted.add(f.from, f.to);
     }
+  counted.look_all();
   bool ok = true;
   for (size_t i = 0; i < comms.size(); ++i) {
     double remaining = 0;
@@ -122,31 +109,37 @@ bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, doub
       comms[i]->cancel();
     } else if (!wait_or_cancel(comms[i], deadline, &remaining))
       ok = false;
+    counted.end(i);
     count_traffic(platform, sent[i]->from, sent[i]->to, std::floor(sent[i]->bytes) - remaining);
   }
   if (!comms.empty())
-    charge_wait(network_resource(platform, flows.front().from, flows.front().to), now() - start);
+    charge_wait(counted.limit(), now() - start);
   return ok;
 }
 
 namespace {
 
 bool relay_hops(const Platform& platform, HostId from, HostId via, HostId to, double bytes, double min_first_hop,
-                double deadline, const std::function<void()>& first_hop_done)
+                double deadline, const std::function<void()>& first_hop_done, CountedFlows& counted)
 {
   const double start      = now();
   const double first_free = start + min_first_hop;
   std::vector<sg4::CommPtr> hops;
   std::vector<int> which;  // 0: first hop, 1: second hop
+  std::vector<size_t> counted_as;
   if (bytes >= 1 && from != via) {
     hops.push_back(sg4::Comm::sendto_async(platform.host(from), platform.host(via), static_cast<uint64_t>(bytes)));
     which.push_back(0);
+    counted_as.push_back(counted.add(from, via));
   }
   if (bytes >= 1 && via != to) {
     hops.push_back(sg4::Comm::sendto_async(platform.host(via), platform.host(to), static_cast<uint64_t>(bytes)));
     which.push_back(1);
+    counted_as.push_back(counted.add(via, to));
   }
+  counted.look_all();
   const auto count = [&](size_t k, double remaining) {
+    counted.end(counted_as[k]);
     count_traffic(platform, which[k] == 0 ? from : via, which[k] == 0 ? via : to, std::floor(bytes) - remaining);
   };
   bool first_running = !which.empty() && which.front() == 0;
@@ -186,6 +179,7 @@ bool relay_hops(const Platform& platform, HostId from, HostId via, HostId to, do
       first_running = false;
     hops.erase(hops.begin() + done);
     which.erase(which.begin() + done);
+    counted_as.erase(counted_as.begin() + done);
   }
 }
 
@@ -195,8 +189,9 @@ bool relay(const Platform& platform, HostId from, HostId via, HostId to, double 
            double deadline, const std::function<void()>& first_hop_done)
 {
   const double began = now();
-  const bool ok      = relay_hops(platform, from, via, to, bytes, min_first_hop, deadline, first_hop_done);
-  charge_wait(network_resource(platform, from, to), now() - began);
+  CountedFlows counted(platform.census());
+  const bool ok = relay_hops(platform, from, via, to, bytes, min_first_hop, deadline, first_hop_done, counted);
+  charge_wait(counted.limit(), now() - began);
   return ok;
 }
 

@@ -24,6 +24,7 @@ struct BuiltGroup {
 
 Platform::Platform(const PlatformSpec& spec, uint64_t seed)
     : spec_(spec)
+    , census_(spec)
 {
   hosts_.reserve(spec.host_count());
   sg4::NetZone* root = spec.topology ? sg4::create_full_zone("platform") : sg4::create_star_zone("platform");

@@ -6,6 +6,7 @@
 // service's disks serve one request at a time (sim/svc/disk_worker.hpp).
 #pragma once
 #include "sim/platform/platform_spec.hpp"
+#include "sim/sg/link_census.hpp"
 
 #include <cstdint>
 #include <string>
@@ -26,10 +27,14 @@ class Platform {
   simgrid::s4u::Host* host(HostId h) const { return hosts_[h]; }
   double speed(HostId h) const;  // flop/s of one core
   const std::string& name(HostId h) const;
+  // The flows on each link now: the network activities count theirs in and out of a platform
+  // they otherwise only read.
+  LinkCensus& census() const { return census_; }
 
  private:
   const PlatformSpec& spec_;
   std::vector<simgrid::s4u::Host*> hosts_;
+  mutable LinkCensus census_;
 };
 
 }  // namespace llsim

@@ -25,7 +25,7 @@ void count_traffic(const Platform& platform, HostId from, HostId to, double byte
 {
   if (!counting || !(bytes > 0) || from == to)
     return;
-  const int tag = phase_tag();
+  const int tag = phase_of_tag(phase_tag());  // background work's bytes are billed too
   if (tag == kNoPhase)
     return;
   const size_t slot = static_cast<size_t>(tag);

@@ -21,10 +21,22 @@ std::vector<std::vector<double>>& ledger()
   return per_phase;
 }
 
+std::map<int, std::map<std::string, double>>& turned_away()
+{
+  static std::map<int, std::map<std::string, double>> per_phase;  // requests by reason
+  return per_phase;
+}
+
 std::vector<std::string>& resource_names()
 {
   static std::vector<std::string> names;
   return names;
+}
+
+// Where a tag's seconds are: phase i at 2i, its background at 2i + 1.
+size_t ledger_slot(int tag)
+{
+  return tag >= 0 ? 2 * static_cast<size_t>(tag) : 2 * static_cast<size_t>(-2 - tag) + 1;
 }
 
 long self_pid()
@@ -39,6 +51,16 @@ int phase_tag()
 {
   const auto it = tags().find(self_pid());
   return it == tags().end() ? kNoPhase : it->second;
+}
+
+int background_tag(int tag)
+{
+  return tag >= 0 ? -2 - tag : tag;
+}
+
+int phase_of_tag(int tag)
+{
+  return tag >= kNoPhase ? tag : -2 - tag;
 }
 
 void set_phase_tag(int tag)
@@ -76,10 +98,11 @@ void charge_wait_to(int tag, WaitResource resource, double seconds)
 {
   if (tag == kNoPhase || !(seconds > 0))
     return;
-  auto& all = ledger();
-  if (static_cast<size_t>(tag) >= all.size())
-    all.resize(static_cast<size_t>(tag) + 1);
-  auto& mine = all[static_cast<size_t>(tag)];
+  auto& all         = ledger();
+  const size_t slot = ledger_slot(tag);
+  if (slot >= all.size())
+    all.resize(slot + 1);
+  auto& mine = all[slot];
   if (resource >= mine.size())
     mine.resize(resource + 1, 0);
   mine[resource] += seconds;
@@ -89,18 +112,31 @@ std::map<std::string, double> phase_waits(int tag)
 {
   std::map<std::string, double> out;
   const auto& all = ledger();
-  if (tag < 0 || static_cast<size_t>(tag) >= all.size())
+  if (tag == kNoPhase || ledger_slot(tag) >= all.size())
     return out;
-  const auto& mine = all[static_cast<size_t>(tag)];
+  const auto& mine = all[ledger_slot(tag)];
   for (size_t r = 0; r < mine.size(); ++r)
     if (mine[r] > 0)
       out[resource_names()[r]] += mine[r];
   return out;
 }
 
+void count_turned_away(const std::string& reason)
+{
+  if (const int tag = phase_of_tag(phase_tag()); tag != kNoPhase)
+    turned_away()[tag][reason] += 1;
+}
+
+std::map<std::string, double> phase_turned_away(int tag)
+{
+  const auto it = turned_away().find(tag);
+  return it == turned_away().end() ? std::map<std::string, double>{} : it->second;
+}
+
 void clear_wait_ledger()
 {
   ledger().clear();
+  turned_away().clear();
   tags().clear();
 }
 

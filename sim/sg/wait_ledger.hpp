@@ -13,6 +13,11 @@ namespace llsim {
 constexpr int kNoPhase = -1;
 
 int phase_tag();  // of the calling actor; kNoPhase outside any actor or for one untagged
+// Work of a phase that none of its requests waits for (Mooncake's KV writes to its pool) carries
+// the phase's background tag: its time is counted apart from the phase's (phase_waits of the
+// background tag), its bytes and energy are the phase's. Tags of phase i: i, and -2 - i.
+int background_tag(int tag);
+int phase_of_tag(int tag);  // the phase a tag (its own or its background) belongs to
 // Of the calling actor. start_actor/start_daemon (sim/sg/actors.hpp) give a new actor its
 // creator's.
 void set_phase_tag(int tag);
@@ -30,6 +35,10 @@ inline void charge_wait(const std::string& resource, double seconds)
   charge_wait(wait_resource(resource), seconds);
 }
 std::map<std::string, double> phase_waits(int tag);
+// Requests the calling actor's phase turned away (a serving system's rejections), by reason:
+// they spent no time anywhere, so they are counted beside the seconds.
+void count_turned_away(const std::string& reason);
+std::map<std::string, double> phase_turned_away(int tag);
 void clear_wait_ledger();  // before a simulation
 
 }  // namespace llsim

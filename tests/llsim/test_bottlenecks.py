@@ -1,6 +1,8 @@
 """What limited each phase (summary.json `bottlenecks`, sim/sg/wait_ledger.hpp) on cases whose
-answer is known: a disk-bound, a NIC-bound and a backbone-bound transfer, a metadata-bound ingest,
-a memory-bound decode and a compute-bound prefill, an overloaded server, a compute-bound bag of
+answer is known: a disk-bound, a NIC-bound and a backbone-bound transfer (also one whose
+backbone is wider than the NICs but shared by every flow), a metadata-bound ingest, a
+memory-bound decode and a compute-bound prefill, an overloaded server (and one held by its KV
+memory, one by its batch slots, one turning every request away), a compute-bound bag of
 tasks; and sums the ledger must match exactly (bytes / disk bandwidth, operations x service
 time, the lone request's time on the GPU)."""
 import csv
@@ -35,6 +37,12 @@ check(b["limit"] == "network: NIC" and b["share"] > 0.9, f"NIC-bound transfer: {
 s, _ = limits("tests/inputs/transfer_bounds.yaml", "platform.backbone.bandwidth=1GBps")
 b = s["bottlenecks"]["copy"]
 check(b["limit"] == "network: backbone" and b["share"] > 0.9, f"backbone-bound transfer: {b['shares']}")
+# A backbone nominally wider than every NIC (12 GB/s against 10) but crossed by all 16 streams
+# (0.75 GB/s each, where a sender's NIC gives each of its two 5 GB/s): the backbone limits.
+s, _ = limits("tests/inputs/transfer_bounds.yaml", "platform.backbone.bandwidth=12GBps")
+b = s["bottlenecks"]["copy"]
+check(b["limit"] == "network: backbone" and b["shares"].get("network: NIC", 0) < 0.05,
+      f"a contended backbone wider than the NICs: {b['shares']}")
 
 # Metadata: mdtest against one server of 8 threads, every operation at 50k/s, constant service.
 rates = "{" + ", ".join(f"{op}: 50k/s" for op in ["mkdir", "create", "open", "stat", "readdir", "unlink", "close"]) + "}"
@@ -59,10 +67,28 @@ s, _ = limits("tests/inputs/serve_single.yaml", "phases.chat.workload.input_toke
 b = s["bottlenecks"]["chat"]
 check(b["limit"] == "GPU: compute" and b["share"] > 0.9, f"compute-bound prefill: {b['shares']}")
 
-# One instance for a load meant for fifteen: requests wait for a batch slot or KV memory.
+# One instance for a load meant for fifteen: requests wait outside the batch, for KV memory (1049
+# preemptions) and for batch slots.
 s, _ = limits("scenarios/plan/serve_instances.yaml", "platform.groups.gpu.count=1")
 b = s["bottlenecks"]["chat"]
-check(b["limit"] == "waiting for a batch slot or KV memory" and b["share"] > 0.9, f"overloaded serving: {b['shares']}")
+outside = b["shares"].get("waiting for KV memory", 0) + b["shares"].get("waiting for a batch slot", 0)
+check(b["limit"].startswith("waiting for") and outside > 0.9, f"overloaded serving: {b['shares']}")
+# The same with 16 GB of HBM: KV memory keeps them out. With 8 sequences a batch: batch slots do.
+s, _ = limits("scenarios/plan/serve_instances.yaml", "platform.groups.gpu.count=1", "platform.groups.gpu.gpu.hbm=16GB")
+b = s["bottlenecks"]["chat"]
+check(b["limit"] == "waiting for KV memory" and b["share"] > 0.9, f"KV-capacity-bound serving: {b['shares']}")
+s, _ = limits("scenarios/plan/serve_instances.yaml", "platform.groups.gpu.count=1",
+              "phases.chat.batching.max_batch_size=8")
+b = s["bottlenecks"]["chat"]
+check(b["limit"] == "waiting for a batch slot" and b["share"] > 0.9, f"batch-slot-bound serving: {b['shares']}")
+# 15 GB of HBM holds no request: every one is turned away, which no time measures.
+s, out = limits("scenarios/plan/serve_instances.yaml", "platform.groups.gpu.count=30",
+                "platform.groups.gpu.gpu.hbm=15GB")
+b = s["bottlenecks"]["chat"]
+check(b["limit"] == "turned away: KV capacity" and b["share"] is None and b["turned_away"] == {"KV capacity": 4000},
+      f"every request turned away: {b}")
+check("| chat | turned away: KV capacity |  |  | 4000 (KV capacity) |" in open(os.path.join(out, "report.md")).read(),
+      "report.md counts the requests turned away")
 
 # A bag of tasks computes: nothing else.
 s, _ = limits("tests/inputs/tasks_fcfs_identical.yaml")
@@ -76,6 +102,11 @@ check(b["limit"] == "pfs disk queue" and b["share"] > 0.9, f"lifecycle crawl: {b
 s2, _ = limits("scenarios/lifecycle.yaml", "phases.serve.enabled=false")
 check(s2["bottlenecks"]["crawl"]["share"] < b["share"] or s2["bottlenecks"]["crawl"]["limit"] != "pfs disk queue",
       f"without serving, the crawl waits less at the disks: {s2['bottlenecks']['crawl']['shares']}")
+# Mooncake's KV writes to the pool's SSD tier on pfs: background work, counted apart from the
+# serve phase's requests' time.
+b = s["bottlenecks"]["serve"]
+check(b["background_seconds"].get("pfs disks", 0) > 0 and "pfs disks" not in b["shares"],
+      f"serve's KV writes are background: {b['background_seconds']} apart from {b['shares']}")
 report = open(os.path.join(out, "report.md")).read()
 check("## What limited each phase" in report and "| crawl | pfs disk queue |" in report,
       "report.md names each phase's limit")

@@ -74,6 +74,32 @@ TEST_CASE("batcher: max_batch_size bounds the sequences admitted", "[batcher]")
   CHECK(b.waiting() == 2);
 }
 
+TEST_CASE("batcher: sequences left waiting are held by a full batch, or by KV memory", "[batcher]")
+{
+  Batcher slots(config(100), InstanceRole::Colocated);  // 4 sequences a batch, room for 100 blocks
+  for (int64_t id = 0; id < 6; ++id)
+    slots.add({id, 4, 3});
+  slots.plan();
+  CHECK(slots.waiting() == 2);
+  CHECK_FALSE(slots.held_by_memory());
+
+  Batcher memory(config(4), InstanceRole::Colocated);  // 64 tokens of KV: one 48-token prompt
+  memory.add({1, 48, 3});
+  memory.add({2, 48, 3});
+  memory.plan();
+  CHECK(memory.running() == 1);
+  CHECK(memory.waiting() == 1);
+  CHECK(memory.held_by_memory());
+
+  Batcher tokens(config(100), InstanceRole::Colocated);  // the chunks use the 64-token budget
+  tokens.add({1, 32, 3});
+  tokens.add({2, 32, 3});
+  tokens.add({3, 32, 3});
+  tokens.plan();
+  CHECK(tokens.waiting() == 1);
+  CHECK_FALSE(tokens.held_by_memory());
+}
+
 TEST_CASE("batcher: when decodes run out of blocks the latest admitted sequence is preempted and recomputed",
           "[batcher]")
 {
