@@ -15,6 +15,12 @@ double GpuPowerCurve::at(double u) const
   return power_W.at(std::clamp(u, 0.0, 1.0));
 }
 
+namespace {
+
+constexpr double kMaxGpuPower_W = 1e6;
+
+}  // namespace
+
 GpuPowerCurve read_gpu_power_table(const std::string& file)
 {
   const CsvTable t   = read_csv_file(file);
@@ -32,6 +38,12 @@ GpuPowerCurve read_gpu_power_table(const std::string& file)
       throw ConfigError(at_line(r) + "utilisation " + t.rows[r][u_col] + " does not increase on the row before");
     if (p < 0)
       throw ConfigError(at_line(r) + "power_W " + t.rows[r][p_col] + " is negative");
+    if (p > kMaxGpuPower_W)
+      throw ConfigError(at_line(r) + "power_W " + t.rows[r][p_col] + " is above 1e6 W: not one GPU's draw");
+    // A draw below the idle row's would make the load (P(u) - idle) / (full - idle) negative.
+    if (!points.empty() && p < points.back().second)
+      throw ConfigError(at_line(r) + "power_W " + t.rows[r][p_col] + " falls below the row before's (" +
+                        t.rows[r - 1][p_col] + "): the draw must not fall as utilisation rises");
     points.emplace_back(u, p);
   }
   if (points.front().first != 0)

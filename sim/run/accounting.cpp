@@ -70,8 +70,29 @@ std::vector<Hold> holds_of(const Scenario& scenario, const SimulationResult& res
   return holds;
 }
 
-// Returns the host-seconds the phases held of each group.
-std::map<std::string, double> bill_phases(const Scenario& scenario, const SimulationResult& result, Accounting& out)
+// What the phases held of a group and were busy on it, in host-seconds.
+struct PhasesOnGroup {
+  double held_s = 0, busy_s = 0;
+};
+
+// A group's hosts are busy at most all the run. Phases that worked on the same hosts at once can
+// say more; their busy time (and GPU load) is then cut in proportion to that ceiling.
+std::map<std::string, double> phase_busy_scale(const std::vector<Hold>& holds, double run_s)
+{
+  std::map<std::string, double> busy;
+  for (const Hold& h : holds)
+    busy[h.group->name] += h.busy_host_s;
+  std::map<std::string, double> scale;
+  for (const Hold& h : holds) {
+    const double ceiling = static_cast<double>(h.group->count) * run_s;
+    const double said    = busy[h.group->name];
+    scale[h.group->name] = said > ceiling ? ceiling / said : 1;
+  }
+  return scale;
+}
+
+std::map<std::string, PhasesOnGroup> bill_phases(const Scenario& scenario, const SimulationResult& result,
+                                                 Accounting& out)
 {
   const std::vector<Hold> holds = holds_of(scenario, result);
   // Phases on one group at the same time share its time evenly over their spans; a phase that
@@ -92,37 +113,61 @@ std::map<std::string, double> bill_phases(const Scenario& scenario, const Simula
         held[ks[j]] = std::min(held[ks[j]], *h.held_host_s);
     }
   }
-  std::map<std::string, double> held_by_phases;
+  const std::map<std::string, double> scale = phase_busy_scale(holds, result.simulated_time_s);
+  std::map<std::string, PhasesOnGroup> on_group;
   for (size_t k = 0; k < holds.size(); ++k) {
-    const Hold& h            = holds[k];
-    const double held_host_s = held[k];
-    held_by_phases[h.group->name] += held_host_s;
-    const GroupTime t{held_host_s, h.busy_host_s, h.gpu_load_host_s.value_or(h.busy_host_s)};
+    const Hold& h    = holds[k];
+    const double cut = scale.at(h.group->name);
+    const GroupTime t{held[k], h.busy_host_s * cut, h.gpu_load_host_s.value_or(h.busy_host_s) * cut};
+    on_group[h.group->name].held_s += t.held_s;
+    on_group[h.group->name].busy_s += t.busy_s;
     add(out.phases[h.phase], bill_group(*h.group, t, scenario.accounting));
   }
-  return held_by_phases;
+  return on_group;
+}
+
+// A service's servers' busy time: its utilisation over the whole run, scaled by the bytes it was
+// charged (a train phase's io_replay: moved at a cost measured earlier, not through the servers)
+// over the bytes it moved, as if each charged byte kept the servers as busy as a moved one.
+double service_busy_s(const GroupSpec& g, const Metrics& totals, double run_s)
+{
+  const double busy = metric(totals, "utilisation") * static_cast<double>(g.count) * run_s;
+  if (!std::isfinite(busy))
+    return 0;
+  double charged = 0;
+  for (const char* name : {"charged_bytes", "charged_bytes_written", "charged_bytes_read"})
+    if (const double b = metric(totals, name); std::isfinite(b))
+      charged += b;
+  const double moved = metric(totals, "bytes");
+  return moved > 0 && charged > 0 ? busy * (moved + charged) / moved : busy;
 }
 
 // A service's servers are allocated the whole run; it pays for the time phases did not hold them.
 void bill_services(const Scenario& scenario, const SimulationResult& result,
-                   const std::map<std::string, double>& held_by_phases, Accounting& out)
+                   const std::map<std::string, PhasesOnGroup>& phases, Accounting& out)
 {
-  std::map<std::string, double> sharing;  // services per server group
-  for (const Service* s : scenario.services->all())
-    sharing[s->servers().name] += 1;
+  const double run_s = result.simulated_time_s;
+  std::map<std::string, double> sharing, busy_said;  // services per server group; their busy time
+  std::vector<double> busy;
   size_t i = 0;
   for (const Service* s : scenario.services->all()) {
-    const GroupSpec& g    = s->servers();
-    const auto by_phases  = held_by_phases.find(g.name);
-    const double phases_s = by_phases == held_by_phases.end() ? 0 : by_phases->second;
-    const double held_s =
-        std::max(0.0, static_cast<double>(g.count) * result.simulated_time_s - phases_s) / sharing[g.name];
-    // Its servers' time at work, whoever held them meanwhile (a phase pays their idle power then).
-    const double busy_s =
-        metric(result.services[i].totals, "utilisation") * static_cast<double>(g.count) * result.simulated_time_s;
-    Bill& bill        = out.services[i];
-    const double busy = std::isfinite(busy_s) ? busy_s : 0;
-    add(bill, bill_group(g, {held_s, busy, busy}, scenario.accounting));
+    sharing[s->servers().name] += 1;
+    busy.push_back(service_busy_s(s->servers(), result.services[i++].totals, run_s));
+    busy_said[s->servers().name] += busy.back();
+  }
+  i = 0;
+  for (const Service* s : scenario.services->all()) {
+    const GroupSpec& g         = s->servers();
+    const auto on_group        = phases.find(g.name);
+    const PhasesOnGroup phased = on_group == phases.end() ? PhasesOnGroup{} : on_group->second;
+    const double all_s         = static_cast<double>(g.count) * run_s;
+    const double held_s        = std::max(0.0, all_s - phased.held_s) / sharing[g.name];
+    // Its servers' time at work, whoever held them meanwhile (a phase pays their idle power then),
+    // cut to what the phases' busy time leaves of the hosts' time. Services use no GPU.
+    const double room = std::max(0.0, all_s - phased.busy_s), said = busy_said[g.name];
+    const double busy_s = said > room ? busy[i] * room / said : busy[i];
+    Bill& bill          = out.services[i];
+    add(bill, bill_group(g, {held_s, busy_s, 0}, scenario.accounting));
     if (const auto* storage = dynamic_cast<const StorageService*>(s)) {
       const double byte_seconds = storage->stored_byte_seconds(result.simulated_time_s);
       bill.storage_TB_months    = byte_seconds / (1e12 * kSecondsPerMonth);

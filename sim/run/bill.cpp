@@ -36,7 +36,7 @@ GroupBill bill_group(const GroupSpec& g, const GroupTime& t, const AccountingSpe
   b.group             = g.name;
   b.host_hours        = t.held_s / 3600;
   b.busy_host_hours   = t.busy_s / 3600;
-  b.gpu_load_hours    = t.gpu_load_s / 3600;
+  b.gpu_load_hours    = g.gpu ? t.gpu_load_s / 3600 : 0;
   const double gpu_W  = g.gpu ? std::max(0.0, g.gpu->tdp_W - g.gpu->idle_W) : 0;
   const double joules = t.held_s * idle_power_W(g) + t.busy_s * std::max(0.0, g.power.busy_W - g.power.idle_W) +
                         t.gpu_load_s * gpus(g) * gpu_W;

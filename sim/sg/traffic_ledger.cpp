@@ -23,7 +23,13 @@ bool counting = false;
 
 void count_traffic(const Platform& platform, HostId from, HostId to, double bytes)
 {
-  if (!counting || !(bytes > 0) || from == to)
+  if (from != to)
+    count_group_traffic(platform.spec().group_of(from), platform.spec().group_of(to), bytes);
+}
+
+void count_group_traffic(const GroupSpec& from, const GroupSpec& to, double bytes)
+{
+  if (!counting || !(bytes > 0))
     return;
   const int tag = phase_of_tag(phase_tag());  // background work's bytes are billed too
   if (tag == kNoPhase)
@@ -32,8 +38,7 @@ void count_traffic(const Platform& platform, HostId from, HostId to, double byte
   auto& all         = ledger();
   if (slot >= all.size())
     all.resize(slot + 1);
-  const PlatformSpec& spec = platform.spec();
-  all[slot][{&spec.group_of(from), &spec.group_of(to)}] += bytes;
+  all[slot][{&from, &to}] += bytes;
 }
 
 std::map<GroupPair, double> phase_traffic(int tag)

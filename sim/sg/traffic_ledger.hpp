@@ -18,6 +18,9 @@ class Platform;
 using GroupPair = std::pair<std::string, std::string>;  // (from group, to group)
 
 void count_traffic(const Platform& platform, HostId from, HostId to, double bytes);
+// Bytes that crossed from one group to the other without a network activity: a train phase's
+// charged checkpoint I/O (io_replay), which stands for an operation measured earlier.
+void count_group_traffic(const GroupSpec& from, const GroupSpec& to, double bytes);
 std::map<GroupPair, double> phase_traffic(int tag);  // bytes
 // Before a simulation: forgets what was counted; counts from now on only with `counting` (a run
 // with no network price spares the network activities this work).

@@ -4,6 +4,7 @@
 #include "sim/core/progress_board.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
+#include "sim/sg/traffic_ledger.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -239,6 +240,28 @@ void SimTrainingEnvironment::charge(const Operation& op, double until)
   storage_of(op.kind).charge(io, bytes);
   if (on_pfs(op.kind) && route_.forwarding)
     route_.forwarding->charge(bytes);
+  count_charged_traffic(op.kind, bytes);
+}
+
+// The groups a charged operation's bytes cross, as the operation it stands for sent them: the
+// nodes, their forwarding nodes, the file system's servers (read the other way); a partner copy
+// from the nodes to the node-local service's servers. A node's own disks take no network.
+void SimTrainingEnvironment::count_charged_traffic(IoKind kind, double bytes) const
+{
+  if (kind == IoKind::PartnerCopy) {
+    count_group_traffic(route_.nodes, route_.local->servers(), bytes);
+    return;
+  }
+  if (!on_pfs(kind))
+    return;
+  std::vector<const GroupSpec*> hops{&route_.nodes};
+  if (route_.forwarding)
+    hops.push_back(&route_.forwarding->servers());
+  hops.push_back(&route_.pfs.servers());
+  if (!is_write(kind))
+    std::reverse(hops.begin(), hops.end());
+  for (size_t k = 0; k + 1 < hops.size(); ++k)
+    count_group_traffic(*hops[k], *hops[k + 1], bytes);
 }
 
 bool SimTrainingEnvironment::io(IoKind kind, double share, double scale, const std::set<size_t>& lost)

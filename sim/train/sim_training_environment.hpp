@@ -87,8 +87,9 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   struct Operation;  // one I/O operation in progress
   std::unique_ptr<Operation> begin(IoKind kind, double share, double scale, const std::set<size_t>& lost);
   void charge(const Operation& op, double until);  // a charged operation's bytes moved by `until`
-  bool finish(Operation& op, double deadline);     // false: the job failed first
-  void failed();                                   // consumes the failure now due
+  void count_charged_traffic(IoKind kind, double bytes) const;
+  bool finish(Operation& op, double deadline);  // false: the job failed first
+  void failed();                                // consumes the failure now due
   void keep_newest(IoKind kind, FileId object);
   bool replay(IoKind kind, double share) const;
   StorageService& storage_of(IoKind kind) const;
