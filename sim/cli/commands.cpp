@@ -35,7 +35,7 @@ const char* const kUsage =
     "       llsim sweep SCENARIO.yaml [--grid PATH=V1,V2,...]... [--seeds N] [--jobs J] [--out DIR] [--set "
     "PATH=VALUE]...\n"
     "                   [--slurm [--partition P] [--time T] [--no-submit] | --collect]\n"
-    "       llsim plan SCENARIO.yaml --axis PATH=LO..HI... [--unimodal PATH=...] --target METRIC>=V...\n"
+    "       llsim plan SCENARIO.yaml (--axis PATH=SPEC | --unimodal PATH=SPEC)... [--target METRIC>=V]...\n"
     "                   [--objective METRIC] [--maximize] [--seeds N] [--jobs J | --slurm [--partition P] [--time T]]\n"
     "                   [--out DIR] [--exhaustive] [--plot]\n"
     "       llsim models [--markdown]\n"

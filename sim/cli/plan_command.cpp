@@ -43,7 +43,7 @@ void check_metric(const std::string& option, const std::string& metric, const st
 PlanSetup checked_setup(const PlanArguments& a)
 {
   PlanSetup s;
-  s.scenario = a.scenario;
+  s.scenario = std::filesystem::path(a.scenario).lexically_normal().string();  // ./x and x: one plan
   for (const auto& text : a.axes)
     s.axes.push_back(parse_plan_axis(text, AxisShape::Monotone, "--axis"));
   for (const auto& text : a.unimodal)
@@ -62,8 +62,13 @@ PlanSetup checked_setup(const PlanArguments& a)
   for (const auto& set : a.sets)
     if (paths.count(trim(set.substr(0, set.find('=')))))
       throw std::invalid_argument("--set " + set + " sets a path the plan searches; drop one of them");
-  for (const auto& text : a.targets)
-    s.targets.push_back(parse_plan_target(text));
+  for (const auto& text : a.targets) {
+    const PlanTarget t = parse_plan_target(text);
+    for (const PlanTarget& before : s.targets)
+      if (before.metric == t.metric && before.op == t.op && before.value == t.value)
+        throw std::invalid_argument("--target " + text + " is given twice (as " + before.text + ")");
+    s.targets.push_back(t);
+  }
   s.objective = a.objective;
   s.maximize  = a.maximize;
   s.sets      = a.sets;
@@ -89,7 +94,17 @@ PlanSetup checked_setup(const PlanArguments& a)
     for (const std::string& v : axis.values) {
       LoadOptions one = load;
       one.overrides.push_back(axis.path + "=" + v);
-      load_scenario(a.scenario, one);
+      try {
+        load_scenario(a.scenario, one);
+      } catch (const ConfigError& e) {
+        // The axis is applied as a --set: say which option, not that one.
+        const std::string as_set = "--set " + axis.path + "=" + v + ": ";
+        std::string why          = e.what();
+        if (why.rfind(as_set, 0) == 0)
+          why = why.substr(as_set.size());
+        throw ConfigError((axis.shape == AxisShape::Monotone ? "--axis " : "--unimodal ") + axis.path + "=" + v + ": " +
+                          why);
+      }
     }
   return s;
 }
@@ -105,9 +120,19 @@ void claim_output(const PlanSetup& s)
   const nlohmann::ordered_json identity = {
       {"scenario", s.scenario}, {"scenario_fnv1a", scenario_text_hash(s.scenario)}, {"axes", axes}, {"set", s.sets}};
   const std::string text = identity.dump(1) + "\n", path = s.out + "/plan.json";
-  if (std::filesystem::exists(path) && read_text(path) != text)
-    throw ConfigError(s.out + " holds the runs of another plan (" + path +
-                      " names another scenario text, axes or --set); choose another --out, or delete " + s.out);
+  if (std::filesystem::exists(path) && read_text(path) != text) {
+    std::vector<std::string> differ;
+    try {
+      const nlohmann::ordered_json before = nlohmann::ordered_json::parse(read_text(path));
+      for (const auto& [key, value] : identity.items())
+        if (!before.contains(key) || before.at(key) != value)
+          differ.push_back(key == "scenario_fnv1a" ? "scenario text" : key == "set" ? "--set" : key);
+    } catch (const nlohmann::json::exception&) {
+      differ.push_back("unreadable");
+    }
+    throw ConfigError(s.out + " holds the runs of another plan (" + path + ": its " + join(differ, ", ") +
+                      " differ); choose another --out, or delete " + s.out);
+  }
   std::filesystem::create_directories(s.out + "/runs");
   write_file_atomically(path, text);
 }
@@ -141,7 +166,7 @@ CLI::App* add_plan_command(CLI::App& app, PlanArguments& a)
            "At most one");
   repeated("--target", a.targets, "METRIC>=V",
            "a target on a metric of summary.json as sweeps name it (chat.slo_attainment, run.cost, "
-           "services.pfs.utilisation); >=, <=, > or <. Repeatable");
+           "services.pfs.utilisation); >=, <=, > or <. Repeatable; without any, every point meets");
   c->add_option("--objective", a.objective, "the metric to minimize (default run.cost)")->type_name("METRIC");
   c->add_flag("--maximize", a.maximize, "maximize the objective instead");
   c->add_option("--seeds", a.seeds,
@@ -207,8 +232,9 @@ int plan_command(const PlanArguments& a, const std::vector<std::string>& args)
   std::cout << (o.answer.feasible ? "answer: " : "infeasible: no point meets the targets; closest: ")
             << point_text(setup, o.answer.best) << "\n"
             << o.points.size() * static_cast<size_t>(setup.seeds) << " runs (" << o.points.size() << " points x "
-            << setup.seeds << " seeds) of " << o.grid_points * static_cast<size_t>(setup.seeds)
-            << " for the full grid: " << setup.out << "/report.md\n";
+            << setup.seeds << " seeds; " << o.made << " run now, " << o.kept << " kept) of "
+            << o.grid_points * static_cast<size_t>(setup.seeds) << " for the full grid: " << setup.out
+            << "/report.md\n";
   return o.answer.feasible ? 0 : kExitInfeasible;
 }
 

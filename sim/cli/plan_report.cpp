@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 namespace llsim {
@@ -79,10 +80,56 @@ std::string point_text(const PlanSetup& setup, const PointIndex& index)
   return out;
 }
 
+namespace {
+
+// "16 > 15" when a list's values, as numbers with one unit (16, 15; 10min, 5min), fall somewhere.
+std::string falling_step(const PlanAxis& axis)
+{
+  std::vector<double> numbers;
+  std::string unit;
+  for (const std::string& v : axis.values) {
+    char* end      = nullptr;
+    const double x = std::strtod(v.c_str(), &end);
+    const std::string rest(end);
+    if (end == v.c_str() || (!numbers.empty() && rest != unit))
+      return "";
+    unit = rest;
+    numbers.push_back(x);
+  }
+  for (size_t k = 1; k < numbers.size(); ++k)
+    if (numbers[k] < numbers[k - 1])
+      return axis.values[k - 1] + " before " + axis.values[k];
+  return "";
+}
+
+// Points run whose mean meets every target (they may miss on their confidence interval).
+size_t meeting_on_mean(const PlanOutcome& o)
+{
+  size_t n = 0;
+  for (const PlanPoint* p : o.points) {
+    bool all = true;
+    for (const PlanTarget& t : o.setup->targets)
+      all = all && meets_target(t, p->figures.at(t.metric), 1);
+    n += all ? 1 : 0;
+  }
+  return n;
+}
+
+}  // namespace
+
 std::vector<std::string> plan_warnings(const PlanOutcome& o)
 {
   const PlanSetup& s = *o.setup;
   std::vector<std::string> out;
+  for (const PlanAxis& axis : s.axes)
+    if (const std::string step = axis.shape == AxisShape::Monotone ? falling_step(axis) : ""; !step.empty())
+      out.push_back("--axis " + axis.path + " lists " + step +
+                    ": the search takes the values in the order given, as the order in which the targets get "
+                    "easier to meet and the objective grows");
+  if (const size_t n = meeting_on_mean(o); !o.answer.feasible && s.seeds >= 2 && n > 0)
+    out.push_back(std::to_string(n) + " of the " + std::to_string(o.points.size()) +
+                  " points run meet every target on their mean but not with 95% confidence over " +
+                  std::to_string(s.seeds) + " seeds; more --seeds narrow the intervals");
   for (size_t a = 0; a < s.axes.size(); ++a) {
     if (s.axes[a].shape != AxisShape::Monotone)
       continue;

@@ -27,8 +27,9 @@ std::string plan_answer_json(const PlanOutcome& o);
 std::string plan_report(const PlanOutcome& o, const std::vector<std::string>& plots);
 // "phases.chat.system.instances=12, ..." for a point.
 std::string point_text(const PlanSetup& setup, const PointIndex& index);
-// Where the points run contradict the search's assumptions: the objective falling along a
-// monotone axis (then a point the search skipped may be cheaper; --exhaustive tells).
+// Where the points run contradict the search's assumptions: a list axis whose numbers fall, the
+// objective falling along a monotone axis (then a point the search skipped may be cheaper;
+// --exhaustive tells); and an infeasible plan with points whose mean meets the targets.
 std::vector<std::string> plan_warnings(const PlanOutcome& o);
 // The points no other point beats in the objective and every target metric at once.
 std::vector<const PlanPoint*> plan_frontier(const PlanOutcome& o);

@@ -1,13 +1,18 @@
 #include "sim/run/child_runs.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 
 extern char** environ;
 
@@ -34,12 +39,32 @@ void ChildRuns::start(size_t job, const std::vector<std::string>& args, const st
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  // The child's environment, and the parent it dies with (die_with_parent()).
+  const std::string named           = std::string(kParentPidVariable) + "=";
+  std::vector<std::string> env_text = {named + std::to_string(getpid())};
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, named.c_str(), named.size()) != 0)
+      env_text.emplace_back(*e);
+  std::vector<char*> envp;
+  for (auto& e : env_text)
+    envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid     = 0;
-  const int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), environ);
+  const int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (err != 0)
     throw std::runtime_error(std::string("cannot start llsim: ") + std::strerror(err));
   running_.push_back({pid, job, seconds_now()});
+}
+
+void die_with_parent()
+{
+  const char* parent = std::getenv(kParentPidVariable);
+  if (parent == nullptr)
+    return;
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (std::to_string(getppid()) != parent)  // it died before the line above
+    _exit(1);
 }
 
 ChildExit ChildRuns::wait_any()

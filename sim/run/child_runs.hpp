@@ -6,6 +6,13 @@
 
 namespace llsim {
 
+// Names the parent in a child's environment.
+inline constexpr const char* kParentPidVariable = "LLSIM_PARENT_PID";
+
+// In a child started by ChildRuns: it is killed when its parent dies (a sweep or plan killed
+// with SIGKILL leaves no run going on behind it to race the resumed one). Elsewhere nothing.
+void die_with_parent();
+
 struct ChildExit {
   size_t job    = 0;  // as given to start()
   int status    = 0;  // exit status; 128 + signal number when killed by a signal

@@ -63,7 +63,8 @@ check(all(r["meets"] == ("1" if float(r["target0_low"]) >= 0.95 else "0") for r 
       "a point meets the target when its 95% interval's lower bound does")
 _, err = plan(CASES[0][1], "--axis", "platform.groups.gpu.count=1..8", "--target", "chat.slo_attainment>=0.95",
               "--out", out, expect=2)
-check("holds the runs of another plan" in err, f"another plan in the same directory is refused: {err}")
+check("holds the runs of another plan" in err and "its axes differ" in err,
+      f"another plan in the same directory is refused, saying what differs: {err}")
 
 # A looser target where cost still falls past the first instance count that meets it (fewer
 # instances run longer): the search walks on to the grid's answer, and warns.
