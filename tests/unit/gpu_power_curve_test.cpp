@@ -39,5 +39,8 @@ TEST_CASE("power curve: the reader names the line of what is wrong")
              Catch::Contains(":4: utilisation 0.5 does not increase"));
   CHECK_THAT(error("utilisation,power_W\n0,50\n0.9,400\n"),
              Catch::Contains(":3: the last row must be at utilisation 1"));
-  CHECK_THAT(error("utilisation,power_W\n0,400\n1,300\n"), Catch::Contains("must be above the idle draw"));
+  CHECK_THAT(error("utilisation,power_W\n0,400\n1,300\n"), Catch::Contains(":3: power_W 300 falls below the row"));
+  CHECK_THAT(error("utilisation,power_W\n0,50\n0.5,10\n1,400\n"), Catch::Contains(":3: power_W 10 falls below"));
+  CHECK_THAT(error("utilisation,power_W\n0,400\n1,400\n"), Catch::Contains("must be above the idle draw"));
+  CHECK_THAT(error("utilisation,power_W\n0,50\n1,2e6\n"), Catch::Contains(":3: power_W 2e6 is above 1e6 W"));
 }
