@@ -218,7 +218,9 @@ double Params::quantity(const std::string& key) const
   const YamlRef at   = value(s);
   double v           = 0;
   try {
-    v = parse_quantity(scalar_text(at, dimension_example(s.dimension)), s.dimension);
+    const std::string expected =
+        std::string("a ") + dimension_name(s.dimension) + " such as " + dimension_example(s.dimension);
+    v = parse_quantity(scalar_text(at, expected.c_str()), s.dimension);
   } catch (const std::invalid_argument& e) {
     at.fail(e.what());
   }
