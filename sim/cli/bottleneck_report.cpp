@@ -48,8 +48,8 @@ std::string bottleneck_section(const SimulationResult& result)
 {
   std::string out = "\n## What limited each phase\n\nThe time each phase's work spent at each resource: waiting "
                     "in a server's queue for a thread, in a disk's queue (or for room in its write cache), "
-                    "on a disk, on the network (named by the kind of link that gave the flow the smallest "
-                    "share), in a metadata server's queue or service, computing, in GPU iterations (by what "
+                    "on a disk, on the network (named by the kind of link that held the flow back), in a metadata "
+                    "server's queue or service, computing, in GPU iterations (by what "
                     "set their time, counted once per sequence in the batch), or waiting for KV memory or a "
                     "batch slot. Parallel requests each count, so the shares are of request-seconds. Requests "
                     "a serving system turned away spent no time: they are counted by reason "

@@ -59,11 +59,16 @@ void ChildRuns::start(size_t job, const std::vector<std::string>& args, const st
 
 void die_with_parent()
 {
-  const char* parent = std::getenv(kParentPidVariable);
-  if (parent == nullptr)
+  const char* named = std::getenv(kParentPidVariable);
+  if (named == nullptr)
+    return;
+  const std::string parent = named;
+  unsetenv(kParentPidVariable);
+  // Not our parent's number (exported by hand, or carried into another job): nothing to follow.
+  if (parent != std::to_string(getppid()))
     return;
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (std::to_string(getppid()) != parent)  // it died before the line above
+  if (parent != std::to_string(getppid()))  // it died before the line above
     _exit(1);
 }
 

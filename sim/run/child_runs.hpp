@@ -10,7 +10,8 @@ namespace llsim {
 inline constexpr const char* kParentPidVariable = "LLSIM_PARENT_PID";
 
 // In a child started by ChildRuns: it is killed when its parent dies (a sweep or plan killed
-// with SIGKILL leaves no run going on behind it to race the resumed one). Elsewhere nothing.
+// with SIGKILL leaves no run going on behind it to race the resumed one). Elsewhere, or when the
+// variable names another process than the parent, nothing.
 void die_with_parent();
 
 struct ChildExit {

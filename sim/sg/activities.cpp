@@ -69,12 +69,11 @@ bool transfer(const Platform& platform, HostId from, HostId to, double bytes, do
   if (from != to && bytes >= 1) {
     double remaining = 0;
     CountedFlows flow(platform.census());
-    flow.add(from, to);
-    flow.look_all();
+    flow.add(from, to, start);
     const bool done =
         wait_or_cancel(sg4::Comm::sendto_async(platform.host(from), platform.host(to), static_cast<uint64_t>(bytes)),
                        deadline, &remaining);
-    flow.end(0);
+    flow.end(0, std::floor(bytes) - remaining, now());
     charge_wait(flow.limit(), now() - start);
     count_traffic(platform, from, to, std::floor(bytes) - remaining);
     if (!done)
@@ -98,7 +97,7 @@ bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, doub
       comms.push_back(
           sg4::Comm::sendto_async(platform.host(f.from), platform.host(f.to), static_cast<uint64_t>(f.bytes)));
       sent.push_back(&f);
-      counted.add(f.from, f.to);
+      counted.add(f.from, f.to, start);
     }
   counted.look_all();
   bool ok = true;
@@ -109,7 +108,7 @@ bool transfer_all(const Platform& platform, const std::vector<Flow>& flows, doub
       comms[i]->cancel();
     } else if (!wait_or_cancel(comms[i], deadline, &remaining))
       ok = false;
-    counted.end(i);
+    counted.end(i, std::floor(sent[i]->bytes) - remaining, now());
     count_traffic(platform, sent[i]->from, sent[i]->to, std::floor(sent[i]->bytes) - remaining);
   }
   if (!comms.empty())
@@ -130,16 +129,16 @@ bool relay_hops(const Platform& platform, HostId from, HostId via, HostId to, do
   if (bytes >= 1 && from != via) {
     hops.push_back(sg4::Comm::sendto_async(platform.host(from), platform.host(via), static_cast<uint64_t>(bytes)));
     which.push_back(0);
-    counted_as.push_back(counted.add(from, via));
+    counted_as.push_back(counted.add(from, via, start));
   }
   if (bytes >= 1 && via != to) {
     hops.push_back(sg4::Comm::sendto_async(platform.host(via), platform.host(to), static_cast<uint64_t>(bytes)));
     which.push_back(1);
-    counted_as.push_back(counted.add(via, to));
+    counted_as.push_back(counted.add(via, to, start));
   }
   counted.look_all();
   const auto count = [&](size_t k, double remaining) {
-    counted.end(counted_as[k]);
+    counted.end(counted_as[k], std::floor(bytes) - remaining, now());
     count_traffic(platform, which[k] == 0 ? from : via, which[k] == 0 ? via : to, std::floor(bytes) - remaining);
   };
   bool first_running = !which.empty() && which.front() == 0;

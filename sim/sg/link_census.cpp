@@ -63,15 +63,13 @@ void LinkCensus::leave(HostId from, HostId to)
   for_each_hop(from, to, [this](const Hop& hop) { --counts_[hop.slot]; });
 }
 
-LinkCensus::Share LinkCensus::narrowest(HostId from, HostId to) const
+std::vector<LinkCensus::Share> LinkCensus::shares(HostId from, HostId to) const
 {
-  Share least{0, std::numeric_limits<double>::infinity()};
+  std::vector<Share> out;
   for_each_hop(from, to, [&](const Hop& hop) {
-    const double share = hop.Bps / std::max(1, counts_[hop.slot]);
-    if (share < least.Bps)
-      least = {hop.resource, share};
+    out.push_back({hop.resource, hop.Bps / std::max(1, counts_[hop.slot])});
   });
-  return least;
+  return out;
 }
 
 CountedFlows::~CountedFlows()
@@ -81,39 +79,47 @@ CountedFlows::~CountedFlows()
       census_.leave(f.from, f.to);
 }
 
-size_t CountedFlows::add(HostId from, HostId to)
+size_t CountedFlows::add(HostId from, HostId to, double now_s)
 {
   census_.enter(from, to);
-  flows_.push_back({from, to, true});
+  flows_.push_back({from, to, now_s, census_.shares(from, to), true});
   return flows_.size() - 1;
 }
 
-void CountedFlows::look(const Flow& f)
+void CountedFlows::look(Flow& f)
 {
-  const LinkCensus::Share seen = census_.narrowest(f.from, f.to);
-  if (seen.Bps < least_.Bps)
-    least_ = seen;
+  const std::vector<LinkCensus::Share> now = census_.shares(f.from, f.to);
+  for (size_t k = 0; k < now.size(); ++k)
+    f.shares[k].Bps = std::min(f.shares[k].Bps, now[k].Bps);
 }
 
 void CountedFlows::look_all()
 {
-  for (const Flow& f : flows_)
+  for (Flow& f : flows_)
     if (f.running)
       look(f);
 }
 
-void CountedFlows::end(size_t flow)
+void CountedFlows::end(size_t flow, double moved_bytes, double now_s)
 {
   Flow& f = flows_[flow];
   look(f);
   census_.leave(f.from, f.to);
   f.running = false;
+  // The link whose share is nearest the rate achieved (a flow too short to tell: the narrowest).
+  const double rate  = now_s > f.start_s ? moved_bytes / (now_s - f.start_s) : 0;
+  const auto off     = [rate](const LinkCensus::Share& s) { return std::abs(std::log(s.Bps / rate)); };
+  const auto nearest = std::min_element(f.shares.begin(), f.shares.end(), [&](const auto& a, const auto& b) {
+    return rate > 0 && off(a) != off(b) ? off(a) < off(b) : a.Bps < b.Bps;
+  });
+  limit_             = nearest->resource;
+  ended_             = true;
 }
 
 WaitResource CountedFlows::limit() const
 {
   static const WaitResource nic = wait_resource("network: NIC");
-  return std::isinf(least_.Bps) ? nic : least_.resource;
+  return ended_ ? limit_ : nic;
 }
 
 }  // namespace llsim

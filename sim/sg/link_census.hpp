@@ -1,16 +1,16 @@
-// How many flows are on each link of the platform now. The network activities
-// (sim/sg/activities.hpp) count their flows in and out, and a flow's network time is charged to
-// the kind of link that gives it the smallest fair share (bandwidth over the flows on it) on its
-// route: a host's NIC, the backbone, or a topology link. Under max-min sharing that link is the
-// one the flow is most crowded on, so a backbone crossed by more flows than it carries is named
-// even when each NIC is nominally narrower. The activities look when a flow starts and when it
-// ends, and keep the smaller share of the two (flows started at one instant are counted in one by
-// one, and leave one by one).
+// How many flows are on each link of the platform now, and which kind of link held a flow back:
+// a host's NIC, the backbone, or a topology link. The network activities (sim/sg/activities.hpp)
+// count their flows in and out. Each link gives a flow a fair share, its bandwidth over the flows
+// counted on it (at the flow's start and at its end, the smaller kept). A flow is charged to the
+// link whose fair share is nearest (in ratio) to the rate it achieved: under max-min sharing a
+// flow runs at the share of the link that holds it, and faster than the fair share of a link
+// whose other flows are held elsewhere. So a backbone crossed by more flows than it carries is
+// named even when each NIC is nominally narrower, and a NIC that holds its flow is named even
+// when the backbone also carries many flows held back by another NIC.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/sg/wait_ledger.hpp"
 
-#include <limits>
 #include <vector>
 
 namespace llsim {
@@ -24,9 +24,10 @@ class LinkCensus {
 
   struct Share {
     WaitResource resource;  // "network: NIC", "network: backbone" or "network: links"
-    double Bps;             // the smallest fair share on the route, the flows counted in now
+    double Bps;             // the link's bandwidth over the flows counted on it now
   };
-  Share narrowest(HostId from, HostId to) const;
+  // Each link of the route from `from` to `to`, in order.
+  std::vector<Share> shares(HostId from, HostId to) const;
 
  private:
   struct Hop {
@@ -43,8 +44,8 @@ class LinkCensus {
 };
 
 // The flows of one activity, counted in the census while they run (left on destruction too, so
-// an actor killed mid-transfer leaves no count behind), and the smallest share they were seen to
-// get: the activity's network time is charged to that share's kind of link.
+// an actor killed mid-transfer leaves no count behind). The activity's network time is charged to
+// the link that held back the flow that ended last.
 class CountedFlows {
  public:
   explicit CountedFlows(LinkCensus& census)
@@ -54,21 +55,24 @@ class CountedFlows {
   CountedFlows& operator=(const CountedFlows&) = delete;
   ~CountedFlows();
 
-  size_t add(HostId from, HostId to);  // the flow starts; its number
-  void look_all();                     // notes each running flow's share
-  void end(size_t flow);               // notes its share, then it leaves the census
-  WaitResource limit() const;          // the NIC if no flow was looked at
+  size_t add(HostId from, HostId to, double now_s);         // the flow starts; its number
+  void look_all();                                          // notes the running flows' shares (after adding them all)
+  void end(size_t flow, double moved_bytes, double now_s);  // it ended: which link held it; it leaves
+  WaitResource limit() const;                               // the NIC if no flow ended
 
  private:
   struct Flow {
     HostId from, to;
+    double start_s;
+    std::vector<LinkCensus::Share> shares;  // the smallest seen, per link of its route
     bool running;
   };
-  void look(const Flow& f);
+  void look(Flow& f);
 
   LinkCensus& census_;
   std::vector<Flow> flows_;
-  LinkCensus::Share least_{0, std::numeric_limits<double>::infinity()};
+  WaitResource limit_ = 0;
+  bool ended_         = false;
 };
 
 }  // namespace llsim

@@ -1,9 +1,9 @@
 """What limited each phase (summary.json `bottlenecks`, sim/sg/wait_ledger.hpp) on cases whose
 answer is known: a disk-bound, a NIC-bound and a backbone-bound transfer (also one whose
-backbone is wider than the NICs but shared by every flow), a metadata-bound ingest, a
-memory-bound decode and a compute-bound prefill, an overloaded server (and one held by its KV
-memory, one by its batch slots, one turning every request away), a compute-bound bag of
-tasks; and sums the ledger must match exactly (bytes / disk bandwidth, operations x service
+backbone is wider than the NICs but shared by every flow, and one sharing a backbone with flows
+held elsewhere), a metadata-bound ingest, a memory-bound decode and a compute-bound prefill, an
+overloaded server (and one held by its KV memory, one by its batch slots, one turning every
+request away), a compute-bound bag of tasks; and sums the ledger must match exactly (bytes / disk bandwidth, operations x service
 time, the lone request's time on the GPU)."""
 import csv
 import os
@@ -43,6 +43,13 @@ s, _ = limits("tests/inputs/transfer_bounds.yaml", "platform.backbone.bandwidth=
 b = s["bottlenecks"]["copy"]
 check(b["limit"] == "network: backbone" and b["shares"].get("network: NIC", 0) < 0.05,
       f"a contended backbone wider than the NICs: {b['shares']}")
+# The backbone crossed by 20 flows, 19 of them held by another NIC: the lone flow's own NIC
+# (10 GB/s, which it reaches) held it, not the backbone's 5 GB/s fair share.
+s, _ = limits("tests/inputs/transfer_two_fans.yaml")
+for phase in ["lone", "crowd"]:
+    b = s["bottlenecks"][phase]
+    check(b["limit"] == "network: NIC" and "network: backbone" not in b["shares"],
+          f"{phase}: held by a NIC, not the backbone the other phase crowds: {b['shares']}")
 
 # Metadata: mdtest against one server of 8 threads, every operation at 50k/s, constant service.
 rates = "{" + ", ".join(f"{op}: 50k/s" for op in ["mkdir", "create", "open", "stat", "readdir", "unlink", "close"]) + "}"

@@ -1,6 +1,7 @@
 """A sweep (or plan) killed with SIGKILL takes its running `llsim run` with it
 (sim/run/child_runs.hpp, die_with_parent): no orphan run goes on writing into a directory that
-the resumed sweep would run again. The waits below are upper bounds, not timings."""
+the resumed sweep would run again; a stray LLSIM_PARENT_PID changes nothing. The waits below are
+upper bounds, not timings."""
 import os
 import signal
 import subprocess
@@ -46,4 +47,11 @@ deadline = time.time() + 30
 while running(runs[0]) and time.time() < deadline:
     time.sleep(0.05)
 check(not running(runs[0]), "the run died with the sweep")
+
+# The variable naming another process than the parent (exported by hand, carried into a batch
+# job) or nothing is ignored: the run goes on as usual.
+for value in ["1", "", "not a pid"]:
+    proc = subprocess.run([LLSIM, "run", "tests/inputs/transfer_bounds.yaml", "--out", scratch_dir(), "--quiet"],
+                          cwd=ROOT, capture_output=True, text=True, env={**os.environ, "LLSIM_PARENT_PID": value})
+    check(proc.returncode == 0 and proc.stderr == "", f"LLSIM_PARENT_PID={value!r}: a normal run: {proc.stderr}")
 finish()
