@@ -45,12 +45,16 @@ TEST_CASE("link census: a flow is charged to the link whose share is nearest the
   test::World w(kStar);
   LinkCensus census(*w.platform);
   const HostId r0 = w.platform->find("r")->host(0);
+  // Every sender to a receiver, alternately: 8 flows on the backbone.
+  const auto eight_flows = [&](CountedFlows& flows) {
+    for (HostId s = 0; s < 8; ++s)
+      flows.add(s, w.platform->find("r")->host(s % 2), 0);
+    flows.look_all();
+  };
   SECTION("eight flows at 1.5 GB/s: the backbone held them")
   {
     CountedFlows all(census);
-    for (HostId s = 0; s < 8; ++s)
-      all.add(s, w.platform->find("r")->host(s % 2), 0);
-    all.look_all();
+    eight_flows(all);
     all.end(0, 1.5e9, 1);
     CHECK(all.limit() == wait_resource("network: backbone"));
   }
@@ -66,9 +70,7 @@ TEST_CASE("link census: a flow is charged to the link whose share is nearest the
   SECTION("a flow that moved nothing in no time is charged to the narrowest link")
   {
     CountedFlows all(census);
-    for (HostId s = 0; s < 8; ++s)
-      all.add(s, w.platform->find("r")->host(s % 2), 0);
-    all.look_all();
+    eight_flows(all);
     all.end(3, 0, 0);
     CHECK(all.limit() == wait_resource("network: backbone"));
   }
