@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace llsim {
 
@@ -72,6 +71,15 @@ std::vector<LinkCensus::Share> LinkCensus::shares(HostId from, HostId to) const
   return out;
 }
 
+void LinkCensus::narrow(HostId from, HostId to, std::vector<Share>& shares) const
+{
+  size_t k = 0;
+  for_each_hop(from, to, [&](const Hop& hop) {
+    shares[k].Bps = std::min(shares[k].Bps, hop.Bps / std::max(1, counts_[hop.slot]));
+    ++k;
+  });
+}
+
 CountedFlows::~CountedFlows()
 {
   for (const Flow& f : flows_)
@@ -88,9 +96,7 @@ size_t CountedFlows::add(HostId from, HostId to, double now_s)
 
 void CountedFlows::look(Flow& f)
 {
-  const std::vector<LinkCensus::Share> now = census_.shares(f.from, f.to);
-  for (size_t k = 0; k < now.size(); ++k)
-    f.shares[k].Bps = std::min(f.shares[k].Bps, now[k].Bps);
+  census_.narrow(f.from, f.to, f.shares);
 }
 
 void CountedFlows::look_all()

@@ -28,6 +28,8 @@ class LinkCensus {
   };
   // Each link of the route from `from` to `to`, in order.
   std::vector<Share> shares(HostId from, HostId to) const;
+  // Lowers each of `shares` (as shares() gave them for this route) to the link's share now.
+  void narrow(HostId from, HostId to, std::vector<Share>& shares) const;
 
  private:
   struct Hop {
