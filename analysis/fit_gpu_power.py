@@ -5,7 +5,7 @@ usage: analysis/fit_gpu_power.py [--data traces/calibration/splitwise/perf_model
 
 llsim's energy accounting draws, per GPU, idle + (tdp - idle) x utilisation, with utilisation the
 share of an iteration's time the busier of compute and HBM bandwidth would need at the GPU's peaks
-(sim/serve/gpu_load.hpp). In units of TDP that is
+(sim/serve/cost/gpu_load.hpp). In units of TDP that is
 
     power / tdp = a + (1 - a) x utilisation,   a = idle / tdp,
 
@@ -19,7 +19,7 @@ the A100's datasheet peaks and the measured times, weighted by the time of each 
              (c = N + T/2: the mean context while T tokens are generated)
 
 (P params, L layers, W attention width, kv the KV bytes per token, B batch, N prompt tokens;
-the formulas of sim/serve/batch_cost.hpp). It fits `a` by least squares to Llama-2-70B at TP 2
+the formulas of sim/serve/cost/batch_cost.hpp). It fits `a` by least squares to Llama-2-70B at TP 2
 and 8, then predicts, with `a` unchanged, Llama-2-70B at TP 4 and BLOOM-176B at TP 8, which the
 fit never saw. Rows with average power 0 (not measured) are left out, and so are prompts of 8192
 tokens: their average power is 0.17-0.18 of TDP at every TP degree and batch while their peak is

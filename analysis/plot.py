@@ -13,7 +13,8 @@ The plots, each drawn by one module of analysis/plots/ (which says what it draws
   total throughput of every service, dotted lines where a phase starts.
 - service_<name>.png (plots/services.py): per server throughput, operations/s, requests waiting
   and utilisation; the bytes stored, for a memory_pool.
-- Per phase, by kind:
+- Per phase, by kind: the module plots/<kind>.py draws a kind's plots with its plot_<kind>(run,
+  name, phase), found by the kind's name, so a new kind's plots are one new module. Today:
   train      <phase>.png (plots/train.py): Gantt of compute, checkpoints, flushes, failures and
              restarts; each checkpoint's blocking time; each storage tier's bandwidth.
   tasks      <phase>.png, <phase>_turnaround.png (plots/tasks.py).
@@ -27,24 +28,32 @@ plots/common.py holds what they share: units, reading the run directory, the dra
 
 Needs matplotlib: on Debian, apt-get install python3-matplotlib and run with /usr/bin/python3.
 """
+import importlib
 import json
 import os
+import re
 import sys
 
 from llsim_runs import pyplot
-from plots import ingest, preprocess, requests, serve, services, tasks, timeline, train, transfer
+from plots import services, timeline
 from plots.common import Run, fail
 from plots.series import plot_series
 
-PHASE_PLOTTERS = {"train": train.plot_train, "tasks": tasks.plot_tasks, "ingest": ingest.plot_ingest,
-                  "preprocess": preprocess.plot_preprocess, "serve": serve.plot_serve,
-                  "transfer": transfer.plot_transfer, "requests": requests.plot_requests}
+PLOTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plots")
+
+
+def phase_plotter(kind):
+    """plot_<kind> of plots/<kind>.py, or plot_series for a kind without plots of its own."""
+    if not isinstance(kind, str) or not re.fullmatch(r"[a-z][a-z0-9_]*", kind):
+        return plot_series
+    if not os.path.isfile(os.path.join(PLOTS_DIR, f"{kind}.py")):
+        return plot_series
+    return getattr(importlib.import_module(f"plots.{kind}"), f"plot_{kind}", plot_series)
 
 
 def plot_phase(run, name, phase):
     """The plots of one phase, by its kind; a kind without plots of its own draws its <phase>.csv."""
-    plotter = PHASE_PLOTTERS.get(phase.get("kind"), plot_series)
-    written = plotter(run, name, phase)
+    written = phase_plotter(phase.get("kind"))(run, name, phase)
     return [w for w in (written if isinstance(written, list) else [written]) if w]
 
 

@@ -2,7 +2,7 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.autoscale={impl: none}'
 #include "sim/core/registry.hpp"
-#include "sim/serve/autoscaler.hpp"
+#include "sim/serve/scaling/autoscaler.hpp"
 
 namespace llsim {
 

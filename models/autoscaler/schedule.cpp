@@ -1,11 +1,11 @@
 // Autoscaler `schedule`: a time table of instance counts, from the phase's start:
 //   autoscale: {impl: schedule, table: [{at: 0s, instances: 2}, {at: 10min, instances: 6}]}
 // Each entry holds from its time to the next; before the first, `min`. Decisions come every
-// `period`, and the governor's cooldown and scale-down delay apply (sim/serve/autoscaler.hpp).
+// `period`, and the governor's cooldown and scale-down delay apply (sim/serve/scaling/autoscaler.hpp).
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/autoscale.yaml --set 'phases.chat.autoscale={impl: schedule, table: [{at: 0s, instances: 2}]}'
 #include "sim/core/registry.hpp"
-#include "sim/serve/autoscaler.hpp"
+#include "sim/serve/scaling/autoscaler.hpp"
 
 #include <vector>
 

@@ -3,11 +3,11 @@
 // total being the sequences queued (`queue_length`), running (`running`) or both (`sequences`)
 // over the allocated instances; for `kv_use` their KV blocks in use, and for `gpu_utilization`
 // their GPUs' busy time over the last period, both in instance units (a share per instance).
-// The governor then bounds it (sim/serve/autoscaler.hpp). It starts with `min` instances.
+// The governor then bounds it (sim/serve/scaling/autoscaler.hpp). It starts with `min` instances.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/autoscale.yaml
 #include "sim/core/registry.hpp"
-#include "sim/serve/autoscaler.hpp"
+#include "sim/serve/scaling/autoscaler.hpp"
 
 #include <cmath>
 

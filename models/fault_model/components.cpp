@@ -3,7 +3,7 @@
 // per host, an up time (`mtbf`: exponential of that mean, or `uptime`: any distribution) and a
 // `repair` time; a unit with `shared_by: N` stands above N consecutive hosts (a leaf switch) and
 // takes all of them down at once. Overlapping repairs of one host merge into one outage, caused
-// by the unit that failed first (sim/svc/component_faults.hpp).
+// by the unit that failed first (sim/faults/component_faults.hpp).
 //   components: list, required, each
 //     {class, name (default: the class), count: 1, shared_by: 1, mtbf | uptime, repair: 0s}
 // Source of the classes and their weights: "The Llama 3 herd of models" (Dubey et al., 2024),
@@ -12,7 +12,7 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/train_symmetric.yaml --set 'faults=[{group: compute, impl: components, components: [{class: gpu, count: 8, mtbf: 2000h, repair: 2h}, {class: switch, shared_by: 4, mtbf: 500h, repair: 30min}]}]'
 #include "sim/core/registry.hpp"
-#include "sim/svc/component_faults.hpp"
+#include "sim/faults/component_faults.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Fault model `infinitehbd`: outages replayed from a fault trace of events (the InfiniteHBD
-// release: traces/infinitehbd_fault_trace.json; format in sim/svc/fault_event_trace.hpp). Time 0
+// release: traces/infinitehbd_fault_trace.json; format in sim/faults/fault_event_trace.hpp). Time 0
 // of the simulation is day 0 of the trace. The trace's nodes go onto the group's hosts:
 //   map: order    the i-th node to appear in the file on host i (default)
 //   map: random   onto distinct hosts drawn with the scenario's seed
@@ -15,8 +15,8 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/svc/fault_event_trace.hpp"
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_event_trace.hpp"
+#include "sim/faults/fault_model.hpp"
 
 #include <map>
 #include <numeric>

@@ -2,7 +2,7 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/tasks_unreliable.yaml --set 'faults.0={group: workers, impl: none}'
 #include "sim/core/registry.hpp"
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_model.hpp"
 
 namespace llsim {
 

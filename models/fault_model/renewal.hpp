@@ -2,7 +2,7 @@
 // from another, host after host independently. Shared by the `exponential` and `weibull` models.
 #pragma once
 #include "sim/core/distribution.hpp"
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_model.hpp"
 
 #include <memory>
 

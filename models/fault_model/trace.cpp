@@ -10,7 +10,7 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_model.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -5,16 +5,16 @@
 // GPU link when it has more than one GPU (or a dispatch and a combine all-to-all per MoE layer
 // under expert parallelism), the experts the tokens reach, norms, residual adds, the embedding,
 // the LM head for each sequence's last token, and the CPU work of the iteration and of each of
-// its sequences. Each operator is timed by its own roofline (sim/serve/operator_costs.hpp) or,
-// with `profile: DIR`, read from Vidur's measured profiles (sim/serve/vidur_profile.hpp).
+// its sequences. Each operator is timed by its own roofline (sim/serve/cost/operator_costs.hpp) or,
+// with `profile: DIR`, read from Vidur's measured profiles (sim/serve/cost/vidur_profile.hpp).
 // <phase>_operators.csv gives where the time went, per operator.
 // Example (tests/llsim/test_operators.py runs it):
 //   llsim run tests/inputs/serve_operators.yaml
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/serve/iteration_model.hpp"
-#include "sim/serve/operator_costs.hpp"
-#include "sim/serve/vidur_profile.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
+#include "sim/serve/cost/operator_costs.hpp"
+#include "sim/serve/cost/vidur_profile.hpp"
 
 #include <optional>
 

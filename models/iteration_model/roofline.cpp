@@ -1,7 +1,7 @@
 // Iteration model `roofline` (docs/phases/serve.md, "Iteration time"): an iteration is
 // bound by compute or by memory, whichever takes longer, on the instance's GPUs together
 // (tensor parallel, perfect scaling assumed):
-//   flop and bytes: sim/serve/batch_cost.hpp
+//   flop and bytes: sim/serve/cost/batch_cost.hpp
 // A dense model's active params are its params; a mixture of experts computes with the experts
 // a token reaches but holds, and here reads, all of them (weights = params x dtype_bytes).
 // width is heads x head_dim, or d_model when the model does not give heads. flops is the GPU's
@@ -13,8 +13,8 @@
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.iteration={impl: roofline, mfu: 0.5}'
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/serve/batch_cost.hpp"
-#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/cost/batch_cost.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
 
 #include <algorithm>
 

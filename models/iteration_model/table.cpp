@@ -14,7 +14,7 @@
 #include "sim/core/piecewise_linear.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
-#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
 
 #include <algorithm>
 #include <map>

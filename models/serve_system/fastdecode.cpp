@@ -16,9 +16,9 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run scenarios/paper/fastdecode.yaml
 #include "sim/core/registry.hpp"
-#include "sim/serve/instance_set.hpp"
-#include "sim/serve/iteration_model.hpp"
-#include "sim/serve/serve_system.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
+#include "sim/serve/engine/instance_set.hpp"
+#include "sim/serve/engine/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"

@@ -17,11 +17,11 @@
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.system={impl: vllm, instances: gpu}'
 #include "sim/core/registry.hpp"
-#include "sim/serve/instance_set.hpp"
-#include "sim/serve/iteration_model.hpp"
-#include "sim/serve/prefill_estimate.hpp"
-#include "sim/serve/serve_system.hpp"
-#include "sim/serve/weight_share.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
+#include "sim/serve/engine/instance_set.hpp"
+#include "sim/serve/engine/prefill_estimate.hpp"
+#include "sim/serve/engine/serve_system.hpp"
+#include "sim/serve/weights/weight_share.hpp"
 #include "sim/sg/log.hpp"
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);

@@ -1,6 +1,6 @@
 #include "sim/cli/commands.hpp"
 
-#include "sim/cli/calibrate_command.hpp"
+#include "sim/calibrate/calibrate_command.hpp"
 #include "sim/cli/models_listing.hpp"
 #include "sim/cli/plan_command.hpp"
 #include "sim/cli/plot_runner.hpp"

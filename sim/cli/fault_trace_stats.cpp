@@ -3,7 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/percentile.hpp"
 #include "sim/core/text.hpp"
-#include "sim/svc/fault_event_trace.hpp"
+#include "sim/faults/fault_event_trace.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,5 @@
 #include "sim/cli/commands.hpp"
-#include "sim/run/child_runs.hpp"
+#include "sim/study/child_runs.hpp"
 
 #include <string>
 #include <vector>

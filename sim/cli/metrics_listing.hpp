@@ -6,7 +6,7 @@
 namespace llsim {
 
 // `family` is the registry's interface name, `name` the implementation's. Text:
-//     metrics (declared in models/phase/transfer.cpp):
+//     metrics (declared in sim/loads/transfer_phase.cpp):
 //       bytes  (B)
 //           bytes written to the storage service
 // Markdown: a "Metrics" line and a table of metric, unit and description. "" when the kind

@@ -4,10 +4,10 @@
 #include "sim/core/distribution.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/serve/llm_model.hpp"
-#include "sim/svc/host_faults.hpp"
+#include "sim/serve/cost/llm_model.hpp"
 #include "sim/svc/service.hpp"
 
 #include <algorithm>
@@ -159,7 +159,7 @@ std::string model_figures(const LlmModel& m)
 void list_presets(Listing& out)
 {
   out.heading(2, "Served models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds");
-  out.line("Sources: the config.json of each release and its model card (sim/serve/llm_presets.cpp).");
+  out.line("Sources: the config.json of each release and its model card (sim/serve/cost/llm_presets.cpp).");
   for (const auto& m : llm_presets())
     out.line(model_figures(m), true);
   out.heading(2, "GPUs (platform 'gpu: {preset: NAME, count: N}'; any key beside preset overrides its figure)");

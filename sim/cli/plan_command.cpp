@@ -8,8 +8,8 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
-#include "sim/run/slurm_plan.hpp"
-#include "sim/run/sweep_plan.hpp"
+#include "sim/study/slurm_plan.hpp"
+#include "sim/study/sweep_plan.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -1,12 +1,12 @@
 // `llsim plan SCENARIO --axis PATH=SPEC... [--unimodal PATH=SPEC] --target METRIC>=V...
 // [--objective METRIC] [--maximize] [--seeds N] [--jobs J | --slurm [--partition P] [--time T]]
 // [--out DIR] [--set PATH=VALUE]... [--exhaustive] [--quiet] [--plot]`: the cheapest
-// configuration that meets the targets (docs/plan.md). The search is sim/run/plan_search.hpp, the
-// runs sim/run/plan_runs.hpp (on Slurm: sim/run/slurm_plan.hpp), the outputs plan_report.hpp.
+// configuration that meets the targets (docs/plan.md). The search is sim/study/plan_search.hpp, the
+// runs sim/study/plan_runs.hpp (on Slurm: sim/study/slurm_plan.hpp), the outputs plan_report.hpp.
 // Exit status 0 with an answer, 3 when no point meets the targets (the report gives the closest),
 // 2 for a bad command line or scenario, 1 when a run fails.
 #pragma once
-#include "sim/run/slurm_jobs.hpp"
+#include "sim/study/slurm_jobs.hpp"
 
 #include <string>
 #include <vector>

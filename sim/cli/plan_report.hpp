@@ -3,7 +3,7 @@
 // DIR/answer.json, DIR/report.md (the answer, or that none met the targets and the point closest to them; the run
 // count against the full grid; the cost/target frontier; every point; the plots when drawn).
 #pragma once
-#include "sim/run/plan_runs.hpp"
+#include "sim/study/plan_runs.hpp"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
 // The Slurm options `llsim sweep` and `llsim plan` share: --slurm, --partition, --time.
 #pragma once
-#include "sim/run/slurm_jobs.hpp"
+#include "sim/study/slurm_jobs.hpp"
 
 #include <string>
 

@@ -5,10 +5,10 @@
 #include "sim/cli/whole_option.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
-#include "sim/run/local_sweep.hpp"
 #include "sim/run/outputs.hpp"
-#include "sim/run/slurm_sweep.hpp"
-#include "sim/run/sweep_plan.hpp"
+#include "sim/study/local_sweep.hpp"
+#include "sim/study/slurm_sweep.hpp"
+#include "sim/study/sweep_plan.hpp"
 
 #include <CLI/CLI.hpp>
 

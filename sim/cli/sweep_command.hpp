@@ -1,14 +1,14 @@
 // `llsim sweep SCENARIO --grid PATH=v1,v2,... [--grid ...] [--seeds N] [--jobs J] [--out DIR]
 // [--set PATH=VALUE]... [--quiet] [--slurm ... | --collect]`: every point of the grid's cross
 // product, N seeds each (the scenario's seed, then the next ones), J runs at a time, each an
-// `llsim run` into DIR/runs/p<point>_s<seed>/ (sim/run/local_sweep.hpp), or on Slurm
-// (sim/run/slurm_sweep.hpp). Writes DIR/results.csv, DIR/summary.csv, DIR/wall_times.csv
-// (sim/run/sweep_table.hpp; wall-clock seconds per run kept apart, so that the same sweep
+// `llsim run` into DIR/runs/p<point>_s<seed>/ (sim/study/local_sweep.hpp), or on Slurm
+// (sim/study/slurm_sweep.hpp). Writes DIR/results.csv, DIR/summary.csv, DIR/wall_times.csv
+// (sim/study/sweep_table.hpp; wall-clock seconds per run kept apart, so that the same sweep
 // writes the same results) and DIR/report.md (sweep_report.hpp). A run already in DIR (its
 // summary.json exists) is not run again, so an interrupted sweep resumes; every point is loaded
-// and checked before any runs (sim/run/sweep_plan.hpp). This file parses the command line.
+// and checked before any runs (sim/study/sweep_plan.hpp). This file parses the command line.
 #pragma once
-#include "sim/run/slurm_sweep.hpp"
+#include "sim/study/slurm_sweep.hpp"
 
 #include <string>
 #include <vector>

@@ -3,8 +3,8 @@
 // analysis/capacity.py adds "## Capacity" sections; rewriting the report keeps them. And the
 // progress line of a point done.
 #pragma once
-#include "sim/run/local_sweep.hpp"
-#include "sim/run/sweep_table.hpp"
+#include "sim/study/local_sweep.hpp"
+#include "sim/study/sweep_table.hpp"
 
 #include <cstdint>
 #include <string>

@@ -4,8 +4,8 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/percentile.hpp"
 #include "sim/core/text.hpp"
-#include "sim/serve/prefix_cache.hpp"
-#include "sim/serve/request_trace.hpp"
+#include "sim/serve/kv/prefix_cache.hpp"
+#include "sim/serve/workload/request_trace.hpp"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

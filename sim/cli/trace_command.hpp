@@ -1,6 +1,6 @@
 // `llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]`:
 // the request rate, input and output length percentiles and the ideal prefix hit ratio of a
-// request trace for each cache size (sim/serve/prefix_cache.hpp), as text or one JSON object.
+// request trace for each cache size (sim/serve/kv/prefix_cache.hpp), as text or one JSON object.
 // A fault trace (--format infinitehbd, or a .json file holding an array) is summarised per fault
 // class instead (sim/cli/fault_trace_stats.hpp).
 #pragma once

@@ -3,12 +3,12 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
-#include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 #include <cmath>

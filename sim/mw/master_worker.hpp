@@ -24,11 +24,11 @@
 // Late-binding schedulers (TaskScheduler::binds_late) only see free workers.
 #pragma once
 #include "sim/core/csv.hpp"
+#include "sim/faults/fault_model.hpp"
 #include "sim/mw/task.hpp"
 #include "sim/mw/task_checkpointing.hpp"
 #include "sim/mw/task_scheduler.hpp"
 #include "sim/mw/task_stalls.hpp"
-#include "sim/svc/fault_model.hpp"
 #include "sim/svc/storage.hpp"
 
 #include <deque>

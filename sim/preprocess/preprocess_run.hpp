@@ -1,4 +1,4 @@
-// A preprocess phase at work (models/phase/preprocess.cpp): the corpus placed on the storage
+// A preprocess phase at work (sim/preprocess/preprocess_phase.cpp): the corpus placed on the storage
 // service, then the stages of its deduplication job (dedup_job.hpp) one after another, each as
 // tasks on the master-worker runtime (sim/mw/master_worker.hpp), a stage's outputs all written
 // before the next starts.

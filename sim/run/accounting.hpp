@@ -14,7 +14,7 @@
 //   (sim/sg/traffic_ledger.hpp).
 // Energy: every host draws its idle power while held and its busy power while at work (its GPUs
 // computing, its cores running tasks, its disks or threads serving), in between linearly; serving
-// GPUs in proportion to their load (sim/serve/gpu_load.hpp, sim/run/bill.hpp); PUE scales it all.
+// GPUs in proportion to their load (sim/serve/cost/gpu_load.hpp, sim/run/bill.hpp); PUE scales it all.
 // A service's work loads no GPU. A group is busy at most all its hosts the whole run: beyond
 // that, the services' busy time is cut first, then the phases'.
 #pragma once

@@ -4,7 +4,7 @@
 //                             busy: host busy + GPUs x GPU tdp    (linear in the busy share)
 //   energy (kWh)              PUE x (held x idle power + busy x (host busy - host idle)
 //                                    + GPU load x GPUs x (tdp - GPU idle)) / 3.6e6
-// where GPU load is the busy time weighted by GPU utilisation (sim/serve/gpu_load.hpp; the busy
+// where GPU load is the busy time weighted by GPU utilisation (sim/serve/cost/gpu_load.hpp; the busy
 // time itself when the phase does not say).
 //   cost                      held hours x price per host-hour + energy x price per kWh
 //   storage cost              bytes x seconds / (1e12 B x 730 h x 3600 s) x price per TB-month

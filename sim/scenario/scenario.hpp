@@ -5,18 +5,18 @@
 //   name: demo          # default: the file name without .yaml
 //   seed: 1             # the one seed of every random draw
 //   platform: {...}     # see platform_spec.hpp
-//   faults: [...]       # host fault models by group, see sim/svc/host_faults.hpp
+//   faults: [...]       # host fault models by group, see sim/faults/host_faults.hpp
 //   services: {...}     # shared servers by name, see sim/svc/service.hpp
 //   accounting: {...}   # currency, PUE, price of energy: accounting_spec.hpp
 //   phases:
 //     - {name: stage, kind: transfer, after: [..], start: 10s, ...}
 #pragma once
 #include "sim/core/yaml_ref.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/scenario/accounting_spec.hpp"
 #include "sim/svc/directory.hpp"
-#include "sim/svc/host_faults.hpp"
 
 #include <cstdint>
 #include <memory>

@@ -1,7 +1,7 @@
 // Blocking network and compute activities and pauses for actor bodies. Each takes a deadline (an
 // absolute simulated time; +inf for none): when the deadline comes first the activity is
 // cancelled and the call returns false. Deadlines are how a host failure reaches the work in
-// progress on it (sim/svc/host_faults.hpp).
+// progress on it (sim/faults/host_faults.hpp).
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 

@@ -15,6 +15,6 @@
 //   llsim_serve    serving (sim/serve, models/serve_system)
 //   llsim_ingest   ingest (sim/ingest)
 //   llsim_preprocess  preprocessing (sim/preprocess)
-//   llsim_phase    phase kinds (models/phase and their runtimes)
+//   llsim_phase    phase kinds (sim/<room>/<kind>_phase.cpp, beside their runtimes)
 #pragma once
 #include <xbt/log.h>

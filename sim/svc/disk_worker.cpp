@@ -1,10 +1,10 @@
 #include "sim/svc/disk_worker.hpp"
 
+#include "sim/faults/host_faults.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
-#include "sim/svc/host_faults.hpp"
 
 #include <limits>
 

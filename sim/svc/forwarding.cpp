@@ -5,12 +5,12 @@
 #include "sim/svc/forwarding.hpp"
 
 #include "sim/core/registry.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
-#include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 

@@ -7,13 +7,13 @@
 #include "sim/core/registry.hpp"
 #include "sim/core/stable_hash.hpp"
 #include "sim/core/text.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/directory.hpp"
-#include "sim/svc/host_faults.hpp"
 
 #include <algorithm>
 #include <cstdint>

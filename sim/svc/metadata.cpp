@@ -6,6 +6,7 @@
 
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/platform/message_time.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -13,7 +14,6 @@
 #include "sim/sg/timer.hpp"
 #include "sim/sg/wait_ledger.hpp"
 #include "sim/sg/wait_point.hpp"
-#include "sim/svc/host_faults.hpp"
 #include "sim/svc/journal_checkpoint.hpp"
 #include "sim/svc/meta_path.hpp"
 

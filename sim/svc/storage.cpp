@@ -6,13 +6,13 @@
 
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/declared_files.hpp"
 #include "sim/svc/directory.hpp"
-#include "sim/svc/host_faults.hpp"
 #include "sim/svc/metadata.hpp"
 
 #include <algorithm>

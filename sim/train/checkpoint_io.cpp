@@ -1,9 +1,9 @@
 #include "sim/train/checkpoint_io.hpp"
 
+#include "sim/faults/host_faults.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_point.hpp"
-#include "sim/svc/host_faults.hpp"
 #include "sim/svc/metadata.hpp"
 
 #include <algorithm>

@@ -15,7 +15,7 @@
 // node-local levels keep the newest one. The newest on the parallel file system is named
 // `published_as` there, for a later phase to read (file_names.hpp).
 #pragma once
-#include "sim/svc/host_faults.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "sim/train/checkpoint_io.hpp"
 #include "sim/train/data_loader.hpp"
 #include "sim/train/training_environment.hpp"

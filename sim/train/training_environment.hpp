@@ -3,7 +3,7 @@
 // (sim_training_environment.hpp); unit tests implement it with fixed costs, so the run's
 // decisions can be checked by hand.
 #pragma once
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_model.hpp"
 #include "sim/train/checkpoint_mode.hpp"
 
 #include <cstdint>

@@ -1,11 +1,11 @@
-// Fuzz target: the fault trace of events (InfiniteHBD's JSON, sim/svc/fault_event_trace.hpp)
+// Fuzz target: the fault trace of events (InfiniteHBD's JSON, sim/faults/fault_event_trace.hpp)
 // read by the `infinitehbd` fault model onto a group of four hosts, as the scenario loader builds
 // it: the reader, the pairing of events and the mapping of nodes. The first byte picks the
 // mapping (order or random), the rest is the file. It returns a model or throws ConfigError.
 #include "fuzz_input_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_model.hpp"
 
 #include <cstddef>
 #include <cstdint>

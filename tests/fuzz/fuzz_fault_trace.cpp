@@ -4,7 +4,7 @@
 #include "fuzz_input_file.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/svc/fault_model.hpp"
+#include "sim/faults/fault_model.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,16 +1,16 @@
 // Fuzz target: the readers of measured serving times. The first byte picks one, the rest is its
 // file: Vidur's mlp.csv, all_reduce.csv, cpu_overheads.csv, attention.csv or send_recv.csv as the operators
-// model's `profile:` reads them (sim/serve/vidur_profile.hpp); the step times, mlp.csv,
-// cpu_overheads.csv, all_reduce.csv or attention.csv as `llsim calibrate` reads them (sim/serve/calibration_inputs.hpp); a run's
+// model's `profile:` reads them (sim/serve/cost/vidur_profile.hpp); the step times, mlp.csv,
+// cpu_overheads.csv, all_reduce.csv or attention.csv as `llsim calibrate` reads them (sim/calibrate/calibration_inputs.hpp); a run's
 // per-request log (strict and skipping) or vLLM's benchmark result JSON
-// (sim/serve/measured_requests.hpp); a GPU's measured power against utilisation
+// (sim/serve/workload/measured_requests.hpp); a GPU's measured power against utilisation
 // (sim/platform/gpu_power_curve.hpp). Each returns or throws ConfigError.
 #include "fuzz_input_file.hpp"
+#include "sim/calibrate/calibration_inputs.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/platform/gpu_power_curve.hpp"
-#include "sim/serve/calibration_inputs.hpp"
-#include "sim/serve/measured_requests.hpp"
-#include "sim/serve/vidur_profile.hpp"
+#include "sim/serve/cost/vidur_profile.hpp"
+#include "sim/serve/workload/measured_requests.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // or throws ConfigError.
 #include "fuzz_input_file.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/serve/request_trace.hpp"
+#include "sim/serve/workload/request_trace.hpp"
 
 #include <cstddef>
 #include <cstdint>

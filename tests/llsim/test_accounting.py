@@ -74,7 +74,7 @@ check_close(train["energy_kwh"] - s7["phases"]["train"]["energy_kwh"], 4 * 8 * 3
 
 # Serving: billed while its instance is up; busy for its prefill and decodes. With the roofline at
 # the same efficiency e for compute and HBM and no overhead, every iteration uses its GPUs' peaks at
-# exactly e: the GPUs draw idle + e x (tdp - idle) while busy (sim/serve/gpu_load.hpp).
+# exactly e: the GPUs draw idle + e x (tdp - idle) while busy (sim/serve/cost/gpu_load.hpp).
 serve_sets = ["platform.groups.gpu.cost={per_gpu_hour: 2}", "platform.groups.gpu.gpu.tdp=400W",
               "platform.groups.gpu.gpu.idle=50W", "phases.chat.iteration={impl: roofline, mfu: 0.8, hbm_efficiency: 0.8}"]
 out8 = run_out("tests/inputs/serve_single.yaml", *serve_sets)

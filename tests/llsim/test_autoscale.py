@@ -1,4 +1,4 @@
-"""Autoscaling (sim/serve/autoscaler.hpp) through llsim: under a constant load the `target` policy
+"""Autoscaling (sim/serve/scaling/autoscaler.hpp) through llsim: under a constant load the `target` policy
 settles at the smallest instance count that meets its target and stays there; after a step in
 load it follows within a cooldown, a decision and the requests' own latency; `schedule` follows
 its table; min, max, cooldown, scale_down_delay, period, provisioning and the metric each change

@@ -1,5 +1,5 @@
 """A sweep (or plan) killed with SIGKILL takes its running `llsim run` with it
-(sim/run/child_runs.hpp, die_with_parent): no orphan run goes on writing into a directory that
+(sim/study/child_runs.hpp, die_with_parent): no orphan run goes on writing into a directory that
 the resumed sweep would run again; a stray LLSIM_PARENT_PID changes nothing. The waits below are
 upper bounds, not timings."""
 import os

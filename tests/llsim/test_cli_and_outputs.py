@@ -20,15 +20,16 @@ check(re.match(r"llsim \d+\.\d+\.\d+", out) is not None, f"--version: {out}")
 
 # models lists interfaces, implementations and parameters with type, default, description.
 _, out, _ = run("models")
-check("Interface 'phase':\n  choose with 'kind:'; contract: sim/phase/phase.hpp; implementations: models/phase/" in out,
-      "models lists the phase kinds with their header and folder")
+check("Interface 'phase':\n  choose with 'kind:'; contract: sim/phase/phase.hpp\n" in out
+      and "    sim/train/train_phase.cpp\n" in out and "    sim/loads/transfer_phase.cpp\n" in out,
+      "models lists the phase kinds with their header, each beside its runtime")
 check(re.search(r"transfer: bulk data movement", out) is not None, "models lists transfer")
 check(re.search(r"chunk  \(size\)  default: 64MB  range: >= 1\n\s+bytes of one write request", out) is not None,
       "models gives type, default, range and description of a parameter")
 check("lognormal" in out and "weibull" in out and "empirical" in out, "models lists distributions")
 check("Interface 'service':\n  choose with 'kind:'; contract: sim/svc/service.hpp; implementations: sim/svc/" in out
       and "memory_pool:" in out, "models lists the service kinds, registered next to their code")
-check("Interface 'fault_model':\n  choose with 'impl:'; contract: sim/svc/fault_model.hpp; implementations: "
+check("Interface 'fault_model':\n  choose with 'impl:'; contract: sim/faults/fault_model.hpp; implementations: "
       "models/fault_model/" in out, "models lists the fault models")
 check(re.search(r"scheduler  \(mapping\)  default: \{impl: fcfs\}\n.*\n\s+'impl:' one of: fcfs, locality, maxmin, mct, "
                 r"minmax, minmin\n", out) is not None, "a key naming an implementation lists the registered names")

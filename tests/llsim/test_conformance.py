@@ -10,7 +10,8 @@ file's leading comment must hold
 The example must exit 0, write a summary with metrics for every phase, and its resolved.json must
 select the implementation at the place its family is chosen (not merely somewhere: 'none' and
 'trace' are names in several families). The family's name is also its folder under models/ (the
-service kinds register in sim/svc/) and the name of its unit test, tests/unit/<family>_test.cpp.
+service kinds register in sim/svc/, and each phase kind beside its runtime as
+sim/<room>/<kind>_phase.cpp) and the name of its unit test, tests/unit/<family>_test.cpp.
 """
 import json
 import os
@@ -102,8 +103,13 @@ check(set(families) == set(SELECTED_AT), f"families {families} against the test'
 
 for family in families:
     files = [r[4] for r in rows if r[0] == family]
-    folder = "sim/svc/" if family == "service" else f"models/{family}/"
-    check(all(f.startswith(folder) for f in files), f"{family}: implementations outside {folder}: {files}")
+    if family == "phase":  # a phase kind lives beside its runtime: sim/<room>/<kind>_phase.cpp
+        names = [r[3] for r in rows if r[0] == family]
+        check(all(re.fullmatch(rf"sim/[a-z_/]+/{n}_phase\.cpp", f) for n, f in zip(names, files)),
+              f"phase: kinds not in sim/<room>/<kind>_phase.cpp: {files}")
+    else:
+        folder = "sim/svc/" if family == "service" else f"models/{family}/"
+        check(all(f.startswith(folder) for f in files), f"{family}: implementations outside {folder}: {files}")
     header = next(r[2] for r in rows if r[0] == family)
     check(os.path.isfile(os.path.join(ROOT, header)), f"{family}: its header {header} does not exist")
     if family not in NO_UNIT_TEST:

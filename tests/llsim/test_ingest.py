@@ -112,7 +112,7 @@ k100_rate, k100 = create_step(*few, "phases.md.workload.files_per_rank=20", "pha
 check_close(k100_rate, k1_rate, 0.05, "scale 100 vs 1: create rate with short queues")
 check_close(k100["files"], k1["files"], 1e-9, "scale 100 vs 1: files")
 # (Latency percentiles are not preserved: a simulated operation's time is the sum of k service
-# times, so per-operation percentiles tend to the mean; models/phase/ingest.cpp says so.)
+# times, so per-operation percentiles tend to the mean; sim/ingest/ingest_phase.cpp says so.)
 
 # The client cache: without it every create first looks up both directories.
 nocache = model("hashed", "easy", 4, "phases.md.cache.entries=0")

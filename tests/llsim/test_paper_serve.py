@@ -2,7 +2,7 @@
 capacity on the whole Mooncake trace is at least 1.5x vLLM's (the issue's acceptance;
 docs/results/mooncake_vs_vllm.md), the FastDecode and vLLM throughputs of
 scenarios/paper/fastdecode.yaml are the figures docs/results/fastdecode.md gives, and
-analysis/serve_capacity.py and analysis/cache_sizing.py run end to end on small inputs. Needs
+analysis/paper/mooncake_vs_vllm.py and analysis/paper/mooncake_vs_vllm_cache.py run end to end on small inputs. Needs
 python3-matplotlib (run with /usr/bin/python3)."""
 import csv
 import json
@@ -38,23 +38,23 @@ check_close(fd["fastdecode"]["tokens_per_s"], 1673, 0.005, "fastdecode.yaml: Fas
 
 
 def script(name, *args):
-    proc = subprocess.run([sys.executable, os.path.join(ROOT, "analysis", name), "--llsim", LLSIM, *args],
+    proc = subprocess.run([sys.executable, os.path.join(ROOT, "analysis", "paper", name), "--llsim", LLSIM, *args],
                           capture_output=True, text=True, cwd=ROOT)
     check(proc.returncode == 0, f"{name}: exit {proc.returncode}\n{proc.stderr[-2000:]}")
     return proc.stdout
 
 
-# serve_capacity.py on the trace's first 10 minutes, bisecting [1, 4] once: each system's
+# mooncake_vs_vllm.py (the capacity search) on the trace's first 10 minutes, bisecting [1, 4] once: each system's
 # capacity is a rate it ran at and met the target at, and the next rate tried above it missed.
 out = scratch_dir()
-printed = script("serve_capacity.py", "--out", out, "--lo", "1", "--hi", "4", "--steps", "2",
+printed = script("mooncake_vs_vllm.py", "--out", out, "--lo", "1", "--hi", "4", "--steps", "2",
                  "--set", "phases.chat.workload.duration=600s")
 with open(os.path.join(out, "results.csv")) as f:
     runs = list(csv.DictReader(f))
 with open(os.path.join(out, "capacity.csv")) as f:
     capacity = {r["system"]: r["capacity_rate_scale"] for r in csv.DictReader(f)}
 check(set(capacity) == {"mooncake", "vllm"} and os.path.exists(os.path.join(out, "serve_capacity.png")),
-      f"serve_capacity.py writes capacity.csv and the plot: {capacity}")
+      f"mooncake_vs_vllm.py writes capacity.csv and the plot: {capacity}")
 for system, c in capacity.items():
     mine = [(float(r["rate_scale"]), float(r["slo_attainment"])) for r in runs if r["system"] == system]
     if c:
@@ -66,15 +66,15 @@ for system, c in capacity.items():
         check(all(a < TARGET for _, a in mine), f"{system}: no capacity, and no run met the target: {mine}")
 if capacity["mooncake"] and capacity["vllm"]:
     ratio = float(capacity["mooncake"]) / float(capacity["vllm"])
-    check(f"mooncake / vllm capacity: {ratio:.2f}x" in printed, f"serve_capacity.py prints the ratio: {printed}")
+    check(f"mooncake / vllm capacity: {ratio:.2f}x" in printed, f"mooncake_vs_vllm.py prints the ratio: {printed}")
 else:
-    check("below 0.9 already at 1" in printed, f"serve_capacity.py says which system has no capacity: {printed}")
+    check("below 0.9 already at 1" in printed, f"mooncake_vs_vllm.py says which system has no capacity: {printed}")
 
-# cache_sizing.py at two sizes: the ideal ratio is llsim trace stats's, and the simulated pool
+# mooncake_vs_vllm_cache.py at two sizes: the ideal ratio is llsim trace stats's, and the simulated pool
 # reaches it within 0.02 (docs/results/mooncake_vs_vllm.md, "How big must the pool be": 0.0445 vs
 # 0.0463, 0.3637 vs 0.3641).
 out = scratch_dir()
-script("cache_sizing.py", "--out", out, "--blocks", "1000,100000")
+script("mooncake_vs_vllm_cache.py", "--out", out, "--blocks", "1000,100000")
 with open(os.path.join(out, "cache_sizing.csv")) as f:
     sizing = list(csv.DictReader(f))
 check([r["blocks"] for r in sizing] == ["1000", "100000"], f"cache_sizing.csv has the two sizes: {sizing}")

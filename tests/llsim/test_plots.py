@@ -53,7 +53,14 @@ KINDS = {
     "transfer": ("scenarios/demo.yaml", ["stage", "archive", "restage", "service_fs", "service_vault"]),
     "requests": ("tests/inputs/memory_pool.yaml", ["put", "get", "service_kv"]),
 }
-check(sorted(plot.PHASE_PLOTTERS) == sorted(KINDS), f"a plotter per phase kind: {sorted(plot.PHASE_PLOTTERS)}")
+# plot.py finds a kind's plotter by its name, plots/<kind>.py's plot_<kind>; any other kind (or a
+# name that is no module's) draws its <phase>.csv with plot_series.
+for kind in KINDS:
+    found = plot.phase_plotter(kind)
+    check(found.__module__ == f"plots.{kind}" and found.__name__ == f"plot_{kind}",
+          f"the {kind} phase is drawn by plots/{kind}.py: {found.__module__}.{found.__name__}")
+for kind in ("no_such_kind", "common", "../plot", None):
+    check(plot.phase_plotter(kind) is plot.plot_series, f"a kind {kind!r} without plots of its own draws its CSV")
 
 
 def yaml_blocks(path):

@@ -1,4 +1,4 @@
-"""Host faults on serving instances (sim/serve/serve_instance.hpp): an instance whose host fails
+"""Host faults on serving instances (sim/serve/engine/serve_instance.hpp): an instance whose host fails
 loses the requests it holds (counted as failed), takes none while it is down and serves again once
 it is back; with every instance down, arrivals are rejected. Checked for vllm's two routers,
 Mooncake's prefill and decode instances (a failed host's prefix cache and unsent blocks are not

@@ -1,4 +1,4 @@
-"""Weights loaded through the services before serving (sim/serve/weight_source.hpp), checked
+"""Weights loaded through the services before serving (sim/serve/weights/weight_source.hpp), checked
 through llsim against closed forms: one instance's load time is its bytes over the narrowest of its
 NIC, the servers' NICs and the disks; 64 at once share the disks; the host's own copy and a peer
 are read at their own bandwidth. A failure during a load starts it over, and no instance serves

@@ -1,6 +1,6 @@
 #include "sim/core/registry.hpp"
-#include "sim/serve/autoscaler.hpp"
-#include "sim/serve/scaling_governor.hpp"
+#include "sim/serve/scaling/autoscaler.hpp"
+#include "sim/serve/scaling/scaling_governor.hpp"
 #include "world.hpp"
 
 #include <catch2/catch.hpp>

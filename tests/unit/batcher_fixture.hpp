@@ -1,7 +1,7 @@
 // What the batcher tests share: a listener that counts tokens, a small instance's config, and a
 // loop that runs iterations until the batcher is idle.
 #pragma once
-#include "sim/serve/batcher.hpp"
+#include "sim/serve/engine/batcher.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Preemption by swap and vLLM V0's padded token budget.
-#include "sim/serve/batcher.hpp"
+#include "sim/serve/engine/batcher.hpp"
 #include "tests/unit/batcher_fixture.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-#include "sim/serve/batcher.hpp"
+#include "sim/serve/engine/batcher.hpp"
 #include "tests/unit/batcher_fixture.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
-// `llsim calibrate`'s fit (sim/serve/calibration.hpp): step times generated from known
+// `llsim calibrate`'s fit (sim/calibrate/calibration.hpp): step times generated from known
 // coefficients with 2% noise give the efficiencies back within 3% (the CPU time, a small share
 // of each step, within 15%); the held-out error of an exact model is its noise.
+#include "sim/calibrate/calibration.hpp"
 #include "sim/core/random.hpp"
-#include "sim/serve/calibration.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 #include "sim/core/errors.hpp"
-#include "sim/svc/component_faults.hpp"
-#include "sim/svc/host_faults.hpp"
+#include "sim/faults/component_faults.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "world.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,6 +1,6 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/json_text.hpp"
-#include "sim/svc/fault_event_trace.hpp"
+#include "sim/faults/fault_event_trace.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 #include "sim/core/errors.hpp"
-#include "sim/svc/host_faults.hpp"
+#include "sim/faults/host_faults.hpp"
 #include "temp_file.hpp"
 #include "world.hpp"
 

@@ -1,4 +1,4 @@
-#include "sim/serve/load_tally.hpp"
+#include "sim/serve/weights/load_tally.hpp"
 #include "sim/svc/file_names.hpp"
 
 #include <catch2/catch.hpp>

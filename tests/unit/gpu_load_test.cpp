@@ -1,7 +1,7 @@
-// GPU load for the energy accounting (sim/serve/gpu_load.hpp): the share of an iteration's time
+// GPU load for the energy accounting (sim/serve/cost/gpu_load.hpp): the share of an iteration's time
 // its GPUs' busier peak would need, against hand-worked figures for LLaMA-2 7B on two GPUs.
 #include "sim/core/params.hpp"
-#include "sim/serve/gpu_load.hpp"
+#include "sim/serve/cost/gpu_load.hpp"
 
 #include <catch2/catch.hpp>
 

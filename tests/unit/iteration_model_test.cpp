@@ -3,7 +3,7 @@
 // beyond them. Expected times are worked out by hand from the models' documented formulas.
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/serve/iteration_model.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
 #include "temp_file.hpp"
 
 #include <catch2/catch.hpp>
@@ -35,7 +35,7 @@ std::unique_ptr<IterationModel> make(const std::string& text, const LlmModel& m,
   return Registry<IterationModel>::create(yaml(text, "iteration"), {m, gpu, kGroup});
 }
 
-// LLaMA-2 7B (sim/serve/llm_model.cpp): 6.74e9 parameters, 32 layers, d_model 4096, 32 KV heads
+// LLaMA-2 7B (sim/serve/cost/llm_model.cpp): 6.74e9 parameters, 32 layers, d_model 4096, 32 KV heads
 // of 128, 2 bytes: weights 13.48 GB, KV 2 x 32 x 32 x 128 x 2 = 524288 B per token.
 constexpr double kParams = 6.74e9, kWeights = 13.48e9, kKv = 524288, kAttn = 4.0 * 32 * 4096;
 // Defaults mfu 0.5, hbm_efficiency 0.8 on 2 GPUs: 312e12 flop/s and 3.2e12 B/s together.

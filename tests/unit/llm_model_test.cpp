@@ -1,9 +1,9 @@
-// The model catalogue and the model keys (sim/serve/llm_model.hpp, llm_presets.cpp): the presets
+// The model catalogue and the model keys (sim/serve/cost/llm_model.hpp, llm_presets.cpp): the presets
 // that existed before the catalogue keep their figures, every preset's shape adds up to its
 // published parameter count, KV bytes per token follow MHA, GQA and MLA, and a mixture of
 // experts computes with its active params.
 #include "sim/core/errors.hpp"
-#include "sim/serve/llm_model.hpp"
+#include "sim/serve/cost/llm_model.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-// The operators model's arithmetic (sim/serve/operator_costs.hpp): GEMMs, all-reduces and the
+// The operators model's arithmetic (sim/serve/cost/operator_costs.hpp): GEMMs, all-reduces and the
 // experts a batch reaches against their closed forms, and measured curves read back exactly.
 #include "sim/core/piecewise_linear.hpp"
-#include "sim/serve/operator_costs.hpp"
+#include "sim/serve/cost/operator_costs.hpp"
 
 #include <catch2/catch.hpp>
 

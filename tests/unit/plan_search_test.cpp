@@ -1,4 +1,4 @@
-#include "sim/run/plan_search.hpp"
+#include "sim/study/plan_search.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-#include "sim/run/plan_runs.hpp"
-#include "sim/run/plan_spec.hpp"
+#include "sim/study/plan_runs.hpp"
+#include "sim/study/plan_spec.hpp"
 
 #include <catch2/catch.hpp>
 

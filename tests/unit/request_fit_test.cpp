@@ -1,7 +1,7 @@
-// Fitting coefficients by simulating a run (sim/serve/request_fit.hpp), with a stand-in for the
+// Fitting coefficients by simulating a run (sim/calibrate/request_fit.hpp), with a stand-in for the
 // simulation: smooth request times whose coefficients are known.
+#include "sim/calibrate/request_fit.hpp"
 #include "sim/core/errors.hpp"
-#include "sim/serve/request_fit.hpp"
 
 #include <catch2/catch.hpp>
 

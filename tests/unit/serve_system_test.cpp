@@ -2,11 +2,11 @@
 // many instances on which groups, the KV blocks an instance's memory holds after the weights,
 // and the errors when it holds none. What they do with requests needs SimGrid and is checked
 // through llsim (tests/llsim/test_serve*.py). Expected figures are worked out by hand from the
-// formulas in sim/serve/serve_system.hpp and each system's file.
+// formulas in sim/serve/engine/serve_system.hpp and each system's file.
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
-#include "sim/serve/batcher.hpp"
-#include "sim/serve/serve_system.hpp"
+#include "sim/serve/engine/batcher.hpp"
+#include "sim/serve/engine/serve_system.hpp"
 #include "world.hpp"
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-#include "sim/serve/serve_tally.hpp"
+#include "sim/serve/engine/serve_tally.hpp"
 
 #include <catch2/catch.hpp>
 

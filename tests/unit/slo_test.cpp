@@ -1,4 +1,4 @@
-#include "sim/serve/slo.hpp"
+#include "sim/serve/workload/slo.hpp"
 
 #include <catch2/catch.hpp>
 

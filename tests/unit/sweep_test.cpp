@@ -1,5 +1,5 @@
-#include "sim/run/sweep_grid.hpp"
-#include "sim/run/sweep_table.hpp"
+#include "sim/study/sweep_grid.hpp"
+#include "sim/study/sweep_table.hpp"
 
 #include <catch2/catch.hpp>
 

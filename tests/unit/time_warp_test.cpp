@@ -1,4 +1,4 @@
-#include "sim/serve/time_warp.hpp"
+#include "sim/serve/workload/time_warp.hpp"
 
 #include <catch2/catch.hpp>
 

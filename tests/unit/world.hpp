@@ -1,9 +1,9 @@
 // A platform, its host faults and its services built from YAML text, as a scenario would
 // build them, for unit tests of models that take them as context.
 #pragma once
+#include "sim/faults/host_faults.hpp"
 #include "sim/platform/platform_spec.hpp"
 #include "sim/svc/directory.hpp"
-#include "sim/svc/host_faults.hpp"
 
 #include <memory>
 #include <string>

@@ -1,0 +1,36 @@
+// How hard an iteration works its GPUs, for their power draw (sim/run/bill.hpp): the share of the
+// iteration's time the busier of compute and HBM bandwidth would need at peak,
+//
+//   utilisation = min(1, max(flop / (GPUs x flops), bytes / (GPUs x hbm_bandwidth)) / seconds)
+//
+// with flop and bytes from sim/serve/cost/batch_cost.hpp and GPUs the instance's tensor-parallel ones
+// (with pipeline stages, each engine is an instance on one stage's GPUs, timed by the iteration
+// models as running the whole model there, so its load is counted there too). A GPU then draws
+// idle + (tdp - idle) x utilisation, or what a measured power_table gives at that utilisation
+// (sim/platform/gpu_power_curve.hpp). The linear law and the A100's fitted idle are checked
+// against Splitwise's measured power in docs/results/gpu_power.md. Without the model's shape, or
+// without both peaks, the GPUs count as fully used while busy.
+#pragma once
+#include "sim/platform/gpu_power_curve.hpp"
+#include "sim/platform/gpu_spec.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
+
+namespace llsim {
+
+class GpuLoad {
+ public:
+  // `stage`: one pipeline stage's GPUs (count: the tensor-parallel degree).
+  GpuLoad(const LlmModel& model, const GpuSpec& stage);
+  // In [0, 1]; 1 when it cannot tell (see above) or when seconds is 0.
+  double utilisation(const BatchWork& work, double seconds) const;
+  // The share of (tdp - idle) the GPUs draw above idle meanwhile: the utilisation under the linear
+  // law; (power(utilisation) - idle) / (tdp - idle) with a measured power_table.
+  double load(const BatchWork& work, double seconds) const;
+
+ private:
+  LlmModel model_;
+  double flops_, hbm_Bps_;  // all the instance's GPUs together; 0: not given
+  std::shared_ptr<const GpuPowerCurve> power_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,389 @@
+#include "sim/serve/engine/batcher.hpp"
+
+#include "sim/sg/log.hpp"
+
+#include <algorithm>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_batcher, llsim_serve, "admission and preemption on a serving instance");
+
+namespace llsim {
+
+Batcher::Batcher(const BatcherConfig& config, InstanceRole role)
+    : config_(config)
+    , role_(role)
+    , free_blocks_(config.kv_blocks)
+    , swap_free_(config.swap_blocks)
+{
+  if (config_.prefix_caching)
+    cache_ = std::make_unique<LruBlockCache>(0);
+}
+
+bool Batcher::fits(int64_t prompt, int64_t total) const
+{
+  return blocks_for(prompt) <= config_.kv_blocks - config_.watermark_blocks && blocks_for(total) <= config_.kv_blocks &&
+         (config_.max_model_len == 0 || (prompt < config_.max_model_len && total <= config_.max_model_len));
+}
+
+void Batcher::add(const SeqArrival& a)
+{
+  Seq s;
+  s.a        = a;
+  s.prompt   = a.input_tokens;
+  s.computed = std::min(a.cached_tokens, a.input_tokens);
+  seqs_.emplace(a.id, s);
+  waiting_.push_back(a.id);
+}
+
+void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const
+{
+  const auto visit = [&](int64_t id) {
+    const Seq& s = seqs_.at(id);
+    if (s.computed < s.prompt)
+      f(s.computed, s.prompt - s.computed);
+  };
+  for (int64_t id : running_)
+    visit(id);
+  for (int64_t id : waiting_)
+    visit(id);
+}
+
+bool Batcher::grow(Seq& s, int64_t tokens)
+{
+  const int64_t need = blocks_for(tokens) - s.blocks;
+  if (need <= 0)
+    return true;
+  if (need > free_blocks_)
+    return false;
+  free_blocks_ -= need;
+  s.blocks += need;
+  return true;
+}
+
+void Batcher::release(Seq& s)
+{
+  free_blocks_ += s.blocks;
+  s.blocks = 0;
+}
+
+// Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
+// them by priority, so that the victim of a preemption is the latest arrival, not a sequence
+// that was just readmitted after its own preemption.
+void Batcher::admit(int64_t id)
+{
+  running_.insert(std::upper_bound(running_.begin(), running_.end(), id), id);
+}
+
+void Batcher::preempt_last()
+{
+  const int64_t id = running_.back();
+  running_.pop_back();
+  Seq& s = seqs_.at(id);
+  s.step = 0;
+  preemptions_ += 1;
+  if (swap_out(id, s))
+    return;
+  recompute(id, s);
+  XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
+            static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(free_blocks_),
+            static_cast<long>(config_.kv_blocks));
+}
+
+void Batcher::recompute(int64_t id, Seq& s)
+{
+  release(s);
+  s.prompt   = s.a.input_tokens + s.a.generated;
+  s.computed = 0;
+  waiting_.push_front(id);
+}
+
+// Whole prefix blocks cached; the tokens skipped are fewer when they would cover the prompt's
+// last token, which is always computed (it gives the first output token).
+int64_t Batcher::cached_prefix(const Seq& s)
+{
+  return s.a.hash_ids == nullptr ? 0 : cached_blocks(*s.a.hash_ids);
+}
+
+std::vector<int64_t> Batcher::drop_all()
+{
+  std::vector<int64_t> ids;
+  for (const auto& entry : seqs_)
+    ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
+  XBT_DEBUG("drops %zu requests and the prefix cache", ids.size());
+  seqs_.clear();
+  running_.clear();
+  waiting_.clear();
+  swapped_.clear();
+  swap_free_ = config_.swap_blocks;
+  batch_.clear();
+  free_blocks_ = config_.kv_blocks;
+  forget_cache();
+  return ids;
+}
+
+void Batcher::forget_cache()
+{
+  if (cache_)
+    cache_ = std::make_unique<LruBlockCache>(0);
+  trim_cache();
+}
+
+void Batcher::trim_cache()
+{
+  if (cache_)
+    cache_->set_capacity(static_cast<size_t>(free_blocks_ * config_.block_size / config_.hash_block_tokens));
+}
+
+int64_t Batcher::steady_decode_steps(int64_t at_most) const
+{
+  if (!waiting_.empty() || !swapped_.empty() || running_.empty())
+    return 0;
+  int64_t k = at_most;
+  for (int64_t id : running_) {
+    const Seq& s = seqs_.at(id);
+    if (s.computed < s.prompt)
+      return 0;
+    k = std::min(k, s.a.output_tokens - s.a.generated);
+  }
+  while (k > 0) {
+    int64_t need = 0;
+    for (int64_t id : running_) {
+      const Seq& s = seqs_.at(id);
+      need += std::max<int64_t>(0, blocks_for(s.computed + k) - s.blocks);
+    }
+    if (need <= free_blocks_)
+      return k;
+    k /= 2;
+  }
+  return 0;
+}
+
+BatchWork Batcher::decode_work(int64_t ahead) const
+{
+  BatchWork w;
+  for (int64_t id : running_)
+    w.add_decode(seqs_.at(id).computed + ahead);
+  return w;
+}
+
+BatchWork Batcher::plan_steady()
+{
+  batch_.clear();
+  BatchWork w;
+  moves_.clear();
+  schedule_decodes(w);
+  w.swapped_blocks = moved_blocks();
+  return w;
+}
+
+BatchWork Batcher::plan()
+{
+  moves_.clear();
+  BatchWork w = plan_once();
+  while (w.empty() && !running_.empty()) {
+    preempt_last();
+    w = plan_once();
+  }
+  w.swapped_blocks = moved_blocks();
+  return w;
+}
+
+BatchWork Batcher::plan_once()
+{
+  batch_.clear();
+  preempted_now_ = false;  // set by schedule_decodes, which a whole-prompt prefill skips
+  BatchWork w;
+  admit_decode_ready();
+  if (config_.prefill_chunk == 0) {
+    prefill_whole_prompts(w);
+    if (!w.empty()) {
+      trim_cache();
+      return w;
+    }
+  }
+  schedule_decodes(w);
+  if (!preempted_now_)
+    swap_in(w);
+  if (config_.prefill_chunk > 0)
+    schedule_chunks(w);
+  trim_cache();
+  return w;
+}
+
+bool Batcher::held_by_memory() const
+{
+  if (!swapped_.empty() || preempted_now_)
+    return true;
+  if (waiting_.empty() || running() >= config_.max_batch_size)
+    return false;
+  const Seq& s = seqs_.at(waiting_.front());
+  if (s.computed >= s.prompt)  // decode-ready: needs the block of its next token
+    return blocks_for(s.computed + 1) - s.blocks > free_blocks_;
+  return blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks;
+}
+
+// Sequences whose prompt KV is already here (handed to a decode instance) join the decodes.
+void Batcher::admit_decode_ready()
+{
+  while (!waiting_.empty() && running() < config_.max_batch_size) {
+    Seq& s = seqs_.at(waiting_.front());
+    if (s.computed < s.prompt || !grow(s, s.computed + 1))
+      break;
+    XBT_DEBUG("admits request %ld to decode (%ld tokens of KV received): KV blocks %ld taken, %ld free of %ld",
+              static_cast<long>(waiting_.front()), static_cast<long>(s.computed), static_cast<long>(s.blocks),
+              static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
+    admit(waiting_.front());
+    waiting_.pop_front();
+  }
+}
+
+void Batcher::schedule_decodes(BatchWork& w)
+{
+  const double before = preemptions_;
+  for (size_t i = 0; i < running_.size(); ++i) {
+    const int64_t id = running_[i];
+    Seq& s           = seqs_.at(id);
+    if (s.computed < s.prompt)
+      continue;
+    bool kept = true;
+    while (kept && !grow(s, s.computed + 1)) {
+      kept = running_.back() != id;
+      preempt_last();
+    }
+    if (!kept)
+      break;
+    take(id, s, 1, w);
+  }
+  preempted_now_ = preemptions_ > before;
+}
+
+void Batcher::take(int64_t id, Seq& s, int64_t tokens, BatchWork& w)
+{
+  grow(s, s.computed + tokens);
+  s.step = tokens;
+  batch_.push_back(id);
+  if (s.computed >= s.prompt)
+    w.add_decode(s.computed);
+  else
+    w.add_prefill(s.computed, tokens);
+}
+
+// Looks the waiting sequence at the front up in the prefix cache (once, when first considered).
+void Batcher::apply_prefix_cache(Seq& s)
+{
+  if (s.hit_blocks > 0 || s.computed > 0)
+    return;
+  s.hit_blocks      = cached_prefix(s);
+  const int64_t hit = std::min(s.hit_blocks * config_.hash_block_tokens, s.prompt - 1);
+  prefix_hit_tokens_ += static_cast<double>(hit);
+  s.computed = hit;
+}
+
+void Batcher::schedule_chunks(BatchWork& w)
+{
+  int64_t budget = config_.max_batch_tokens - w.decodes;
+  // A chunk of at most `budget` tokens that the free blocks can hold; 0 when none.
+  const auto chunk_of = [&](const Seq& s) {
+    const int64_t room = (s.blocks + free_blocks_) * config_.block_size - s.computed;
+    return std::max<int64_t>(0, std::min({s.prompt - s.computed, config_.prefill_chunk, budget, room}));
+  };
+  for (int64_t id : running_) {
+    Seq& s = seqs_.at(id);
+    if (s.computed >= s.prompt || s.step > 0 || budget <= 0)
+      continue;
+    if (const int64_t chunk = chunk_of(s); chunk > 0) {
+      take(id, s, chunk, w);
+      budget -= chunk;
+    }
+  }
+  // After a preemption nothing new is admitted in the same iteration (as vLLM does): a victim
+  // readmitted at once would only be preempted again. Nor while sequences wait swapped out.
+  while (!preempted_now_ && swapped_.empty() && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
+    const int64_t id = waiting_.front();
+    Seq& s           = seqs_.at(id);
+    if (s.computed >= s.prompt)
+      break;  // decode-ready, waits for blocks
+    apply_prefix_cache(s);
+    // The whole prompt's blocks are taken on admission (vLLM allocates them then; chunks only
+    // split its compute), so a sequence is not let in to be preempted halfway through its prompt.
+    if (blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks || !grow(s, s.prompt))
+      break;
+    XBT_DEBUG("admits request %ld: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld taken, %ld "
+              "free of %ld",
+              static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(s.computed),
+              static_cast<long>(s.hit_blocks), static_cast<long>(s.blocks), static_cast<long>(free_blocks_),
+              static_cast<long>(config_.kv_blocks));
+    const int64_t chunk = chunk_of(s);
+    waiting_.pop_front();
+    admit(id);
+    take(id, s, chunk, w);
+    budget -= chunk;
+  }
+}
+
+// Without chunking (vLLM before chunked prefill): waiting prompts are prefilled whole, in an
+// iteration of their own, up to max_batch_tokens (a longer prompt runs alone).
+void Batcher::prefill_whole_prompts(BatchWork& w)
+{
+  int64_t longest = 0;
+  while (swapped_.empty() && !waiting_.empty() && running() < config_.max_batch_size) {
+    const int64_t id = waiting_.front();
+    Seq& s           = seqs_.at(id);
+    if (s.computed >= s.prompt)
+      break;
+    apply_prefix_cache(s);
+    const int64_t need   = s.prompt - s.computed;
+    const int64_t tokens = config_.padded_budget ? (w.prefills + 1) * std::max(longest, need) : w.prefill_tokens + need;
+    if ((!w.empty() && tokens > config_.max_batch_tokens) ||
+        blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks)
+      break;
+    XBT_DEBUG("admits request %ld whole: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld needed, "
+              "%ld free of %ld",
+              static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(s.computed),
+              static_cast<long>(s.hit_blocks), static_cast<long>(blocks_for(s.prompt) - s.blocks),
+              static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
+    waiting_.pop_front();
+    admit(id);
+    take(id, s, need, w);
+    longest = std::max(longest, need);
+  }
+}
+
+void Batcher::complete(BatchListener& listener)
+{
+  std::vector<int64_t> gone;
+  for (int64_t id : batch_) {
+    Seq& s = seqs_.at(id);
+    s.computed += s.step;
+    s.step = 0;
+    if (s.computed < s.prompt)
+      continue;  // a prompt chunk that did not end the prompt
+    s.a.generated += 1;
+    if (s.a.generated == 1 && s.hit_blocks > 0)
+      listener.prefix_hit(id, s.hit_blocks);
+    listener.token(id, s.a.generated == 1);
+    const bool done     = s.a.generated >= s.a.output_tokens;
+    const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;
+    if (!done && !hand_off)
+      continue;
+    if (cache_ && s.a.hash_ids != nullptr)
+      cache_->use(*s.a.hash_ids);
+    release(s);
+    gone.push_back(id);
+    if (done)
+      listener.finished(id);
+    else
+      listener.handed_off(id);
+  }
+  batch_.clear();
+  if (gone.empty())
+    return;
+  for (int64_t id : gone)
+    seqs_.erase(id);
+  running_.erase(std::remove_if(running_.begin(), running_.end(), [this](int64_t id) { return seqs_.count(id) == 0; }),
+                 running_.end());
+  trim_cache();
+}
+
+}  // namespace llsim

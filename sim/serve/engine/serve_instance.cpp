@@ -1,0 +1,376 @@
+#include "sim/serve/engine/serve_instance.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/faults/host_faults.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
+#include "sim/sg/clock.hpp"
+#include "sim/sg/log.hpp"
+#include "sim/sg/wait_ledger.hpp"
+#include "sim/sg/wait_point.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_serve_instance, llsim_serve, "requests queued at and lost by an instance");
+
+namespace llsim {
+
+namespace {
+
+// Identical decode iterations taken in one wait at most (bounds the end times kept).
+constexpr int64_t kMaxSteadySteps = 4096;
+
+}  // namespace
+
+ServeInstance::ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally)
+    : index_(index)
+    , host_(host)
+    , batcher_(config, role)
+    , tally_(tally)
+{}
+
+ServeInstance::~ServeInstance() = default;
+
+void ServeInstance::start(const Platform& platform, const std::string& label)
+{
+  wake_         = std::make_unique<WaitPoint>();
+  held_since_s_ = now();
+  actor_        = start_actor(platform, host_, "instance-" + std::to_string(index_), label, [this] { loop(); });
+}
+
+void ServeInstance::set_faults(HostFaults& faults, std::vector<HostId> hosts)
+{
+  faults_ = &faults;
+  fault_hosts_.clear();
+  for (HostId h : hosts)
+    if (faults.may_fail(h))
+      fault_hosts_.push_back(h);
+}
+
+void ServeInstance::set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads)
+{
+  weights_       = &source;
+  weight_target_ = target;
+  loads_         = &loads;
+  loaded_        = false;
+}
+
+bool ServeInstance::accepting() const
+{
+  return allocated_ && provisioned_at_s_ <= now() && up();
+}
+
+bool ServeInstance::up() const
+{
+  for (HostId h : fault_hosts_)
+    if (faults_->is_down(h, now()))
+      return false;
+  return true;
+}
+
+double ServeInstance::busy_seconds() const
+{
+  return tally_.busy_seconds(index_);
+}
+
+double ServeInstance::next_failure() const
+{
+  double first = std::numeric_limits<double>::infinity();
+  for (HostId h : fault_hosts_)
+    first = std::min(first, faults_->next_failure(h, now()));
+  return first;
+}
+
+void ServeInstance::lose(int64_t id)
+{
+  tally_.failed(id, now());
+  if (on_lost_)
+    on_lost_(id);
+}
+
+void ServeInstance::lose_incoming(int64_t id)
+{
+  incoming_ -= 1;
+  lose(id);
+}
+
+void ServeInstance::submit(const SeqArrival& s, bool expected)
+{
+  if (expected)
+    incoming_ -= 1;
+  if (!up()) {
+    XBT_DEBUG("request %ld lost: instance %d is down", static_cast<long>(s.id), index_);
+    lose(s.id);
+    return;
+  }
+  XBT_DEBUG("request %ld queued at instance %d: %ld tokens of context need %ld KV blocks, %ld free of %ld; %ld "
+            "running, %ld waiting",
+            static_cast<long>(s.id), index_, static_cast<long>(s.input_tokens + s.generated),
+            static_cast<long>(batcher_.blocks_for(s.input_tokens + s.generated)),
+            static_cast<long>(batcher_.free_blocks()), static_cast<long>(batcher_.kv_blocks()),
+            static_cast<long>(batcher_.running()), static_cast<long>(batcher_.waiting()));
+  batcher_.add(s);
+  submitted_ += 1;
+  wake_->notify_all();
+}
+
+void ServeInstance::close()
+{
+  closed_ = true;
+  wake_->notify_all();
+}
+
+void ServeInstance::allocate(double provisioning_s)
+{
+  allocated_ = true;
+  if (held_) {  // still finishing its requests: it keeps its GPUs and weights
+    wake_->notify_all();
+    return;
+  }
+  held_             = true;
+  held_since_s_     = now();
+  provisioned_at_s_ = now() + provisioning_s;
+  wake_->notify_all();
+}
+
+void ServeInstance::start_released()
+{
+  first_load_ = false;
+  allocated_  = false;
+  held_       = false;
+  loaded_     = weights_ == nullptr;
+}
+
+void ServeInstance::release()
+{
+  allocated_ = false;
+  wake_->notify_all();
+}
+
+void ServeInstance::give_back()
+{
+  if (held_)
+    held_s_ += now() - held_since_s_;
+  held_   = false;
+  loaded_ = weights_ == nullptr;
+  batcher_.forget_cache();
+}
+
+void ServeInstance::stop_holding()
+{
+  if (held_)
+    held_s_ += now() - held_since_s_;
+  held_since_s_ = now();
+}
+
+bool ServeInstance::wait_for_allocation()
+{
+  const double forever = std::numeric_limits<double>::infinity();
+  give_back();
+  wake_->wait_until([this] { return allocated_ || closed_; }, forever);
+  if (!allocated_)
+    return false;
+  // A host or container starting; released meanwhile, it gives its GPUs back at once.
+  wake_->wait_until([this] { return closed_ || !allocated_; }, provisioned_at_s_);
+  return !closed_;
+}
+
+void ServeInstance::loop()
+{
+  const double forever = std::numeric_limits<double>::infinity();
+  while (true) {
+    if (!allocated_ && batcher_.idle()) {  // released, and done with its requests
+      if (!wait_for_allocation())
+        return;
+      continue;
+    }
+    if (!loaded_) {
+      load_weights();
+      if (!loaded_ && closed_)
+        return;
+      continue;
+    }
+    // With weights to reload, a failure while idle matters at once.
+    const double idle_until = weights_ ? next_failure() : forever;
+    wake_->wait_until([this] { return !batcher_.idle() || closed_ || !allocated_; }, idle_until);
+    if (batcher_.idle() && closed_)
+      return;
+    if (batcher_.idle() && !allocated_)
+      continue;
+    if (batcher_.idle()) {
+      fail();
+      continue;
+    }
+    notice_idle_failure();
+    const double fail_at = next_failure();
+    const int64_t steady = model_ ? batcher_.steady_decode_steps(kMaxSteadySteps) : 0;
+    if (steady > 1)
+      iterate_steady(steady, fail_at);
+    else
+      iterate_once(fail_at);
+  }
+}
+
+void ServeInstance::notice_idle_failure()
+{
+  for (HostId h : fault_hosts_)
+    if (faults_->next_failure(h, checked_s_) <= now()) {
+      batcher_.forget_cache();  // the sequences it has came after the failure
+      break;
+    }
+  checked_s_ = now();
+}
+
+void ServeInstance::fail()
+{
+  XBT_DEBUG("instance %d: a host failed, its %ld requests and prefix cache are lost", index_,
+            static_cast<long>(batcher_.running() + batcher_.waiting()));
+  lose_swapped_kv();
+  for (int64_t id : batcher_.drop_all())
+    lose(id);
+  // Its weights are in its GPU host's memory: lost when that host failed (not an R-worker).
+  if (faults_->is_down(host_, now()) || faults_->next_failure(host_, checked_s_) <= now())
+    loaded_ = weights_ == nullptr;
+  // Up again when every host is (outages of several hosts may overlap or follow each other), or
+  // at once when no more work will come.
+  for (bool down = true; down && !closed_;) {
+    down = false;
+    for (HostId h : fault_hosts_)
+      if (faults_->is_down(h, now())) {
+        wake_->wait_until([this] { return closed_; }, faults_->up_at(h, now()));
+        down = true;
+        break;
+      }
+  }
+  checked_s_ = now();
+}
+
+void ServeInstance::charge_gpu(const BatchWork& work, double seconds)
+{
+  if (model_)  // a custom run_iteration adds its own (add_gpu_load)
+    gpu_load_s_ += seconds * model_->gpu_load(work, seconds);
+  // Request-seconds: every sequence of the batch waits the whole iteration.
+  const double waited           = seconds * static_cast<double>(work.decodes + work.prefills);
+  static const WaitResource gpu = wait_resource("GPU"), hbm = wait_resource("GPU: HBM bandwidth"),
+                            compute = wait_resource("GPU: compute");
+  const double memory               = model_ ? model_->memory_bound_share(work) : NAN;
+  if (std::isnan(memory)) {
+    charge_wait(gpu, waited);
+    return;
+  }
+  charge_wait(hbm, memory * waited);
+  charge_wait(compute, (1 - memory) * waited);
+}
+
+void ServeInstance::iterate_once(double fail_at)
+{
+  BatchWork work = batcher_.plan();
+  if (work.empty())  // a sequence that can never fit was let in: a bug of the system
+    throw SimulationError("serving instance " + std::to_string(index_) + " has work it cannot schedule");
+  const double t0       = now();
+  const double left_out = static_cast<double>(batcher_.waiting());
+  const bool for_memory = batcher_.held_by_memory();
+  if (!batcher_.swap_moves().empty() && !move_swapped_kv(work, fail_at))
+    return;
+  const double moves_s = now() - t0;  // through a swap pool; over PCIe they are in the iteration
+  if (work.empty()) {                 // its only sequences lost their swapped KV: they are recomputed
+    tally_.cut_iteration(index_, moves_s);
+    batcher_.complete(*this);
+    return;
+  }
+  double busy = moves_s;
+  if (model_) {
+    const double compute = model_->seconds(work) + (swap_pool_ ? 0 : batcher_.swap_seconds(work.swapped_blocks));
+    busy += compute;
+    if (now() + compute > fail_at) {
+      gpu_load_s_ += std::max(0.0, fail_at - now()) * model_->gpu_load(work, compute);
+      sleep_until(fail_at);
+      tally_.cut_iteration(index_, fail_at - t0);
+      fail();
+      return;
+    }
+    sleep_for(compute);
+    charge_gpu(work, compute);
+  } else {
+    busy = run_(work);
+    if (now() > fail_at) {
+      tally_.cut_iteration(index_, std::min(busy, fail_at - t0));
+      fail();
+      return;
+    }
+    charge_gpu(work, now() - t0 - moves_s);
+  }
+  static const WaitResource moves = wait_resource("KV swap moves");
+  charge_wait(moves, moves_s * static_cast<double>(work.decodes + work.prefills));
+  const double kv_used = batcher_.kv_used_share();
+  event_time_          = now();
+  batcher_.complete(*this);
+  tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
+  tally_.waited_through_iteration(for_memory, left_out * (now() - t0));
+  if (model_)
+    tally_.operators(index_, *model_, work);
+}
+
+void ServeInstance::iterate_steady(int64_t steps, double fail_at)
+{
+  const double start = now();
+  BatchWork work     = batcher_.decode_work(0);
+  std::vector<double> ends;
+  double t = start;
+  for (int64_t j = 0; j < steps; ++j) {
+    t += model_->seconds(work);
+    ends.push_back(t);
+    work.decode_context += static_cast<double>(work.decodes);
+  }
+  const int64_t seen = submitted_;
+  wake_->wait_until([this, seen] { return submitted_ != seen; }, std::min(ends.back(), fail_at));
+  // After a submission: the iterations that ended by now, and the one under way. Otherwise all
+  // of them, or those that ended before the failure that cut the wait short. An iteration the
+  // failure cuts is not applied.
+  const bool submitted = submitted_ != seen;
+  int64_t done         = submitted ? std::lower_bound(ends.begin(), ends.end(), now() - 1e-12) - ends.begin() + 1
+                                   : std::upper_bound(ends.begin(), ends.end(), now()) - ends.begin();
+  done                 = std::min(done, steps);
+  bool fails           = !submitted && done < steps;
+  for (; done > 0 && ends[static_cast<size_t>(done - 1)] > fail_at; --done)
+    fails = true;
+  double begin = start;
+  for (int64_t j = 0; j < done; ++j) {
+    const BatchWork w = batcher_.plan_steady();
+    sleep_until(ends[static_cast<size_t>(j)]);
+    charge_gpu(w, ends[static_cast<size_t>(j)] - begin);
+    const double kv_used = batcher_.kv_used_share();
+    event_time_          = ends[static_cast<size_t>(j)];
+    batcher_.complete(*this);
+    tally_.iteration(index_, event_time_, event_time_ - begin, event_time_ - begin, w.decodes, kv_used);
+    tally_.operators(index_, *model_, w);
+    begin = event_time_;
+  }
+  if (fails) {
+    sleep_until(fail_at);
+    tally_.cut_iteration(index_, fail_at - begin);
+    fail();
+  }
+}
+
+void ServeInstance::token(int64_t id, bool first)
+{
+  tally_.token(id, event_time_, first);
+}
+
+void ServeInstance::finished(int64_t id)
+{
+  tally_.finished(id, event_time_);
+  if (on_finished_)
+    on_finished_(id);
+}
+
+void ServeInstance::handed_off(int64_t id)
+{
+  on_handoff_(id);
+}
+
+}  // namespace llsim

@@ -1,0 +1,177 @@
+// One serving instance in the simulation: an actor on its host that runs the batcher's
+// iterations back to back while it has work, each lasting what its iteration model says
+// (set_iteration_model) or what a custom `run_iteration` takes (FastDecode moves data over the
+// network as well). Token events go to the tally; a sequence a prefill instance is done with
+// goes to `on_handoff`.
+//
+// With an iteration model, runs of identical decode iterations (Batcher::steady_decode_steps)
+// take one wait instead of one per iteration: the instance sleeps until the last of them ends
+// or a sequence is submitted, whichever comes first, then applies the iterations that ended by
+// then (the one under way included), each at its own end time. The results are those of
+// iterating one by one; only the number of simulation events shrinks.
+//
+// Host faults: an instance runs on its hosts (its GPU host, and for FastDecode its R-workers)
+// and is up while all of them are. When one fails, the instance loses what its memory held:
+// the iteration under way, every sequence running or queued (each request ends as failed) and
+// its prefix cache. It takes nothing until all its hosts are up again, then starts empty. A
+// sequence submitted while it is down is lost too. A custom `run_iteration` (FastDecode's)
+// notices a failure at the iteration's end.
+//
+// Weights (set_weights): the instance reads them before it serves, at its start and each time
+// its hosts are up again after a failure (a failure while it is idle too). Sequences submitted
+// while it loads wait in its queue; a failure during the load loses them and starts the load
+// over. Without set_weights the instance starts with its weights in place and an outage's
+// downtime stands for their reloading.
+//
+// Preemption by swap: the KV an iteration's plan swaps out or in moves before the iteration
+// computes: over PCIe within its time, or through a swap pool (set_swap_pool), one sequence after
+// the other. A sequence whose KV the pool rejected or no longer holds is recomputed.
+#pragma once
+#include "sim/platform/platform_spec.hpp"
+#include "sim/serve/engine/batcher.hpp"
+#include "sim/serve/engine/serve_tally.hpp"
+#include "sim/serve/weights/weight_source.hpp"
+#include "sim/sg/actors.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llsim {
+
+class HostFaults;
+class KvSwapPool;
+class WeightShare;
+class Platform;
+class WaitPoint;
+
+class ServeInstance : public BatchListener {
+ public:
+  // Blocks for one iteration of `work`; returns the seconds its GPUs were busy.
+  using RunIteration = std::function<double(const BatchWork& work)>;
+
+  ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally);
+  ~ServeInstance() override;
+
+  void set_iteration_model(const IterationModel& model) { model_ = &model; }
+  void set_run_iteration(RunIteration run) { run_ = std::move(run); }
+  void set_on_handoff(std::function<void(int64_t id)> f) { on_handoff_ = std::move(f); }
+  // Called after a sequence's last token is out (the tally has it already).
+  void set_on_finished(std::function<void(int64_t id)> f) { on_finished_ = std::move(f); }
+  // Called after a sequence was lost to a failure (the tally has it already).
+  void set_on_lost(std::function<void(int64_t id)> f) { on_lost_ = std::move(f); }
+  // The hosts whose failures stop the instance (its own host unless told otherwise).
+  void set_faults(HostFaults& faults, std::vector<HostId> hosts);
+  // Preemption by swap moves KV through `pool` (else to the host's CPU memory over PCIe).
+  void set_swap_pool(KvSwapPool& pool) { swap_pool_ = &pool; }
+  // Reads `target`'s weights from `source` before serving, each load recorded in `loads`.
+  void set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads);
+  // An engine of a pipeline-parallel instance: it loads with the instance's other engines.
+  void share_weights(std::shared_ptr<WeightShare> share) { share_ = std::move(share); }
+
+  // Inside the simulation: starts the actor (and its wake-up point).
+  void start(const Platform& platform, const std::string& label);
+  // `expected`: announced earlier with expect() (a sequence on its way).
+  void submit(const SeqArrival& s, bool expected = false);
+  void expect() { incoming_ += 1; }
+  // A sequence announced with expect() that will not come: it was lost on its way.
+  void lose_incoming(int64_t id);
+  // Whether all of its hosts are up now.
+  bool up() const;
+  // Allocated, provisioned and up: a router may send it requests (it serves them once loaded).
+  bool accepting() const;
+  // Allocated, up, with its weights loaded: it computes what it is sent.
+  bool serving() const { return allocated_ && loaded_ && up(); }
+
+  // Autoscaling. A released instance takes no more requests, finishes those it has, then gives
+  // its GPUs back (its weights and prefix cache with them). allocate() brings it back: at once
+  // if it had not given them back yet, else after `provisioning_s`, then it loads its weights.
+  // held_seconds(): the time it held its GPUs, up to the last stop_holding().
+  void allocate(double provisioning_s);
+  void release();
+  void start_released();  // before start(): it holds no GPUs until allocated
+  bool allocated() const { return allocated_; }
+  bool holds_gpus() const { return held_; }
+  void stop_holding();  // the phase ended: its time is counted up to now
+  double held_seconds() const { return held_s_; }
+  double busy_seconds() const;  // its GPUs' busy time (iterations and KV moves)
+  // Busy seconds weighted by how hard they worked the GPUs (IterationModel::gpu_load): the
+  // seconds at full load that draw the same power. KV moves count as none.
+  double gpu_load_seconds() const { return gpu_load_s_; }
+  void add_gpu_load(double seconds) { gpu_load_s_ += seconds; }  // for a custom run_iteration
+  // When the first of its hosts fails from now on (+inf: never).
+  double next_failure() const;
+  // Forgets the prefix cache if a host failed while the instance was idle (it notices at its
+  // next iteration; a scheduler reading the cache before that calls this first).
+  void notice_idle_failure();
+  void close();  // no more work comes: the actor ends once idle
+  void join() { actor_.join(); }
+
+  int index() const { return index_; }
+  HostId host() const { return host_; }
+  const Batcher& batcher() const { return batcher_; }
+  // Sequences running, queued or on their way.
+  int64_t load() const { return batcher_.running() + batcher_.waiting() + incoming_; }
+
+  void token(int64_t id, bool first) override;
+  void finished(int64_t id) override;
+  void handed_off(int64_t id) override;
+  void prefix_hit(int64_t id, int64_t blocks) override { tally_.prefix_hit(id, blocks); }
+
+ private:
+  void loop();
+  void iterate_once(double fail_at);
+  // Charges an iteration that kept the GPUs `seconds`: its request-seconds to the GPU's compute or
+  // HBM bandwidth (wait_ledger.hpp) and its load (gpu_load_seconds).
+  void charge_gpu(const BatchWork& work, double seconds);
+  void iterate_steady(int64_t steps, double fail_at);
+  // serve_instance_swap.cpp: this iteration's swap moves, before it computes.
+  bool move_swapped_kv(BatchWork& work, double fail_at);  // false: a failure of its host cut it
+  SwapTally::Move swap_record(const SwapMove& m) const;
+  void lose_swapped_kv();  // its host failed: the KV swapped out is gone
+  void lose(int64_t id);
+  void fail();  // a host failed now: everything held is lost; returns when all hosts are up
+  // serve_instance_weights.cpp.
+  void load_weights();  // until loaded (started over after each failure), released or closed
+  // One load alone, or with the other engines of its instance; true when it is loaded or
+  // stops loading (released, closed), false after a failure (then handled).
+  bool load_alone();
+  bool load_with_engines();
+  bool stops_loading() const { return closed_ || (!allocated_ && batcher_.idle()); }
+  void give_back();            // its GPUs, weights and cache
+  bool wait_for_allocation();  // false: closed first
+
+  int index_;
+  HostId host_;
+  Batcher batcher_;
+  ServeTally& tally_;
+  const IterationModel* model_ = nullptr;
+  RunIteration run_;
+  double event_time_ = 0;  // when the tokens being reported came out
+  int64_t submitted_ = 0;
+  std::function<void(int64_t)> on_handoff_;
+  std::function<void(int64_t)> on_finished_;
+  std::function<void(int64_t)> on_lost_;
+  HostFaults* faults_ = nullptr;
+  std::vector<HostId> fault_hosts_;  // those of them that may fail
+  double checked_s_ = 0;             // no failure before this time went unnoticed
+  std::unique_ptr<WaitPoint> wake_;
+  KvSwapPool* swap_pool_ = nullptr;
+  WeightSource* weights_ = nullptr;
+  WeightTarget weight_target_;
+  std::shared_ptr<WeightShare> share_;
+  uint64_t share_completed_ = 0;  // the shared load it last completed
+  LoadTally* loads_         = nullptr;
+  bool loaded_              = true;
+  bool first_load_          = true;  // allocated at the phase's start, not loaded yet
+  bool allocated_           = true;
+  bool held_                = true;  // its GPUs, from held_since_s_
+  double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
+  double gpu_load_s_ = 0;
+  bool closed_       = false;
+  int64_t incoming_  = 0;
+  Actor actor_;
+};
+
+}  // namespace llsim

@@ -1,0 +1,87 @@
+#include "sim/serve/workload/slo.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace llsim {
+
+const ParamTable& slo_params()
+{
+  static const ParamTable t = {
+      ParamSpec::quantity("ttft", Dimension::Duration, "time to first token limit").positive(),
+      ParamSpec::quantity("tbt", Dimension::Duration, "limit on the TBT statistic").positive(),
+      ParamSpec::text("tbt_statistic", "tail_mean (mean of the longest tbt_tail gaps), mean or max")
+          .defaults("tail_mean"),
+      ParamSpec::quantity("tbt_tail", Dimension::Number, "tail_mean: share of a request's gaps averaged (absent: 0.1)")
+          .may_be_absent()
+          .positive()
+          .at_most(1),
+  };
+  return t;
+}
+
+SloSpec parse_slo(const Params& p)
+{
+  SloSpec s;
+  s.ttft_s               = p.quantity("ttft");
+  s.tbt_s                = p.quantity("tbt");
+  const std::string name = p.text("tbt_statistic");
+  if (name == "tail_mean")
+    s.statistic = TbtStatistic::TailMean;
+  else if (name == "mean")
+    s.statistic = TbtStatistic::Mean;
+  else if (name == "max")
+    s.statistic = TbtStatistic::Max;
+  else
+    p.fail("tbt_statistic", "unknown statistic '" + name + "' (expected tail_mean, mean or max)");
+  if (p.has("tbt_tail")) {
+    if (s.statistic != TbtStatistic::TailMean)
+      p.fail("tbt_tail", "only for tbt_statistic: tail_mean");
+    s.tail = p.quantity("tbt_tail");
+  }
+  return s;
+}
+
+GapTracker::GapTracker(const SloSpec& slo, int64_t expected_gaps)
+    : statistic_(slo.statistic)
+{
+  if (statistic_ == TbtStatistic::TailMean)
+    keep_ = static_cast<size_t>(std::max<double>(1, std::ceil(slo.tail * static_cast<double>(expected_gaps) - 1e-9)));
+}
+
+void GapTracker::add(double gap)
+{
+  count_ += 1;
+  sum_ += gap;
+  if (statistic_ == TbtStatistic::Mean)
+    return;
+  if (longest_.size() < keep_) {
+    longest_.push_back(gap);
+    std::push_heap(longest_.begin(), longest_.end(), std::greater<>());
+  } else if (gap > longest_.front()) {
+    std::pop_heap(longest_.begin(), longest_.end(), std::greater<>());
+    longest_.back() = gap;
+    std::push_heap(longest_.begin(), longest_.end(), std::greater<>());
+  }
+}
+
+double GapTracker::statistic() const
+{
+  if (count_ == 0)
+    return 0;
+  switch (statistic_) {
+  case TbtStatistic::Mean:
+    return sum_ / static_cast<double>(count_);
+  case TbtStatistic::Max:
+    return longest_.front();
+  case TbtStatistic::TailMean:
+    break;
+  }
+  double s = 0;
+  for (double g : longest_)
+    s += g;
+  return s / static_cast<double>(longest_.size());
+}
+
+}  // namespace llsim
