@@ -65,22 +65,28 @@ const ParamTable& StorageService::params()
   return t;
 }
 
+namespace {
+
+// The targets of a storage service: the disks of its servers.
+TargetGrid target_grid(const Params& p, const GroupSpec& servers)
+{
+  if (!servers.disks)
+    p.fail("servers", "group '" + servers.name + "' has no 'disks' (a storage service's targets are its disks)");
+  return {static_cast<size_t>(servers.count), static_cast<size_t>(servers.disks->count), servers.disks->capacity_B};
+}
+
+}  // namespace
+
 StorageService::StorageService(const Params& p, const Context& c)
     : Service(p, c)
+    , grid_(target_grid(p, servers()))
+    , stripe_B_(p.quantity("stripe_size"))
+    , files_(grid_, p.integer("stripe_count"), stripe_B_)
+    , write_cache_B_(p.quantity("write_cache"))
 {
-  if (!servers().disks)
-    p.fail("servers", "group '" + servers().name + "' has no 'disks' (a storage service's targets are its disks)");
-  server_count_     = static_cast<size_t>(servers().count);
-  disks_per_server_ = static_cast<size_t>(servers().disks->count);
-  utilisation_of(disks_per_server_);
-  targets_       = server_count_ * disks_per_server_;
-  capacity_B_    = servers().disks->capacity_B;
-  stripe_count_  = p.integer("stripe_count");
-  stripe_B_      = p.quantity("stripe_size");
-  write_cache_B_ = p.quantity("write_cache");
+  utilisation_of(grid_.disks_per_server);
   if (p.has("metadata"))
     metadata_ = &c.directory.get<MetadataService>(p, "metadata");
-  used_.assign(targets_, 0);
   if (p.has("cost"))
     per_TB_month_ = p.section("cost", storage_cost_params()).quantity("per_TB_month");
   declare_files(*this, p, "files");
@@ -93,17 +99,17 @@ void StorageService::start(const ServiceRuntime& runtime)
   platform_               = &runtime.platform;
   faults_                 = &runtime.faults;
   const std::string label = "service '" + name() + "'";
-  servers_.resize(server_count_);
-  for (size_t s = 0; s < server_count_; ++s) {
+  servers_.resize(grid_.servers);
+  for (size_t s = 0; s < grid_.servers; ++s) {
     const HostId host = servers().host(static_cast<int64_t>(s));
     servers_[s].pool =
         std::make_unique<ServerPool>(runtime.platform, runtime.faults, host, threads(), label, stats(s), false);
     servers_[s].pool->set_resource(name() + " server threads");
     servers_[s].pool->start();
   }
-  for (size_t t = 0; t < targets_; ++t) {
+  for (size_t t = 0; t < grid_.targets(); ++t) {
     ServerStats& server_stats = stats(server_of_target(t));
-    credits_.emplace_back(write_cache_B_ / static_cast<double>(disks_per_server_), &server_stats,
+    credits_.emplace_back(write_cache_B_ / static_cast<double>(grid_.disks_per_server), &server_stats,
                           name() + " disk queue");
     disks_.push_back(std::make_unique<DiskWorker>(runtime.platform, runtime.faults, host_of_target(t), *servers().disks,
                                                   label, server_stats, name()));
@@ -133,13 +139,10 @@ LLSIM_DECLARE_METRICS(Service, StorageService::kKind, kStorageMetrics);
 
 Metrics StorageService::totals() const
 {
-  Metrics m     = Service::totals();
-  double stored = 0;
-  for (double u : used_)
-    stored += u;
+  Metrics m = Service::totals();
   m.push_back({"bytes_written", bytes_written_});
   m.push_back({"bytes_read", bytes_read_});
-  m.push_back({"stored_bytes", stored});
+  m.push_back({"stored_bytes", files_.stored_bytes()});
   m.push_back({"charged_bytes_written", charged_written_});
   m.push_back({"charged_bytes_read", charged_read_});
   return m;
@@ -353,5 +356,45 @@ bool StorageService::create(HostId client, const std::string& path, int64_t stri
 LLSIM_REGISTER(Service, "storage", StorageService,
                "a parallel file system or node-local disks: targets, striping, threads, capacity",
                StorageService::params());
+
+std::vector<size_t> StorageService::targets_of(size_t server) const
+{
+  std::vector<size_t> out;
+  for (size_t d = 0; d < grid_.disks_per_server; ++d)
+    out.push_back(d * grid_.servers + server);
+  return out;
+}
+
+IoOutcome StorageService::take_space(FileId f, size_t target, double bytes)
+{
+  switch (files_.take(f, target, bytes, clock_s())) {
+  case StoredFiles::Take::Taken:
+    return {};
+  case StoredFiles::Take::Removed:
+    return {IoStatus::Removed, "the file was removed"};  // its writer gave up on it
+  case StoredFiles::Take::Full:
+    break;
+  }
+  const HostId host = host_of_target(target);
+  return {IoStatus::NoSpace,
+          "storage '" + name() + "': disk " + std::to_string(disk_of_target(target)) + " of server " +
+              (platform_ ? platform_->name(host) : std::to_string(host)) + " is full: " + format_bytes(bytes) +
+              " do not fit (" + format_bytes(files_.used(target)) + " used of " + format_bytes(grid_.capacity_B) + ")"};
+}
+
+void StorageService::give_back(FileId f, size_t target, double bytes)
+{
+  files_.give_back(f, target, bytes, clock_s());
+}
+
+double StorageService::clock_s() const
+{
+  return platform_ != nullptr ? now() : 0;  // files declared at load time are there from the start
+}
+
+IoOutcome StorageService::account(FileId f, size_t target, double bytes)
+{
+  return take_space(f, target, bytes);
+}
 
 }  // namespace llsim

@@ -29,13 +29,11 @@
 // - Capacity is enforced per target: a write that does not fit fails, naming the server, the
 //   disk and the bytes.
 #pragma once
-#include "sim/core/level_integral.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/svc/disk_worker.hpp"
-#include "sim/svc/file_names.hpp"
 #include "sim/svc/server_pool.hpp"
 #include "sim/svc/service.hpp"
-#include "sim/svc/stripe_layout.hpp"
+#include "sim/svc/stored_files.hpp"
 
 #include <functional>
 #include <memory>
@@ -47,8 +45,6 @@ namespace llsim {
 
 class MetadataService;
 class WaitPoint;
-
-using FileId = size_t;
 
 enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut, Removed };
 
@@ -92,40 +88,44 @@ class StorageService : public Service {
   void start(const ServiceRuntime& runtime) override;
   Metrics totals() const override;
 
-  size_t targets() const { return targets_; }
-  size_t server_of_target(size_t t) const { return t % server_count_; }
-  size_t disk_of_target(size_t t) const { return t / server_count_; }
+  size_t targets() const { return grid_.targets(); }
+  size_t server_of_target(size_t t) const { return t % grid_.servers; }
+  size_t disk_of_target(size_t t) const { return t / grid_.servers; }
   HostId host_of_target(size_t t) const { return servers().host(static_cast<int64_t>(server_of_target(t))); }
   std::vector<size_t> targets_of(size_t server) const;  // its disks
   double stripe_size() const { return stripe_B_; }
   MetadataService* metadata() const { return metadata_; }
 
-  // Files (bookkeeping only, no simulated time). A new file is striped over `stripe_count`
-  // targets (0: all; -1: the service's default) by the round-robin allocator; a local file lies
-  // on the disks of one server (node-local storage).
-  FileId new_file(int64_t stripe_count = -1);
-  FileId new_local_file(size_t server);
+  // Files (bookkeeping only, no simulated time: stored_files.hpp). A new file is striped over
+  // `stripe_count` targets (0: all; -1: the service's default) by the round-robin allocator; a
+  // local file lies on the disks of one server (node-local storage).
+  FileId new_file(int64_t stripe_count = -1) { return files_.new_file(stripe_count); }
+  FileId new_local_file(size_t server) { return files_.new_local_file(server); }
   // A handle for bytes written target by target (submit with explicit targets), e.g. a whole
   // checkpoint: no striping of its own, capacity is counted per target it is written to.
-  FileId new_object();
-  void remove(FileId f);  // frees its bytes; writes to it still queued are dropped (Removed)
+  FileId new_object() { return files_.new_object(); }
+  // Frees its bytes; writes to it still queued are dropped (Removed).
+  void remove(FileId f) { files_.remove(f, clock_s()); }
   // Files by name (file_names.hpp), for a phase that reads what another wrote or the scenario
   // declared (`files:`): the file last given `name` if it still exists (else null), the existing
   // files of a file set, the bytes they hold, and the bytes a file holds.
-  void set_name(const std::string& name, FileId f) { names_.set(name, f); }
-  const FileId* named(const std::string& name) const;
-  std::vector<FileId> file_set(const std::string& path) const;
-  double set_bytes(const std::string& path) const;
-  FileNames& names() { return names_; }
-  const FileNames& names() const { return names_; }
-  double file_bytes(FileId f) const;
-  const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
+  void set_name(const std::string& name, FileId f) { files_.names().set(name, f); }
+  const FileId* named(const std::string& name) const { return files_.named(name); }
+  std::vector<FileId> file_set(const std::string& path) const { return files_.file_set(path); }
+  double set_bytes(const std::string& path) const { return files_.set_bytes(path); }
+  FileNames& names() { return files_.names(); }
+  const FileNames& names() const { return files_.names(); }
+  double file_bytes(FileId f) const { return files_.file_bytes(f); }
+  const StripeLayout& layout(FileId f) const { return files_.layout(f); }
   // The bytes of [offset, offset + bytes) of a file on each target, as (target, bytes): a
   // striped file's stripes; for an object, a share of each target's bytes (any slice of a
   // checkpoint is spread as the checkpoint is).
-  std::vector<std::pair<size_t, double>> parts(FileId f, double offset, double bytes) const;
-  double used(size_t target) const { return used_[target]; }
-  double capacity_B() const { return capacity_B_ * static_cast<double>(targets_); }  // of all its disks
+  std::vector<std::pair<size_t, double>> parts(FileId f, double offset, double bytes) const
+  {
+    return files_.parts(f, offset, bytes);
+  }
+  double used(size_t target) const { return files_.used(target); }
+  double capacity_B() const { return grid_.capacity_B * static_cast<double>(grid_.targets()); }  // of all its disks
   // Takes capacity for bytes written without simulating the I/O (a checkpoint charged at its
   // measured cost); NoSpace when they do not fit.
   IoOutcome account(FileId f, size_t target, double bytes);
@@ -133,7 +133,7 @@ class StorageService : public Service {
   // (a train phase's io_replay): reported apart from the bytes the servers moved.
   void charge(IoOp op, double bytes) { (op == IoOp::Write ? charged_written_ : charged_read_) += bytes; }
   // Bytes stored integrated over time until `end_s`, and the price per TB-month they pay.
-  double stored_byte_seconds(double end_s) const { return stored_.integral(end_s); }
+  double stored_byte_seconds(double end_s) const { return files_.stored_byte_seconds(end_s); }
   double per_TB_month() const { return per_TB_month_; }
 
   // Asynchronous request; `done` runs in a service thread when it is over.
@@ -157,13 +157,6 @@ class StorageService : public Service {
   void create_async(HostId client, const std::string& path, int64_t stripe_count, std::function<void(FileId)> done);
 
  private:
-  struct File {
-    StripeLayout layout;
-    // Bytes per target, sorted by target: a whole checkpoint object can span thousands of
-    // targets, accounted in target order (appends), and a striped file only a few.
-    std::vector<std::pair<size_t, double>> bytes_on;
-    double& on(size_t target);
-  };
   struct Server {
     std::unique_ptr<ServerPool> pool;
   };
@@ -181,24 +174,17 @@ class StorageService : public Service {
 
   IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
 
-  size_t server_count_, disks_per_server_, targets_;
-  double capacity_B_;
-  int64_t stripe_count_;
+  TargetGrid grid_;
   double stripe_B_;
+  StoredFiles files_;
   double write_cache_B_;
   MetadataService* metadata_ = nullptr;
   const Platform* platform_  = nullptr;
   HostFaults* faults_        = nullptr;
   std::vector<Server> servers_;
-  std::vector<double> used_;  // per target
-  LevelIntegral stored_;      // all targets
   double per_TB_month_ = 0;
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
-  std::unordered_map<FileId, File> files_;
-  FileNames names_;
-  FileId next_file_     = 0;
-  size_t next_target_   = 0;  // round-robin allocator
   double bytes_written_ = 0, bytes_read_ = 0;
   double charged_written_ = 0, charged_read_ = 0;
 };
