@@ -11,7 +11,7 @@ usage: analysis/paper/mooncake_vs_vllm.py [--llsim build/llsim] [--out out/serve
 
 Mooncake is the scenario as written; vLLM is the same scenario with
 --set 'phases.chat.system={impl: vllm, instances: colocated, router: least_loaded}'.
---set overrides apply to both systems' runs (e.g. phases.chat.batching.prefill_chunk=512 for
+--set overrides apply to both systems' runs (e.g. phases.chat.batching.scheduler=v1 for
 chunked prefill), --mooncake-set and --vllm-set to one. The capacity is bracketed to within (hi/lo)^(1/2^steps). Needs matplotlib (Debian:
 python3-matplotlib, run with /usr/bin/python3) for the plot only.
 

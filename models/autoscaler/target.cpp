@@ -19,7 +19,8 @@ const ParamTable& target_params()
 {
   static const ParamTable t = [] {
     ParamTable own = {
-        ParamSpec::text("metric", "queue_length, running, sequences (queued + running), kv_use or gpu_utilization")
+        ParamSpec::one_of("metric", {"queue_length", "running", "sequences", "kv_use", "gpu_utilization"},
+                          "queue_length, running, sequences (queued + running), kv_use or gpu_utilization")
             .defaults("running"),
         ParamSpec::quantity("target", Dimension::Number,
                             "the metric per instance to keep (sequences; a share for kv_use and gpu_utilization)")
@@ -48,11 +49,8 @@ class TargetAutoscaler : public Autoscaler {
       metric_ = Metric::Sequences;
     else if (m == "kv_use")
       metric_ = Metric::KvUse;
-    else if (m == "gpu_utilization")
-      metric_ = Metric::GpuUtilization;
     else
-      p.fail("metric",
-             "unknown metric '" + m + "' (expected queue_length, running, sequences, kv_use or gpu_utilization)");
+      metric_ = Metric::GpuUtilization;
     if ((metric_ == Metric::KvUse || metric_ == Metric::GpuUtilization) && target_ > 1)
       p.fail("target", m + " is a share per instance: a target in (0, 1]");
   }

@@ -41,7 +41,9 @@ namespace llsim {
 namespace {
 
 const ParamTable kMultilevelParams = {
-    ParamSpec::text("level", "single | partner | xor").defaults("partner"),
+    ParamSpec::one_of("level", {"single", "partner", "xor"},
+                      "the node-local level's redundancy: single, partner or xor")
+        .defaults("partner"),
     ParamSpec::integer("flush_every", "write every N-th checkpoint to the parallel file system")
         .defaults("10")
         .at_least(1),
@@ -50,7 +52,8 @@ const ParamTable kMultilevelParams = {
                                          "hosts under one switch: a switch failure cannot take both)")
         .defaults("1")
         .at_least(1),
-    ParamSpec::text("memory", "none | partner: a host-memory tier, each node's snapshot copied to its partner's memory")
+    ParamSpec::one_of("memory", {"none", "partner"},
+                      "a host-memory tier: none, or partner (each node's snapshot copied to its partner's memory)")
         .defaults("none"),
     ParamSpec::integer("local_every", "write every N-th checkpoint to the node-local level (N > 1 needs memory)")
         .defaults("1")
@@ -72,10 +75,7 @@ const ParamTable kMultilevelParams = {
 
 MemoryTier memory_tier_of(const Params& p, const CheckpointMode::Context& c)
 {
-  const std::string memory = p.text("memory");
-  if (memory != "none" && memory != "partner")
-    p.fail("memory", "expected none or partner, got '" + memory + "'");
-  if (memory == "none") {
+  if (p.text("memory") == "none") {
     for (const char* key : {"snapshot_bandwidth", "partner_bandwidth", "memory_share"})
       if (p.has(key))
         p.fail(key, std::string(key) + " applies to the memory tier only: add memory: partner");
@@ -97,10 +97,7 @@ class MultilevelMode : public CheckpointMode {
       , local_every_(p.integer("local_every"))
       , partner_offset_(static_cast<size_t>(p.integer("partner_offset")))
       , memory_(memory_tier_of(p, c))
-  {
-    if (level_ != "single" && level_ != "partner" && level_ != "xor")
-      p.fail("level", "expected single, partner or xor, got '" + level_ + "'");
-  }
+  {}
   bool needs_local_level() const override { return true; }
   bool writes_local(int64_t index) const override { return index % local_every_ == 0; }
   MemoryTier memory_tier() const override { return memory_; }

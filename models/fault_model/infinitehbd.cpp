@@ -27,7 +27,8 @@ namespace {
 
 const ParamTable kInfiniteHbdParams = {
     ParamSpec::text("file", "the fault trace (JSON events: node_id, event_time in days, event_type, fault_type)"),
-    ParamSpec::text("map", "how the trace's nodes go onto the group's hosts: order, random (with the seed) or file")
+    ParamSpec::one_of("map", {"order", "random", "file"},
+                      "how the trace's nodes go onto the group's hosts: order, random (with the seed) or file")
         .defaults("order"),
     ParamSpec::text("mapping", "with map: file, a CSV node_id,host placing every node of the trace").may_be_absent(),
 };
@@ -82,8 +83,6 @@ class InfiniteHbdFaults : public FaultModel {
     const std::string map = p.text("map");
     if (map == "file")
       return from_mapping(p, c.group, trace);
-    if (map != "order" && map != "random")
-      p.fail("map", "expected order, random or file, got '" + map + "'");
     if (p.has("mapping"))
       p.fail("mapping", "a mapping file is read with map: file only");
     const size_t hosts = static_cast<size_t>(c.group.count);

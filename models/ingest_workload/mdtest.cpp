@@ -22,8 +22,9 @@ namespace {
 constexpr double kHardFileBytes = 3901;  // IO500's mdtest-hard file size
 
 const ParamTable kMdtestParams = {
-    ParamSpec::text("pattern", "easy (a private directory per rank, empty files) or hard (one shared directory, "
-                               "3,901-byte files)")
+    ParamSpec::one_of("pattern", {"easy", "hard"},
+                      "easy (a private directory per rank, empty files) or hard (one shared directory, "
+                      "3,901-byte files)")
         .defaults("easy"),
     ParamSpec::integer("files_per_rank", "files each rank creates").defaults("1000").at_least(1).at_most(1e9),
     ParamSpec::text_list("phases", "steps after setup, in order: create, stat, delete")
@@ -36,10 +37,7 @@ class Mdtest : public IngestWorkload {
       : files_(p.integer("files_per_rank"))
       , done_(static_cast<size_t>(c.ranks), 0)
   {
-    const std::string pattern = p.text("pattern");
-    if (pattern != "easy" && pattern != "hard")
-      p.fail("pattern", "expected easy or hard, got '" + pattern + "'");
-    hard_ = pattern == "hard";
+    hard_ = p.text("pattern") == "hard";
     top_  = hard_ ? "/mdtest-hard" : "/mdtest-easy";
     // IO500's order; each at most once, and create first (stat and delete need its files).
     const std::vector<std::pair<std::string, MetaOp>> known = {

@@ -83,9 +83,10 @@ const ParamTable kOperatorsParams = {
         "CPU time per sequence of the batch: sampling, output processing (fitted, as cpu_per_iteration)")
         .defaults("0.03621ms")
         .at_least(0),
-    ParamSpec::text("experts_reached", "routed experts a MoE layer's tokens reach: mean (E (1 - (1 - k/E)^T) on every "
-                                       "layer) or drawn (each layer's own draw, from the scenario's seed and the "
-                                       "batch)")
+    ParamSpec::one_of("experts_reached", {"mean", "drawn"},
+                      "routed experts a MoE layer's tokens reach: mean (E (1 - (1 - k/E)^T) on every "
+                      "layer) or drawn (each layer's own draw, from the scenario's seed and the "
+                      "batch)")
         .defaults("mean"),
     ParamSpec::flag("expert_parallel", "experts placed whole across the instance's GPUs, with an all-to-all "
                                        "dispatch and combine per MoE layer, instead of each expert split across them")
@@ -105,8 +106,6 @@ class Operators : public IterationModel {
     if (p.flag("expert_parallel") && !c.model.moe())
       p.fail("expert_parallel", "needs a mixture of experts (the model has no experts)");
     const std::string reached = p.text("experts_reached");
-    if (reached != "mean" && reached != "drawn")
-      p.fail("experts_reached", "unknown '" + reached + "' (expected mean or drawn)");
     if (reached == "drawn" && !c.model.moe())
       p.fail("experts_reached", "drawn needs a mixture of experts (the model has no experts)");
     if (reached == "drawn")

@@ -4,10 +4,11 @@
 // - KV tiers: each prefill instance keeps prefix blocks in the HBM its running prompts leave
 //   free (`local_cache`); below it the `pool` (a memory_pool service over the nodes' CPU
 //   memory) and optionally an SSD tier (`ssd: {storage, capacity}`) written through.
-// - The global scheduler (Mooncake's Conductor) sends a request to the prefill instance with the
-//   smallest estimated TTFT: the prefill time of the prompts queued there, plus the prefill of
-//   the tokens it cannot reuse (the longer of its local prefix and the pool's), plus the time to
-//   bring the pool's blocks over its NIC. The estimates use the phase's iteration model.
+// - A router (`router:`, models/router/; default: `conductor`, Mooncake's global scheduler)
+//   sends a request to a prefill instance. Routers that weigh the time to first token get this
+//   estimate: the prefill time of the prompts queued there, plus the prefill of the tokens it
+//   cannot reuse (the longer of its local prefix and the pool's), plus the time to bring the
+//   pool's blocks over its NIC. The estimates use the phase's iteration model.
 // - A loader on the prefill node reads the reused blocks from the pool (or SSD) over the network
 //   before the prompt is queued. When the prompt is done (first token out), the prompt's KV
 //   goes to the least loaded decode instance over the network, and the prompt's blocks the pool
@@ -28,6 +29,7 @@
 #include "sim/serve/cost/iteration_model.hpp"
 #include "sim/serve/engine/instance_set.hpp"
 #include "sim/serve/engine/prefill_estimate.hpp"
+#include "sim/serve/engine/router.hpp"
 #include "sim/serve/engine/serve_system.hpp"
 #include "sim/serve/kv/kv_block_store.hpp"
 #include "sim/sg/activities.hpp"
@@ -65,6 +67,17 @@ const ParamTable kMooncakeParams = {
         .with_fields(kSsdParams),
     ParamSpec::flag("early_rejection", "reject on arrival when the estimated TTFT or TBT misses the SLO")
         .defaults("false"),
+    ParamSpec::text("router", "which prefill instance takes a request (models/router/)")
+        .among(&Registry<Router>::names)
+        .defaults("conductor"),
+};
+
+// What a prefill instance would reuse of a request's prefix, and the estimated time to its first
+// token there.
+struct PrefillChoice {
+  int64_t local = 0, reuse = 0;  // prefix blocks in its own cache; reused (its own or the pool's)
+  double own_s  = 0;             // the prefill of the tokens it cannot reuse
+  double ttft_s = 0;             // queued prefill + own + bringing the pool's blocks
 };
 
 constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
@@ -77,6 +90,7 @@ class Mooncake : public ServeSystem {
       , model_(c.model)
       , slo_(c.slo)
       , early_rejection_(p.flag("early_rejection"))
+      , router_(router_named(p, "router"))
   {
     if (prefill_group_.name == decode_group_.name)
       p.fail("decode", "prefill and decode instances must be different groups");
@@ -143,35 +157,17 @@ class Mooncake : public ServeSystem {
       reject_request(*env_, id, decode_.least_loaded() == nullptr ? kNoInstanceUp : kTooBigForKv);
       return;
     }
-    const int64_t remote = store_->held_prefix(r.hash_ids);
-    ServeInstance* best  = nullptr;
-    double best_ttft     = kNoDeadline;
-    int64_t best_local = 0, best_reuse = 0;
-    double best_own    = 0;
-    const bool serving = prefill_.any_serving();  // else the instances loading their weights
-    for (size_t k = 0; k < prefill_.size(); ++k) {
-      ServeInstance& inst = prefill_[k];
-      if (serving ? !inst.serving() : !inst.up())
-        continue;
-      inst.notice_idle_failure();
-      const int64_t local = inst.batcher().cached_blocks(r.hash_ids);
-      const int64_t reuse = std::max(local, remote);
-      double fetch        = 0;
-      for (int64_t k = local; k < reuse; ++k)
-        fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
-      const double own  = prefill_seconds(r.input_tokens - reused_tokens(reuse, r), reused_tokens(reuse, r));
-      const double ttft = queue_seconds(inst) + own + fetch / prefill_group_.nic_Bps;
+    const int64_t remote       = store_->held_prefix(r.hash_ids);
+    ServeInstance* best        = route(*router_, prefill_, [this, id, &r, remote](ServeInstance& inst) {
+      const PrefillChoice c = choice_at(inst, r, remote);
       XBT_LOG(xbt_log_priority_trace,
-              "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
-              static_cast<long>(id), inst.index(), ttft, static_cast<long>(reuse), static_cast<long>(local));
-      if (ttft < best_ttft) {
-        best_ttft  = ttft;
-        best       = &inst;
-        best_local = local;
-        best_reuse = reuse;
-        best_own   = own;
-      }
-    }
+                     "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
+                     static_cast<long>(id), inst.index(), c.ttft_s, static_cast<long>(c.reuse), static_cast<long>(c.local));
+      return c.ttft_s;
+    });
+    const PrefillChoice chosen = best == nullptr ? PrefillChoice{0, 0, 0, kNoDeadline} : choice_at(*best, r, remote);
+    const int64_t best_local = chosen.local, best_reuse = chosen.reuse;
+    const double best_ttft = chosen.ttft_s, best_own = chosen.own_s;
     if (best == nullptr || (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s))) {
       XBT_DEBUG("request %ld rejected%s: TTFT estimate %g s (SLO %g s), decode iteration estimate %g s (SLO %g s)",
                 static_cast<long>(id), best == nullptr ? " (every prefill instance is down)" : " early", best_ttft,
@@ -241,6 +237,22 @@ class Mooncake : public ServeSystem {
 
   // The prefill time of what a prefill instance has queued or running, prompt by prompt, and of
   // the requests still loading their prefix for it.
+  // The prefix `inst` would reuse of `r` (the pool holds `remote` leading blocks of it), and the
+  // estimated time to its first token there.
+  PrefillChoice choice_at(ServeInstance& inst, const TraceRequest& r, int64_t remote) const
+  {
+    inst.notice_idle_failure();
+    PrefillChoice c;
+    c.local      = inst.batcher().cached_blocks(r.hash_ids);
+    c.reuse      = std::max(c.local, remote);
+    double fetch = 0;
+    for (int64_t k = c.local; k < c.reuse; ++k)
+      fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
+    c.own_s  = prefill_seconds(r.input_tokens - reused_tokens(c.reuse, r), reused_tokens(c.reuse, r));
+    c.ttft_s = queue_seconds(inst) + c.own_s + fetch / prefill_group_.nic_Bps;
+    return c;
+  }
+
   double queue_seconds(const ServeInstance& inst) const
   {
     return loading_s_[static_cast<size_t>(inst.index())] + queued_prefill_seconds(*prefill_model_, inst.batcher());
@@ -323,6 +335,7 @@ class Mooncake : public ServeSystem {
   ServeEnv* env_ = nullptr;
   InstanceSet prefill_, decode_;
   double handoff_bytes_ = 0;
+  std::unique_ptr<Router> router_;
   std::vector<double> loading_s_;  // per prefill instance: estimated prefill of requests loading
 };
 

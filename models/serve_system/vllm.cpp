@@ -3,15 +3,10 @@
 // the HBM its weights leave. An instance takes tp x pp of a host's GPUs (default: all of them,
 // tensor-parallel), so a host runs count / (tp x pp) instances; with pp pipeline stages an
 // instance runs as pp engines (vLLM's virtual engines), each with its own batches and 1/pp of
-// its KV, assuming the stages overlap the engines' batches perfectly. A router sends each
-// request to one engine:
-//   round_robin   in turn;
-//   least_loaded  the instance with the fewest requests queued and running (ties: lowest index);
-//   kv_aware      the instance with the smallest estimated time to first token, as KV-aware
-//                 routers weigh cached prefixes against load: the prefill, by the iteration
-//                 model, of the prompts queued or running there plus this request's tokens that
-//                 its prefix cache does not hold (needs prefix_caching; ties: fewest requests,
-//                 then lowest index).
+// its KV, assuming the stages overlap the engines' batches perfectly. A router (models/router/,
+// `router:`) sends each request to one engine. Routers that weigh the time to first token get
+// this estimate: the prefill, by the iteration model, of the prompts queued or running at the
+// engine plus this request's tokens that its prefix cache does not hold.
 // prefix_caching: vLLM's automatic prefix caching inside an instance (needs prefix blocks in the
 // trace: Mooncake's hash_ids). A request that could never fit in an instance's KV is rejected.
 // Example (tests/llsim/test_conformance.py runs it):
@@ -20,6 +15,7 @@
 #include "sim/serve/cost/iteration_model.hpp"
 #include "sim/serve/engine/instance_set.hpp"
 #include "sim/serve/engine/prefill_estimate.hpp"
+#include "sim/serve/engine/router.hpp"
 #include "sim/serve/engine/serve_system.hpp"
 #include "sim/serve/weights/weight_share.hpp"
 #include "sim/sg/log.hpp"
@@ -41,7 +37,9 @@ const ParamTable kVllmParams = {
         .defaults("1")
         .at_least(1)
         .at_most(1024),
-    ParamSpec::text("router", "round_robin, least_loaded or kv_aware").defaults("least_loaded"),
+    ParamSpec::text("router", "which instance takes a request (models/router/)")
+        .among(&Registry<Router>::names)
+        .defaults("least_loaded"),
     ParamSpec::flag("prefix_caching", "reuse the KV of cached prefix blocks within an instance").defaults("false"),
 };
 
@@ -61,16 +59,14 @@ class Vllm : public ServeSystem {
     if (gpus % (layout_.tp * layout_.pp) != 0)
       p.fail("tp",
              "tp x pp (" + std::to_string(layout_.tp) + " x " + std::to_string(layout_.pp) + ") must divide the " + n);
-    engines_per_host_        = group_.gpu->count / layout_.tp;  // instances per host x pp
-    config_                  = gpu_instance_config(p, "instances", group_, c.model, c.batching, layout_);
-    config_.prefix_caching   = p.flag("prefix_caching");
-    model_                   = gpu_iteration_model(c, group_, layout_);
-    const std::string router = p.text("router");
-    if (router != "round_robin" && router != "least_loaded" && router != "kv_aware")
-      p.fail("router", "unknown router '" + router + "' (expected round_robin, least_loaded or kv_aware)");
-    if (router == "kv_aware" && !config_.prefix_caching)
-      p.fail("router", "kv_aware routes by the instances' prefix caches: set prefix_caching: true");
-    router_ = router;
+    engines_per_host_      = group_.gpu->count / layout_.tp;  // instances per host x pp
+    config_                = gpu_instance_config(p, "instances", group_, c.model, c.batching, layout_);
+    config_.prefix_caching = p.flag("prefix_caching");
+    model_                 = gpu_iteration_model(c, group_, layout_);
+    router_name_           = p.text("router");
+    router_                = router_named(p, "router");
+    if (router_->reads_prefix_caches() && !config_.prefix_caching)
+      p.fail("router", router_name_ + " routes by the instances' prefix caches: set prefix_caching: true");
   }
 
   size_t instances() const override { return static_cast<size_t>(group_.count * engines_per_host_); }
@@ -108,15 +104,13 @@ class Vllm : public ServeSystem {
       reject_request(*env_, id, kTooBigForKv);
       return;
     }
-    ServeInstance* to = router_ == "least_loaded" ? instances_.least_loaded()
-                        : router_ == "kv_aware"   ? fastest_first_token(r)
-                                                  : next_up();
+    ServeInstance* to = route(*router_, instances_, [this, &r](ServeInstance& inst) { return first_token_s(inst, r); });
     if (to == nullptr) {  // every instance is down
       XBT_DEBUG("request %ld rejected: every instance is down", static_cast<long>(id));
       reject_request(*env_, id, kNoInstanceUp);
       return;
     }
-    XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(), router_.c_str(),
+    XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(), router_name_.c_str(),
               instances_.loads().c_str());
     env_->tally.assigned(id, to->index());
     to->submit({id, r.input_tokens, r.output_tokens, 0, 0, &r.hash_ids});
@@ -138,41 +132,14 @@ class Vllm : public ServeSystem {
   }
 
  private:
-  // The instance with the smallest estimated time to this request's first token (null when none
-  // is up): among those serving, or when none is, those loading their weights.
-  ServeInstance* fastest_first_token(const TraceRequest& r)
+  // The estimated time to `r`'s first token at `inst`: the prefill of what it has queued or
+  // running, then of the request's tokens its prefix cache does not hold.
+  double first_token_s(ServeInstance& inst, const TraceRequest& r) const
   {
-    const bool serving  = instances_.any_serving();
-    ServeInstance* best = nullptr;
-    double best_s       = 0;
-    for (size_t k = 0; k < instances_.size(); ++k) {
-      ServeInstance& inst = instances_[k];
-      if (serving ? !inst.serving() : !inst.accepting())
-        continue;
-      inst.notice_idle_failure();
-      const int64_t cached =
-          std::min(inst.batcher().cached_blocks(r.hash_ids) * config_.hash_block_tokens, r.input_tokens - 1);
-      const double s =
-          prefill_seconds(*model_, r.input_tokens - cached, cached) + queued_prefill_seconds(*model_, inst.batcher());
-      if (best == nullptr || s < best_s || (s == best_s && inst.load() < best->load())) {
-        best   = &inst;
-        best_s = s;
-      }
-    }
-    return best;
-  }
-
-  // Round robin over the instances serving, or when none is over those up and loading their
-  // weights (null when none is up).
-  ServeInstance* next_up()
-  {
-    const bool serving = instances_.any_serving();
-    for (size_t k = 0; k < instances_.size(); ++k) {
-      ServeInstance& inst = instances_[next_++ % instances_.size()];
-      if (serving ? inst.serving() : inst.accepting())
-        return &inst;
-    }
-    return nullptr;
+    inst.notice_idle_failure();
+    const int64_t cached =
+        std::min(inst.batcher().cached_blocks(r.hash_ids) * config_.hash_block_tokens, r.input_tokens - 1);
+    return prefill_seconds(*model_, r.input_tokens - cached, cached) + queued_prefill_seconds(*model_, inst.batcher());
   }
 
   const GroupSpec& group_;
@@ -180,10 +147,10 @@ class Vllm : public ServeSystem {
   int64_t engines_per_host_ = 1;
   BatcherConfig config_;
   std::unique_ptr<IterationModel> model_;
-  std::string router_;
+  std::string router_name_;
+  std::unique_ptr<Router> router_;
   ServeEnv* env_ = nullptr;
   InstanceSet instances_;
-  size_t next_ = 0;
 };
 
 }  // namespace

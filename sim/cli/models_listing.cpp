@@ -27,6 +27,8 @@ std::string default_or_required(const ParamSpec& p)
 // "one of: a, b" for a key that names an implementation, read from the registry.
 std::string choices_text(const ParamSpec& p)
 {
+  if (!p.words.empty())
+    return "one of: " + join(p.words, ", ");
   if (p.choices == nullptr)
     return "";
   return (p.selector.empty() ? "" : "'" + p.selector + ":' ") + "one of: " + join(p.choices(), ", ");

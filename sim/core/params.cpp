@@ -3,6 +3,7 @@
 #include "sim/core/distribution.hpp"
 #include "sim/core/text.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -32,6 +33,12 @@ ParamSpec ParamSpec::integer(std::string name, std::string description)
 ParamSpec ParamSpec::text(std::string name, std::string description)
 {
   return make(std::move(name), ParamKind::Text, Dimension::Number, std::move(description));
+}
+ParamSpec ParamSpec::one_of(std::string name, std::vector<std::string> words, std::string description)
+{
+  ParamSpec spec = make(std::move(name), ParamKind::Text, Dimension::Number, std::move(description));
+  spec.words     = std::move(words);
+  return spec;
 }
 ParamSpec ParamSpec::flag(std::string name, std::string description)
 {
@@ -250,7 +257,11 @@ std::string Params::text(const std::string& key) const
   const YamlRef at   = value(s);
   if (!at.node().IsDefined())
     return "";
-  return scalar_text(at, "a string");
+  std::string v                          = scalar_text(at, "a string");
+  const std::vector<std::string> allowed = !s.words.empty() ? s.words : s.choices ? s.choices() : s.words;
+  if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end())
+    at.fail("unknown " + key + " '" + v + "' (expected " + either(allowed) + ")");
+  return v;
 }
 
 std::string Params::path(const std::string& key) const

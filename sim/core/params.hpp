@@ -33,10 +33,14 @@ struct ParamSpec {
   // the key that names one inside the section ("impl"; empty when the value itself is the name).
   std::vector<std::string> (*choices)() = nullptr;
   std::string selector;
+  std::vector<std::string> words;  // a text that must be one of these (one_of)
 
   static ParamSpec quantity(std::string name, Dimension d, std::string description);
   static ParamSpec integer(std::string name, std::string description);
   static ParamSpec text(std::string name, std::string description);
+  // A text that must be one of `words`; Params::text refuses any other with one message,
+  // "unknown KEY 'VALUE' (expected a, b or c)", and `llsim models` lists them.
+  static ParamSpec one_of(std::string name, std::vector<std::string> words, std::string description);
   static ParamSpec flag(std::string name, std::string description);
   static ParamSpec text_list(std::string name, std::string description);
   static ParamSpec section(std::string name, std::string description);
@@ -53,6 +57,8 @@ struct ParamSpec {
   ParamSpec at_least(double v) &&;
   ParamSpec at_most(double v) &&;
   ParamSpec with_fields(const std::vector<ParamSpec>& keys) &&;
+  // A text naming an implementation (the selector of a section, or a key whose value is the
+  // name): `names` lists them, and Params::text refuses any other as one_of does.
   ParamSpec among(std::vector<std::string> (*names)()) &&;
 
   std::string type_name() const;   // "size", "integer", "distribution of duration", ...

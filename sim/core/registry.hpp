@@ -111,6 +111,19 @@ class Registry {
     return entry.make(Params(ref, table), context);
   }
 
+  // An implementation named by the value of a text key (`router: least_loaded`, declared
+  // `ParamSpec::text(...).among(&Registry<I>::names)`, which Params::text checks): it has no
+  // parameters of its own. `at` is that value, for errors.
+  static std::unique_ptr<I> create_named(const YamlRef& at, const typename I::Context& context)
+  {
+    const std::string name = scalar_text(at, "a model name");
+    const auto it          = entries().find(name);
+    if (it == entries().end())
+      at.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "' (expected " + either(names()) + ")");
+    const YamlRef none(YAML::Node(YAML::NodeType::Map), at.path(), at.source());
+    return it->second.make(Params(none, *it->second.info.params), context);
+  }
+
   static std::map<std::string, Entry>& entries()
   {
     static std::map<std::string, Entry> map;

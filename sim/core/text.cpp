@@ -57,6 +57,13 @@ static size_t edit_distance(const std::string& a, const std::string& b)
   return row[b.size()];
 }
 
+std::string either(const std::vector<std::string>& words)
+{
+  if (words.size() < 2)
+    return join(words, "");
+  return join(std::vector<std::string>(words.begin(), words.end() - 1), ", ") + " or " + words.back();
+}
+
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates)
 {
   std::string best;

@@ -8,6 +8,8 @@ namespace llsim {
 
 std::string trim(std::string_view s);
 std::string join(const std::vector<std::string>& items, std::string_view sep);
+// "a", "a or b", "a, b or c": the words a value may take, as an error message lists them.
+std::string either(const std::vector<std::string>& words);
 std::vector<std::string> split(std::string_view s, char sep);
 
 // The candidate closest to `word` by edit distance, or "" when none is reasonably close.

@@ -44,8 +44,8 @@
 #include <limits>
 #include <memory>
 
-XBT_LOG_EXTERNAL_CATEGORY(llsim_phase);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_phase_transfer, llsim_phase, "the transfer phase");
+XBT_LOG_EXTERNAL_CATEGORY(llsim_loads);
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_loads_transfer_phase, llsim_loads, "the transfer phase");
 
 namespace llsim {
 

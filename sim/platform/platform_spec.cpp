@@ -54,9 +54,10 @@ const ParamTable& backbone_params()
 const ParamTable& network_params()
 {
   static const ParamTable t = {
-      ParamSpec::text("model", "cm02 (max-min sharing, latencies as given, one flow at most 4 MiB / (2 x "
-                               "route latency); the default: bytes / narrowest link holds on low-latency routes) or "
-                               "lv08 (TCP corrections: 97% bandwidth, 13.01x latency)")
+      ParamSpec::one_of("model", {"cm02", "lv08"},
+                        "cm02 (max-min sharing, latencies as given, one flow at most 4 MiB / (2 x "
+                        "route latency); the default: bytes / narrowest link holds on low-latency routes) or "
+                        "lv08 (TCP corrections: 97% bandwidth, 13.01x latency)")
           .defaults("cm02"),
   };
   return t;
@@ -64,12 +65,7 @@ const ParamTable& network_params()
 
 NetworkModel parse_network(const Params& p)
 {
-  const std::string model = p.text("model");
-  if (model == "cm02")
-    return NetworkModel::Cm02;
-  if (model == "lv08")
-    return NetworkModel::Lv08;
-  p.fail("model", "unknown network model '" + model + "' (expected cm02 or lv08)");
+  return p.text("model") == "cm02" ? NetworkModel::Cm02 : NetworkModel::Lv08;
 }
 
 const ParamTable& link_params()

@@ -6,8 +6,8 @@
 //     model: {preset: llama3-70b}             or {params, layers, d_model, kv_heads, head_dim}
 //     system: {impl: vllm, instances: gpu}    vllm | mooncake | fastdecode
 //     iteration: {impl: roofline}             how long an iteration takes: roofline | table
-//     batching: {max_batch_tokens: 8192, max_batch_size: 256, prefill_chunk: 512,
-//                block_size: 16, gpu_memory_utilization: 0.9}
+//     batching: {scheduler: v1, max_batch_tokens: 8192, max_batch_size: 256, prefill_chunk: 512,
+//                block_size: 16, gpu_memory_utilization: 0.9}   scheduler: models/batch_scheduler/
 //     workload: {trace: traces/mooncake_conversation_trace.jsonl, format: mooncake}
 //     slo: {ttft: 30s, tbt: 100ms}
 //     weights: {path: models/llama3-70b, from: pfs}   read before serving (sim/serve/weights/weight_source.hpp)
@@ -24,6 +24,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/serve/engine/batch_scheduler.hpp"
 #include "sim/serve/engine/scaling_driver.hpp"
 #include "sim/serve/engine/serve_system.hpp"
 #include "sim/serve/kv/kv_swap_pool.hpp"
@@ -45,6 +46,10 @@ namespace llsim {
 namespace {
 
 const ParamTable kBatchingParams = {
+    ParamSpec::text("scheduler", "how an iteration is composed (models/batch_scheduler/): v1 chunks prompts beside "
+                                 "the decodes, v0 prefills them whole in iterations of their own")
+        .among(&Registry<BatchScheduler>::names)
+        .defaults("v1"),
     ParamSpec::integer("max_batch_tokens", "tokens one iteration computes at most (vLLM max_num_batched_tokens)")
         .defaults("8192")
         .at_least(1)
@@ -53,10 +58,10 @@ const ParamTable kBatchingParams = {
         .defaults("256")
         .at_least(1)
         .at_most(1e6),
-    ParamSpec::integer("prefill_chunk", "prompt tokens of one sequence per iteration; 0: no chunking, whole prompts "
-                                        "in iterations without decodes (vLLM before chunked prefill)")
+    ParamSpec::integer("prefill_chunk", "scheduler v1: prompt tokens of one sequence per iteration (prompts "
+                                        "prefilled whole, as vLLM did before chunked prefill: scheduler v0)")
         .defaults("512")
-        .at_least(0),
+        .at_least(1),
     ParamSpec::integer("block_size", "tokens per KV block of the paged allocator")
         .defaults("16")
         .at_least(1)
@@ -81,11 +86,12 @@ const ParamTable kBatchingParams = {
         .at_least(0)
         .at_most(0.5),
     ParamSpec::flag("padded_budget", "count a whole-prompt batch's tokens as its prompts times its longest prompt, "
-                                     "as vLLM V0's scheduler did before chunked prefill (needs prefill_chunk 0)")
+                                     "as vLLM V0's scheduler did before chunked prefill (scheduler v0)")
         .defaults("false"),
-    ParamSpec::text("preemption", "what a sequence preempted for KV blocks loses: recompute (its KV dropped, "
-                                  "prefilled again) or swap (its KV moved to CPU memory over PCIe, or to swap_to, and "
-                                  "back)")
+    ParamSpec::one_of("preemption", {"recompute", "swap"},
+                      "what a sequence preempted for KV blocks loses: recompute (its KV dropped, "
+                      "prefilled again) or swap (its KV moved to CPU memory over PCIe, or to swap_to, and "
+                      "back)")
         .defaults("recompute"),
     ParamSpec::quantity("swap_space", Dimension::Size,
                         "CPU memory per GPU for swapped-out KV, with preemption swap; default: vLLM's 4 GiB")
@@ -127,9 +133,15 @@ const ParamTable kServeParams = {
 ServeBatching parse_batching(const Params& p)
 {
   ServeBatching b;
-  b.base.max_batch_tokens  = p.integer("max_batch_tokens");
-  b.base.max_batch_size    = p.integer("max_batch_size");
-  b.base.prefill_chunk     = p.integer("prefill_chunk");
+  b.base.max_batch_tokens = p.integer("max_batch_tokens");
+  b.base.max_batch_size   = p.integer("max_batch_size");
+  p.text("scheduler");  // checks the name, and fills in the default
+  b.base.scheduler  = Registry<BatchScheduler>::create_named(p.ref().child("scheduler"), {});
+  const bool chunks = b.base.scheduler->chunks_prompts();
+  if (!chunks && p.has("prefill_chunk"))
+    p.fail("prefill_chunk", "applies to a scheduler that chunks prompts (v1); v0 prefills them whole");
+  if (chunks)
+    b.base.prefill_chunk = p.integer("prefill_chunk");
   b.base.block_size        = p.integer("block_size");
   b.gpu_memory_utilization = p.quantity("gpu_memory_utilization");
   b.kv_blocks              = p.has("kv_blocks") ? p.integer("kv_blocks") : 0;
@@ -137,12 +149,9 @@ ServeBatching parse_batching(const Params& p)
   b.watermark              = p.quantity("watermark");
   b.base.max_model_len     = p.has("max_model_len") ? p.integer("max_model_len") : 0;
   b.base.padded_budget     = p.flag("padded_budget");
-  if (b.base.padded_budget && b.base.prefill_chunk > 0)
-    p.fail("padded_budget", "applies to whole-prompt batches: set prefill_chunk: 0");
-  const std::string preemption = p.text("preemption");
-  if (preemption != "recompute" && preemption != "swap")
-    p.fail("preemption", "unknown preemption '" + preemption + "' (expected recompute or swap)");
-  b.swap = preemption == "swap";
+  if (b.base.padded_budget && chunks)
+    p.fail("padded_budget", "applies to whole-prompt batches: set scheduler: v0");
+  b.swap = p.text("preemption") == "swap";
   if (p.has("swap_space") && !b.swap)
     p.fail("swap_space", "applies to preemption: swap (this phase preempts by recompute)");
   b.swap_space_B = p.has("swap_space") ? p.quantity("swap_space") : 4.0 * 1024 * 1024 * 1024;  // vLLM's default

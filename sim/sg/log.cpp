@@ -1,7 +1,6 @@
 #include "sim/sg/log.hpp"
 
 XBT_LOG_NEW_CATEGORY(llsim, "llsim");
-XBT_LOG_NEW_SUBCATEGORY(llsim_sg, llsim, "the SimGrid layer");
 XBT_LOG_NEW_SUBCATEGORY(llsim_svc, llsim, "services: storage, forwarding, metadata, memory pools, faults");
 XBT_LOG_NEW_SUBCATEGORY(llsim_run, llsim, "the simulation driver");
 XBT_LOG_NEW_SUBCATEGORY(llsim_train, llsim, "the training runtime");
@@ -13,4 +12,5 @@ XBT_LOG_NEW_SUBCATEGORY(llsim_serve, llsim, "the serving runtime and serve syste
 XBT_LOG_NEW_SUBCATEGORY(llsim_ingest, llsim, "the ingest runtime");
 // Preprocess: corpus placement and stage tasks (sim/preprocess).
 XBT_LOG_NEW_SUBCATEGORY(llsim_preprocess, llsim, "the preprocess runtime");
-XBT_LOG_NEW_SUBCATEGORY(llsim_phase, llsim, "phase kinds");
+// Phases that load services directly: transfers and request streams (sim/loads).
+XBT_LOG_NEW_SUBCATEGORY(llsim_loads, llsim, "the transfer and requests phases");

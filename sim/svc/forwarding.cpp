@@ -23,8 +23,9 @@ const ParamTable& ForwardingService::params()
 {
   static const ParamTable t = {
       ParamSpec::text("backend", "the storage service behind the forwarding nodes"),
-      ParamSpec::text("mapping", "static (client i of its group to forwarding node i / ratio) or balanced "
-                                 "(a job's I/O clients dealt evenly over all forwarding nodes)")
+      ParamSpec::one_of("mapping", {"static", "balanced"},
+                        "static (client i of its group to forwarding node i / ratio) or balanced "
+                        "(a job's I/O clients dealt evenly over all forwarding nodes)")
           .defaults("static"),
       ParamSpec::integer("ratio", "compute nodes per forwarding node under the static mapping")
           .defaults("512")
@@ -38,10 +39,7 @@ ForwardingService::ForwardingService(const Params& p, const Context& c)
     , backend_(c.directory.get<StorageService>(p, "backend"))
     , ratio_(p.integer("ratio"))
 {
-  const std::string mapping = p.text("mapping");
-  if (mapping != "static" && mapping != "balanced")
-    p.fail("mapping", "expected static or balanced, got '" + mapping + "'");
-  balanced_ = mapping == "balanced";
+  balanced_ = p.text("mapping") == "balanced";
 }
 
 ForwardingService::~ForwardingService() = default;

@@ -95,8 +95,9 @@ const ParamTable& MetadataService::params()
       ParamSpec::section("ops", "operations per second one server sustains, by operation")
           .defaults("{}")
           .with_fields(ops_params()),
-      ParamSpec::text("service_time", "exponential (M/M/c) or constant (M/D/c): how one operation's service time "
-                                      "varies around its mean threads / rate")
+      ParamSpec::one_of("service_time", {"exponential", "constant"},
+                        "exponential (M/M/c) or constant (M/D/c): how one operation's service time "
+                        "varies around its mean threads / rate")
           .defaults("exponential"),
       ParamSpec::quantity("rpc_size", Dimension::Size, "bytes of a request and of a reply on the network")
           .defaults("1KiB")
@@ -127,10 +128,7 @@ MetadataService::MetadataService(const Params& p, const Context& c)
   const Params ops = p.section("ops", ops_params());
   for (size_t i = 0; i < kMetaOps; ++i)
     rates_[i] = ops.quantity(meta_op_name(static_cast<MetaOp>(i)));
-  const std::string service_time = p.text("service_time");
-  if (service_time != "exponential" && service_time != "constant")
-    p.fail("service_time", "expected exponential or constant, got '" + service_time + "'");
-  exponential_      = service_time == "exponential";
+  exponential_      = p.text("service_time") == "exponential";
   rpc_B_            = p.quantity("rpc_size");
   inode_B_          = p.quantity("inode_bytes");
   model_            = Registry<MetadataModel>::create(p.raw("model"), {static_cast<size_t>(servers().count)});

@@ -36,8 +36,7 @@ JobShape read_job_shape(const Params& phase, const GroupSpec& nodes)
   job.model.embedding_stage        = phase.section("shard_imbalance", imbalance_params()).quantity("embedding_stage");
   if (job.model.weight_bytes_per_param > job.model.bytes_per_param)
     model.fail("weight_bytes_per_param", "the weights cannot take more than state_bytes_per_param");
-  if (!parse_sharding(model.text("sharding"), &job.model.sharding))
-    model.fail("sharding", "expected none, zero1, zero2, zero3 or fsdp, got '" + model.text("sharding") + "'");
+  parse_sharding(model.text("sharding"), &job.model.sharding);  // one of its words: Params checked it
   const Params par    = phase.section("parallelism", parallelism_params());
   job.parallelism     = {par.integer("data"), par.integer("pipeline"), par.integer("tensor"), par.integer("expert")};
   const int64_t ranks = nodes.count * job.ranks_per_node;

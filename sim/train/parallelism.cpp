@@ -113,8 +113,9 @@ const ParamTable& model_params()
                           "of those, the weights' (bf16: 2); the rest is optimizer state, which ZeRO shards")
           .defaults("2")
           .positive(),
-      ParamSpec::text("sharding", "what each data-parallel rank holds of its shard: none (all), zero1 or zero2 "
-                                  "(the weights and 1/data of the optimizer state), zero3 or fsdp (1/data of all)")
+      ParamSpec::one_of("sharding", {"none", "zero1", "zero2", "zero3", "fsdp"},
+                        "what each data-parallel rank holds of its shard: none (all), zero1 or zero2 "
+                        "(the weights and 1/data of the optimizer state), zero3 or fsdp (1/data of all)")
           .defaults("none"),
   };
   return t;

@@ -12,7 +12,8 @@
 #include <map>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_train);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_train_environment, llsim_train, "training time, failures and I/O replay");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_train_sim_training_environment, llsim_train,
+                                "training time, failures and I/O replay");
 
 namespace llsim {
 

@@ -40,6 +40,8 @@ SELECTED_AT = {
     "journal_checkpoint": r"services\.\*\.journal\.checkpoint",
     "eviction_policy": r"services\.\*\.eviction",
     "autoscaler": r"phases\.\*\.autoscale",
+    "router": r"phases\.\*\.system",
+    "batch_scheduler": r"phases\.\*\.batching",
 }
 NO_UNIT_TEST = {"phase", "service"}  # whole phases and services are checked through llsim
 

@@ -3,13 +3,13 @@ Markdown link resolves to a file or folder of the repository (and its #anchor to
 that page), every repository path named in code (`sim/svc/storage.cpp`, a command's
 scenarios/paper/x.yaml) exists, placeholders such as models/<family>/ match at least one path,
 no link leaves the repository (no URL, nothing above its root), nothing cites notes kept
-outside it, every paper scenario has its results page, and the README has at most 250 lines.
-Reads files only; the llsim argument is not used."""
+outside it, every paper scenario has its results page and every phase kind that `llsim models`
+lists its page, and the README has at most 250 lines."""
 import glob
 import os
 import re
 
-from harness import ROOT, check, finish
+from harness import ROOT, check, finish, run
 
 README_MAX_LINES = 250
 # Top-level entries of the repository that a path in the text may start with.
@@ -138,7 +138,12 @@ for scenario in sorted(glob.glob(os.path.join(ROOT, "scenarios", "paper", "*.yam
     page = f"docs/results/{name}.md"
     check(os.path.exists(os.path.join(ROOT, page)), f"scenarios/paper/{name}.yaml has no {page}")
     check(f"({page})" in readme, f"README.md does not link {page}")
-for kind in ("ingest", "preprocess", "train", "serve", "tasks", "transfer", "requests"):
+# One page per registered phase kind, as `llsim models` lists them.
+_, listing, _ = run("models")
+phase_section = listing.split("Interface 'phase':", 1)[1].split("\nInterface ", 1)[0]
+kinds = re.findall(r"^  ([a-z_]+): ", phase_section, re.M)
+check(len(kinds) >= 7, f"llsim models lists the phase kinds: {kinds}")
+for kind in kinds:
     page = f"docs/phases/{kind}.md"
     check(os.path.exists(os.path.join(ROOT, page)) and f"({page})" in readme, f"README.md does not link {page}")
 

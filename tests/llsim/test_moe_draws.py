@@ -37,7 +37,7 @@ check(abs(drawn4["mean_tbt_s"] / mean4["mean_tbt_s"] - 1) < 0.05, "the draws lie
 # The breakdown draws what the iteration drew: a lone request's TTFT is its operators' sum.
 lone, ops = chat("drawn", 1, "--set", "phases.chat.workload.output_tokens=1")
 check_close(lone["mean_ttft_s"], sum(ops.values()), 1e-9, "TTFT = the sum of the operators, drawn")
-run_fails(SCENARIO, "experts_reached: unknown 'some' (expected mean or drawn)", QWEN,
+run_fails(SCENARIO, "experts_reached: unknown experts_reached 'some' (expected mean or drawn)", QWEN,
           "phases.chat.iteration={impl: operators, experts_reached: some}")
 run_fails(SCENARIO, "experts_reached: drawn needs a mixture of experts", "phases.chat.model={preset: llama3.1-8b}",
           "phases.chat.iteration={impl: operators, experts_reached: drawn}")

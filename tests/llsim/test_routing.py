@@ -1,7 +1,10 @@
-"""Routers of the vllm system through llsim: kv_aware sends requests where their prefix is cached,
+"""Routers (models/router/) through llsim: kv_aware sends requests where their prefix is cached,
 weighed against the prefill queued there, and reuses more of the Mooncake trace's prefix blocks
 than least_loaded and round_robin; load_imbalance is the busiest instance's requests over the
-mean, as the requests' CSV says."""
+mean, as the requests' CSV says. On an even Poisson load that nothing queues for, round robin
+gives a lower p99 TTFT than least_loaded, which sends arrivals back to back to the instance
+whose decodes just ended; where requests queue for batch slots, least_loaded's is the lower
+(models/router/least_loaded.cpp). Mooncake's router is chosen the same way."""
 import collections
 import csv
 import os
@@ -34,6 +37,37 @@ check(results["round_robin"][0]["load_imbalance"] < results["kv_aware"][0]["load
 
 run_fails(SCENARIO, "router: kv_aware routes by the instances' prefix caches: set prefix_caching: true",
           "phases.chat.system={impl: vllm, instances: colocated, router: kv_aware}")
-run_fails(SCENARIO, "unknown router 'random' (expected round_robin, least_loaded or kv_aware)",
+run_fails(SCENARIO, "router: unknown router 'random' (expected conductor, kv_aware, least_loaded or round_robin)",
           "phases.chat.system={impl: vllm, instances: colocated, router: random}")
+
+# The expected order of round robin and least_loaded, with nothing queued and with queues.
+EVEN = "tests/inputs/serve_even_poisson.yaml"
+QUEUED = ["phases.chat.batching={max_batch_size: 8}", "phases.chat.workload.output_tokens={dist: exponential, mean: 128}",
+          "phases.chat.workload.arrival={dist: exponential, mean: 30ms}"]
+
+
+def p99_ttft(scenario, router, *sets):
+    out = run_out(scenario, f"phases.chat.system.router={router}", *sets)
+    return summary(out)["phases"]["chat"]["p99_ttft_s"]
+
+
+even = {r: p99_ttft(EVEN, r) for r in ["round_robin", "least_loaded"]}
+check(even["round_robin"] < 0.5 * even["least_loaded"],
+      f"nothing queued: round robin's p99 TTFT is below half of least_loaded's: {even}")
+queued = {r: p99_ttft(EVEN, r, *QUEUED) for r in ["round_robin", "least_loaded"]}
+check(queued["least_loaded"] < 0.6 * queued["round_robin"],
+      f"requests queue for 8 batch slots: least_loaded's p99 TTFT is below 0.6 of round robin's: {queued}")
+
+# Mooncake routes with the Conductor unless told otherwise; round robin ignores the prefixes
+# the prefill instances hold, and reuses fewer of them.
+MOONCAKE = "tests/inputs/serve_mooncake.yaml"
+mooncake = {}
+for router in ["conductor", "round_robin"]:
+    out = run_out(MOONCAKE, "phases.chat.workload.duration=60s", f"phases.chat.system.router={router}")
+    mooncake[router] = summary(out)["phases"]["chat"]
+out = run_out(MOONCAKE, "phases.chat.workload.duration=60s")
+check(summary(out)["phases"]["chat"] == mooncake["conductor"], "Mooncake's default router is the conductor")
+check(mooncake["round_robin"]["mean_ttft_s"] != mooncake["conductor"]["mean_ttft_s"],
+      f"Mooncake's router changes its TTFT: {mooncake['round_robin']['mean_ttft_s']} against the "
+      f"conductor's {mooncake['conductor']['mean_ttft_s']}")
 finish()

@@ -57,11 +57,12 @@ check_close(single("platform.groups.gpu.gpu.count=4")["mean_ttft_s"], 2 * prefil
 
 # Chunked prefill splits the prompt into iterations; a compute-bound prefill costs the same flops
 # in chunks, so TTFT is unchanged (the weights read per chunk are hidden under the compute).
-chunked = single("phases.chat.batching.prefill_chunk=512")
+chunked = single("phases.chat.batching.scheduler=v1")
 check_close(chunked["mean_ttft_s"], m["mean_ttft_s"], 1e-9, f"chunks of 512: TTFT {chunked['mean_ttft_s']:.4f} s")
 # Memory-bound chunks (at 1/20 of the HBM bandwidth the weights dominate) pay the weights per chunk.
 slow_hbm = ["phases.chat.iteration.hbm_efficiency=0.04"]
-check(single("phases.chat.batching.prefill_chunk=256", *slow_hbm)["mean_ttft_s"] > 2 * single(*slow_hbm)["mean_ttft_s"],
+chunks_of_256 = single("phases.chat.batching.scheduler=v1", "phases.chat.batching.prefill_chunk=256", *slow_hbm)
+check(chunks_of_256["mean_ttft_s"] > 2 * single(*slow_hbm)["mean_ttft_s"],
       "memory-bound chunks of 256 read the weights 16 times")
 check(single("phases.chat.slo.ttft=0.2s")["slo_attainment"] == 0, "a TTFT limit below the prefill fails the SLO")
 check(single("phases.chat.slo.tbt=5ms")["slo_attainment"] == 0, "a TBT limit below a decode fails the SLO")
@@ -70,7 +71,7 @@ check(single("phases.chat.slo.tbt=5ms")["slo_attainment"] == 0, "a TBT limit bel
 out = scratch_dir()
 little = ["phases.chat.workload.requests=2000", "phases.chat.workload.arrival={dist: exponential, mean: 0.5s}",
           "phases.chat.workload.input_tokens=1000", "phases.chat.workload.output_tokens=100",
-          "platform.groups.gpu.count=4", "phases.chat.batching.prefill_chunk=512"]
+          "platform.groups.gpu.count=4", "phases.chat.batching.scheduler=v1"]
 run("run", SINGLE, "--quiet", "--out", out, *sum([["--set", s] for s in little], []))
 from harness import summary  # noqa: E402
 s = summary(out)["phases"]["chat"]

@@ -87,7 +87,7 @@ check(m1["prefix_hit_ratio"] == 0.5, f"the second request reuses the first's 10 
 # on one prefill instance all make a 12 s TTFT (the last at about 11.7 s).
 burst = ["phases.chat.workload={requests: 12, arrival: 0s, input_tokens: 8000, output_tokens: 2}",
          "platform.groups.prefill.count=1", "phases.chat.slo.ttft=12s", "phases.chat.slo.tbt=1s",
-         "phases.chat.batching.prefill_chunk=0"]
+         "phases.chat.batching.scheduler=v0"]
 check(mc(*burst)["slo_attainment"] == 1, "without early rejection all 12 meet the SLO")
 check(mc(*burst, "phases.chat.system.early_rejection=true")["rejected"] == 0, "and early rejection rejects none")
 check(mc(*burst, "phases.chat.slo.ttft=6s", "phases.chat.system.early_rejection=true")["rejected"] >= 5,
@@ -126,7 +126,7 @@ check(apc["mean_ttft_s"] < v["mean_ttft_s"], "and shortens the prefill")
 check(differs(v, mc(LIGHT, VLLM, "phases.chat.system.router=round_robin")), "the router changes results")
 
 # Batching parameters.
-for key, value in [("max_batch_tokens", 2048), ("max_batch_size", 4), ("prefill_chunk", 0)]:
+for key, value in [("max_batch_tokens", 2048), ("max_batch_size", 4), ("prefill_chunk", 128), ("scheduler", "v0")]:
     check(differs(v, mc(LIGHT, VLLM, f"phases.chat.batching.{key}={value}")), f"batching.{key} changes results")
 # KV pressure: 25% of 640 GB of HBM leaves 19 GB after the weights, 58k tokens per instance.
 TIGHT = "phases.chat.batching.gpu_memory_utilization=0.25"

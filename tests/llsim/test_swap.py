@@ -40,7 +40,7 @@ def round_trips(rows, where, outcomes=("moved",)):
 
 # 20 prompts of 4,000 tokens, 2,000 out each, in 1,000 KV blocks: decodes preempt.
 BURST = ["phases.chat.workload.requests=20", "phases.chat.workload.arrival=0s",
-         "phases.chat.workload.output_tokens=2000", "phases.chat.batching.prefill_chunk=512",
+         "phases.chat.workload.output_tokens=2000", "phases.chat.batching.scheduler=v1",
          "phases.chat.batching.kv_blocks=1000"]
 out = run_out(SCENARIO, *BURST, *TO_POOL)
 s = summary(out)

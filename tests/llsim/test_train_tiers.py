@@ -87,7 +87,7 @@ run_fails(SCENARIO, "needs 42 GB of host memory", mode(memory_share=0.019))
 check(run_out(SCENARIO, mode(memory_share=0.02)) is not None, "42 GB fit in 2% of 2 TiB")
 run_fails(SCENARIO, "applies to the memory tier only", mode(memory="none", local_every=1, snapshot_bandwidth="1GBps"))
 run_fails(SCENARIO, "add memory: partner", mode(memory="none", local_every=3))
-run_fails(SCENARIO, "expected none or partner, got 'host'", mode(memory="host"))
+run_fails(SCENARIO, "unknown memory 'host' (expected none or partner)", mode(memory="host"))
 
 # Same scenario, same seed: the same summary.
 a, b = run_out(SCENARIO, mode()), run_out(SCENARIO, mode())

@@ -10,7 +10,7 @@ from harness import check, check_close, finish, run, scratch_dir, summary
 SCENARIO = "tests/inputs/serve_operators.yaml"
 # 20 prompts of 4,000 tokens arriving together, 50 tokens out each.
 BURST = ["phases.chat.workload.requests=20", "phases.chat.workload.arrival=0s",
-         "phases.chat.workload.output_tokens=50", "phases.chat.batching.prefill_chunk=512"]
+         "phases.chat.workload.output_tokens=50", "phases.chat.batching.scheduler=v1"]
 
 
 def chat(*sets):
@@ -58,7 +58,7 @@ check(chat("phases.chat.batching.max_model_len=4000")["rejected"] == 20, "a 4,00
 
 # padded_budget (V0 before chunked prefill): a whole-prompt batch counts prompts x its longest.
 # Prompts of one length (4,000 tokens) pad to nothing; prompts of 100 to 4,000 tokens do.
-WHOLE = ["phases.chat.batching.prefill_chunk=0"]
+WHOLE = ["phases.chat.batching.scheduler=v0"]
 same = chat(*WHOLE)
 check(chat(*WHOLE, "phases.chat.batching.padded_budget=true")["mean_ttft_s"] == same["mean_ttft_s"],
       "prompts of one length: the padded budget is the real one")
@@ -69,8 +69,8 @@ check(padded["mean_ttft_s"] != unpadded["mean_ttft_s"],
       f"prompts of many lengths: smaller padded batches move TTFT: {padded['mean_ttft_s']} vs "
       f"{unpadded['mean_ttft_s']}")
 _, _, err = run("run", SCENARIO, "--quiet", "--out", os.path.join(scratch_dir(), "o"), "--set",
-                "phases.chat.batching.padded_budget=true", "--set", "phases.chat.batching.prefill_chunk=512", expect=2)
-check("padded_budget: applies to whole-prompt batches: set prefill_chunk: 0" in err, f"chunked: {err.strip()}")
+                "phases.chat.batching.padded_budget=true", "--set", "phases.chat.batching.scheduler=v1", expect=2)
+check("padded_budget: applies to whole-prompt batches: set scheduler: v0" in err, f"chunked: {err.strip()}")
 
 # Preemption by swap: 1,000 blocks, 20 requests of 4,000 + 2,000 tokens, so decodes preempt.
 TIGHT = ["phases.chat.batching.kv_blocks=1000", "phases.chat.workload.output_tokens=2000"]

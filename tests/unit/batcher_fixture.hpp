@@ -1,6 +1,7 @@
 // What the batcher tests share: a listener that counts tokens, a small instance's config, and a
 // loop that runs iterations until the batcher is idle.
 #pragma once
+#include "sim/core/registry.hpp"
 #include "sim/serve/engine/batcher.hpp"
 
 #include <catch2/catch.hpp>
@@ -25,9 +26,18 @@ struct Log : BatchListener {
   int64_t hit_blocks = 0;
 };
 
+// The registered batch scheduler `name` (models/batch_scheduler/).
+inline std::shared_ptr<const BatchScheduler> batch_scheduler(const std::string& name)
+{
+  auto source  = std::make_shared<SourceInfo>();
+  source->file = "test.yaml";
+  return Registry<BatchScheduler>::create_named(YamlRef(YAML::Load(name), "scheduler", source), {});
+}
+
 inline BatcherConfig config(int64_t blocks)
 {
   BatcherConfig c;
+  c.scheduler        = batch_scheduler("v1");
   c.kv_blocks        = blocks;
   c.block_size       = 16;
   c.max_batch_tokens = 64;

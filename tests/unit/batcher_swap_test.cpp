@@ -147,7 +147,7 @@ TEST_CASE("batcher: no new prompt is admitted while a sequence waits swapped out
 TEST_CASE("batcher: a padded budget counts a whole-prompt batch as prompts x the longest", "[batcher]")
 {
   BatcherConfig c    = config(100);
-  c.prefill_chunk    = 0;
+  c.scheduler        = batch_scheduler("v0");
   c.max_batch_tokens = 64;
   for (bool padded : {false, true}) {
     c.padded_budget = padded;

@@ -177,7 +177,7 @@ TEST_CASE("batcher: without prefix caching the same prompt is prefilled again", 
 TEST_CASE("batcher: without chunking, whole prompts run in iterations without decodes", "[batcher]")
 {
   BatcherConfig c = config(100);
-  c.prefill_chunk = 0;
+  c.scheduler     = batch_scheduler("v0");
   Batcher b(c, InstanceRole::Colocated);
   Log log;
   b.add({1, 10, 50});
@@ -275,6 +275,7 @@ TEST_CASE(
     "[batcher]")
 {
   BatcherConfig c;
+  c.scheduler        = batch_scheduler("v1");
   c.kv_blocks        = 10;
   c.block_size       = 16;
   c.watermark_blocks = 4;

@@ -1,5 +1,6 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/params.hpp"
+#include "sim/core/text.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -135,4 +136,30 @@ TEST_CASE("params: range errors state figures in the parameter's unit, told apar
                     Catch::Contains("value 30 s is out of range (expected >= 60 s)"));
   CHECK_THROWS_WITH(Params(parse("size: 3.4001GB\n"), table).quantity("size"),
                     Catch::Contains("value 3.4001 GB is out of range (expected <= 3.4 GB)"));
+}
+
+namespace {
+std::vector<std::string> colour_names()
+{
+  return {"red", "blue"};
+}
+}  // namespace
+
+TEST_CASE("params: a one_of key or a key among names takes one of its words, else one message at the value", "[params]")
+{
+  const ParamTable table = {
+      ParamSpec::one_of("shape", {"round", "square", "flat"}, "shape").defaults("round"),
+      ParamSpec::text("colour", "colour").among(&colour_names).defaults("red"),
+  };
+  CHECK(Params(parse("shape: flat\n"), table).text("shape") == "flat");
+  CHECK(Params(parse("{}\n"), table).text("shape") == "round");
+  CHECK(Params(parse("colour: blue\n"), table).text("colour") == "blue");
+  CHECK_THROWS_WITH(
+      Params(parse("shape: oval\n"), table).text("shape"),
+      Catch::StartsWith("test.yaml:1:8: job.shape: unknown shape 'oval' (expected round, square or flat)"));
+  CHECK_THROWS_WITH(Params(parse("colour: green\n"), table).text("colour"),
+                    Catch::Contains("job.colour: unknown colour 'green' (expected red or blue)"));
+  CHECK(either({"a"}) == "a");
+  CHECK(either({"a", "b"}) == "a or b");
+  CHECK(either({"a", "b", "c"}) == "a, b or c");
 }

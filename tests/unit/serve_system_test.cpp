@@ -7,6 +7,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/serve/engine/batcher.hpp"
 #include "sim/serve/engine/serve_system.hpp"
+#include "tests/unit/batcher_fixture.hpp"
 #include "world.hpp"
 
 #include <catch2/catch.hpp>
@@ -48,7 +49,8 @@ struct Serve {
 
   explicit Serve(const std::string& model_yaml = "{preset: llama2-7b}")
   {
-    model = parse_llm_model(Params(world.yaml(model_yaml, "model"), llm_model_params()));
+    batching.base.scheduler = testing::batch_scheduler("v1");
+    model                   = parse_llm_model(Params(world.yaml(model_yaml, "model"), llm_model_params()));
   }
   std::unique_ptr<ServeSystem> make(const std::string& yaml)
   {
@@ -129,8 +131,9 @@ TEST_CASE("serve system vllm: one colocated instance per host of its group", "[s
                                         "gpu_memory_utilization 0.5 on group 'a10'"));
   CHECK_NOTHROW(s.make("{impl: vllm, instances: a100}"));  // 80 GB there
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: cpu}"), Catch::Contains("group 'cpu' has no GPUs"));
-  CHECK_THROWS_WITH(s.make("{impl: vllm, instances: a100, router: random}"),
-                    Catch::Contains("unknown router 'random' (expected round_robin, least_loaded or kv_aware)"));
+  CHECK_THROWS_WITH(
+      s.make("{impl: vllm, instances: a100, router: random}"),
+      Catch::Contains("unknown router 'random' (expected conductor, kv_aware, least_loaded or round_robin)"));
   CHECK_THROWS_WITH(s.make("{impl: vllm, instances: a11}"), Catch::Contains("no platform group named 'a11'"));
 }
 

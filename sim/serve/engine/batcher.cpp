@@ -3,6 +3,7 @@
 #include "sim/sg/log.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
 XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_batcher, llsim_serve, "admission and preemption on a serving instance");
@@ -12,11 +13,12 @@ namespace llsim {
 Batcher::Batcher(const BatcherConfig& config, InstanceRole role)
     : config_(config)
     , role_(role)
-    , free_blocks_(config.kv_blocks)
-    , swap_free_(config.swap_blocks)
+    , kv_({config.kv_blocks, config.block_size, config.watermark_blocks, config.prefix_caching,
+           config.hash_block_tokens})
+    , swap_(config.swap_blocks)
 {
-  if (config_.prefix_caching)
-    cache_ = std::make_unique<LruBlockCache>(0);
+  if (!config_.scheduler)
+    throw std::invalid_argument("a batcher needs a batch scheduler");
 }
 
 bool Batcher::fits(int64_t prompt, int64_t total) const
@@ -48,24 +50,6 @@ void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64
     visit(id);
 }
 
-bool Batcher::grow(Seq& s, int64_t tokens)
-{
-  const int64_t need = blocks_for(tokens) - s.blocks;
-  if (need <= 0)
-    return true;
-  if (need > free_blocks_)
-    return false;
-  free_blocks_ -= need;
-  s.blocks += need;
-  return true;
-}
-
-void Batcher::release(Seq& s)
-{
-  free_blocks_ += s.blocks;
-  s.blocks = 0;
-}
-
 // Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
 // them by priority, so that the victim of a preemption is the latest arrival, not a sequence
 // that was just readmitted after its own preemption.
@@ -85,13 +69,13 @@ void Batcher::preempt_last()
     return;
   recompute(id, s);
   XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
-            static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(free_blocks_),
-            static_cast<long>(config_.kv_blocks));
+            static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(kv_.free()),
+            static_cast<long>(kv_.total()));
 }
 
 void Batcher::recompute(int64_t id, Seq& s)
 {
-  release(s);
+  kv_.release(s.blocks);
   s.prompt   = s.a.input_tokens + s.a.generated;
   s.computed = 0;
   waiting_.push_front(id);
@@ -114,30 +98,20 @@ std::vector<int64_t> Batcher::drop_all()
   seqs_.clear();
   running_.clear();
   waiting_.clear();
-  swapped_.clear();
-  swap_free_ = config_.swap_blocks;
+  swap_.reset();
   batch_.clear();
-  free_blocks_ = config_.kv_blocks;
-  forget_cache();
+  kv_.reset();
   return ids;
 }
 
 void Batcher::forget_cache()
 {
-  if (cache_)
-    cache_ = std::make_unique<LruBlockCache>(0);
-  trim_cache();
-}
-
-void Batcher::trim_cache()
-{
-  if (cache_)
-    cache_->set_capacity(static_cast<size_t>(free_blocks_ * config_.block_size / config_.hash_block_tokens));
+  kv_.forget();
 }
 
 int64_t Batcher::steady_decode_steps(int64_t at_most) const
 {
-  if (!waiting_.empty() || !swapped_.empty() || running_.empty())
+  if (!waiting_.empty() || !swap_.empty() || running_.empty())
     return 0;
   int64_t k = at_most;
   for (int64_t id : running_) {
@@ -152,7 +126,7 @@ int64_t Batcher::steady_decode_steps(int64_t at_most) const
       const Seq& s = seqs_.at(id);
       need += std::max<int64_t>(0, blocks_for(s.computed + k) - s.blocks);
     }
-    if (need <= free_blocks_)
+    if (need <= kv_.free())
       return k;
     k /= 2;
   }
@@ -171,21 +145,21 @@ BatchWork Batcher::plan_steady()
 {
   batch_.clear();
   BatchWork w;
-  moves_.clear();
+  swap_.new_iteration();
   schedule_decodes(w);
-  w.swapped_blocks = moved_blocks();
+  w.swapped_blocks = swap_.moved_blocks();
   return w;
 }
 
 BatchWork Batcher::plan()
 {
-  moves_.clear();
+  swap_.new_iteration();
   BatchWork w = plan_once();
   while (w.empty() && !running_.empty()) {
     preempt_last();
     w = plan_once();
   }
-  w.swapped_blocks = moved_blocks();
+  w.swapped_blocks = swap_.moved_blocks();
   return w;
 }
 
@@ -194,33 +168,21 @@ BatchWork Batcher::plan_once()
   batch_.clear();
   preempted_now_ = false;  // set by schedule_decodes, which a whole-prompt prefill skips
   BatchWork w;
-  admit_decode_ready();
-  if (config_.prefill_chunk == 0) {
-    prefill_whole_prompts(w);
-    if (!w.empty()) {
-      trim_cache();
-      return w;
-    }
-  }
-  schedule_decodes(w);
-  if (!preempted_now_)
-    swap_in(w);
-  if (config_.prefill_chunk > 0)
-    schedule_chunks(w);
-  trim_cache();
+  config_.scheduler->plan(*this, w);
+  kv_.trim();
   return w;
 }
 
 bool Batcher::held_by_memory() const
 {
-  if (!swapped_.empty() || preempted_now_)
+  if (!swap_.empty() || preempted_now_)
     return true;
   if (waiting_.empty() || running() >= config_.max_batch_size)
     return false;
   const Seq& s = seqs_.at(waiting_.front());
   if (s.computed >= s.prompt)  // decode-ready: needs the block of its next token
-    return blocks_for(s.computed + 1) - s.blocks > free_blocks_;
-  return blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks;
+    return blocks_for(s.computed + 1) - s.blocks > kv_.free();
+  return !kv_.admits(blocks_for(s.prompt) - s.blocks);
 }
 
 // Sequences whose prompt KV is already here (handed to a decode instance) join the decodes.
@@ -232,7 +194,7 @@ void Batcher::admit_decode_ready()
       break;
     XBT_DEBUG("admits request %ld to decode (%ld tokens of KV received): KV blocks %ld taken, %ld free of %ld",
               static_cast<long>(waiting_.front()), static_cast<long>(s.computed), static_cast<long>(s.blocks),
-              static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
+              static_cast<long>(kv_.free()), static_cast<long>(kv_.total()));
     admit(waiting_.front());
     waiting_.pop_front();
   }
@@ -285,7 +247,7 @@ void Batcher::schedule_chunks(BatchWork& w)
   int64_t budget = config_.max_batch_tokens - w.decodes;
   // A chunk of at most `budget` tokens that the free blocks can hold; 0 when none.
   const auto chunk_of = [&](const Seq& s) {
-    const int64_t room = (s.blocks + free_blocks_) * config_.block_size - s.computed;
+    const int64_t room = (s.blocks + kv_.free()) * kv_.block_size() - s.computed;
     return std::max<int64_t>(0, std::min({s.prompt - s.computed, config_.prefill_chunk, budget, room}));
   };
   for (int64_t id : running_) {
@@ -299,7 +261,7 @@ void Batcher::schedule_chunks(BatchWork& w)
   }
   // After a preemption nothing new is admitted in the same iteration (as vLLM does): a victim
   // readmitted at once would only be preempted again. Nor while sequences wait swapped out.
-  while (!preempted_now_ && swapped_.empty() && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
+  while (!preempted_now_ && swap_.empty() && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
     Seq& s           = seqs_.at(id);
     if (s.computed >= s.prompt)
@@ -307,13 +269,13 @@ void Batcher::schedule_chunks(BatchWork& w)
     apply_prefix_cache(s);
     // The whole prompt's blocks are taken on admission (vLLM allocates them then; chunks only
     // split its compute), so a sequence is not let in to be preempted halfway through its prompt.
-    if (blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks || !grow(s, s.prompt))
+    if (!kv_.admits(blocks_for(s.prompt) - s.blocks) || !grow(s, s.prompt))
       break;
     XBT_DEBUG("admits request %ld: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld taken, %ld "
               "free of %ld",
               static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(s.computed),
-              static_cast<long>(s.hit_blocks), static_cast<long>(s.blocks), static_cast<long>(free_blocks_),
-              static_cast<long>(config_.kv_blocks));
+              static_cast<long>(s.hit_blocks), static_cast<long>(s.blocks), static_cast<long>(kv_.free()),
+              static_cast<long>(kv_.total()));
     const int64_t chunk = chunk_of(s);
     waiting_.pop_front();
     admit(id);
@@ -327,7 +289,7 @@ void Batcher::schedule_chunks(BatchWork& w)
 void Batcher::prefill_whole_prompts(BatchWork& w)
 {
   int64_t longest = 0;
-  while (swapped_.empty() && !waiting_.empty() && running() < config_.max_batch_size) {
+  while (swap_.empty() && !waiting_.empty() && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
     Seq& s           = seqs_.at(id);
     if (s.computed >= s.prompt)
@@ -335,14 +297,13 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
     apply_prefix_cache(s);
     const int64_t need   = s.prompt - s.computed;
     const int64_t tokens = config_.padded_budget ? (w.prefills + 1) * std::max(longest, need) : w.prefill_tokens + need;
-    if ((!w.empty() && tokens > config_.max_batch_tokens) ||
-        blocks_for(s.prompt) - s.blocks > free_blocks_ - config_.watermark_blocks)
+    if ((!w.empty() && tokens > config_.max_batch_tokens) || !kv_.admits(blocks_for(s.prompt) - s.blocks))
       break;
     XBT_DEBUG("admits request %ld whole: %ld prompt tokens, %ld from %ld cached prefix blocks; KV blocks %ld needed, "
               "%ld free of %ld",
               static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(s.computed),
               static_cast<long>(s.hit_blocks), static_cast<long>(blocks_for(s.prompt) - s.blocks),
-              static_cast<long>(free_blocks_), static_cast<long>(config_.kv_blocks));
+              static_cast<long>(kv_.free()), static_cast<long>(kv_.total()));
     waiting_.pop_front();
     admit(id);
     take(id, s, need, w);
@@ -367,9 +328,9 @@ void Batcher::complete(BatchListener& listener)
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;
     if (!done && !hand_off)
       continue;
-    if (cache_ && s.a.hash_ids != nullptr)
-      cache_->use(*s.a.hash_ids);
-    release(s);
+    if (s.a.hash_ids != nullptr)
+      kv_.remember(*s.a.hash_ids);
+    kv_.release(s.blocks);
     gone.push_back(id);
     if (done)
       listener.finished(id);
@@ -383,7 +344,57 @@ void Batcher::complete(BatchListener& listener)
     seqs_.erase(id);
   running_.erase(std::remove_if(running_.begin(), running_.end(), [this](int64_t id) { return seqs_.count(id) == 0; }),
                  running_.end());
-  trim_cache();
+  kv_.trim();
+}
+
+void Batcher::swap_failed(int64_t id, BatchWork& w)
+{
+  Seq& s                = seqs_.at(id);
+  const auto in_batch   = std::find(batch_.begin(), batch_.end(), id);
+  const auto is_running = std::find(running_.begin(), running_.end(), id);
+  swap_.drop(id);
+  if (in_batch != batch_.end()) {  // it had rejoined the decodes: one token on its context
+    batch_.erase(in_batch);
+    w.decodes -= 1;
+    w.decode_context -= static_cast<double>(s.computed + 1);
+    s.step = 0;
+  }
+  if (is_running != running_.end())
+    running_.erase(is_running);
+  recompute(id, s);
+  kv_.trim();
+  XBT_DEBUG("recomputes request %ld (%ld tokens): its swapped KV did not arrive", static_cast<long>(id),
+            static_cast<long>(s.prompt));
+}
+
+// A decoding sequence's KV goes to the swap space when the space holds it.
+bool Batcher::swap_out(int64_t id, Seq& s)
+{
+  const int64_t blocks = blocks_for(s.computed);
+  if (!swap_.enabled() || s.computed < s.prompt || !swap_.fits(blocks))
+    return false;
+  kv_.release(s.blocks);
+  swap_.put(id, blocks);
+  XBT_DEBUG("swaps request %ld (the latest arrival) out: %ld KV blocks", static_cast<long>(id),
+            static_cast<long>(blocks));
+  return true;
+}
+
+// Swapped sequences come back, earliest arrival first, while their blocks (and the next
+// token's) are free, and join this iteration's decodes.
+void Batcher::swap_in(BatchWork& w)
+{
+  while (!swap_.empty() && running() < config_.max_batch_size && w.decodes < config_.max_batch_tokens) {
+    const int64_t id = swap_.front();
+    Seq& s           = seqs_.at(id);
+    // The watermark keeps room for running sequences; with none running it would only stall.
+    if (blocks_for(s.computed + 1) > kv_.free() - (running_.empty() ? 0 : kv_.watermark()))
+      break;
+    swap_.take_front();
+    grow(s, s.computed);
+    admit(id);
+    take(id, s, 1, w);
+  }
 }
 
 }  // namespace llsim

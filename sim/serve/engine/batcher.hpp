@@ -2,23 +2,25 @@
 // the instance asks for the next iteration's batch (plan), runs it for the time the iteration
 // model gives, then applies it (complete), which reports each request's tokens.
 //
-// - KV lives in `kv_blocks` paged blocks of `block_size` tokens (vLLM's PagedAttention). A
-//   sequence holds ceil(context tokens / block_size) blocks, allocated as its context grows.
-// - Each iteration: every running decode first (one token each); when a decode needs a block
-//   and none is free, the running sequence that arrived last is preempted by recompute (its
-//   blocks freed, back to the front of the queue, to prefill its prompt and its output so far
-//   again), or, with swap space (vLLM V0's preemption by swap), swapped out: its KV blocks move
-//   to CPU memory (or a swap pool: the instance moves them, swap_moves()) and come back, before
-//   any new prompt is admitted, when its blocks are free again (a sequence still prefilling, or
-//   one whose blocks the swap space cannot hold, is recomputed); nothing new is admitted in that
-//   iteration. Then the token budget left (max_batch_tokens - decodes) goes to prefills in chunks
-//   of at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
-//   order while the batch has fewer than max_batch_size sequences and the blocks of their whole
-//   prompt are free (taken on admission, as vLLM does; chunks split only the compute).
-//   With prefill_chunk 0 (vLLM before chunked prefill), waiting prompts are prefilled whole in
-//   iterations without decodes, which run only when no prompt can be admitted; with
-//   padded_budget, as vLLM V0 counted them, such a batch's tokens are its prompts' count times
-//   its longest prompt.
+// - KV lives in `kv_blocks` paged blocks of `block_size` tokens (kv_blocks.hpp). A sequence
+//   holds ceil(context tokens / block_size) blocks, allocated as its context grows.
+// - The batch scheduler (batch_scheduler.hpp, models/batch_scheduler/) composes each iteration
+//   from the batcher's steps:
+//   * decodes: every running sequence, one token each; when a decode needs a block and none is
+//     free, the running sequence that arrived last is preempted by recompute (its blocks freed,
+//     back to the front of the queue, to prefill its prompt and its output so far again), or,
+//     with swap space (vLLM V0's preemption by swap, swap_space.hpp), swapped out: its KV blocks
+//     move to CPU memory (or a swap pool: the instance moves them, swap_moves()) and come back,
+//     before any new prompt is admitted, when its blocks are free again (a sequence still
+//     prefilling, or one whose blocks the swap space cannot hold, is recomputed); nothing new
+//     is admitted in that iteration;
+//   * chunks: the token budget left (max_batch_tokens - decodes) goes to prefills in chunks of
+//     at most prefill_chunk tokens: sequences already prefilling, then waiting ones in arrival
+//     order while the batch has fewer than max_batch_size sequences and the blocks of their
+//     whole prompt are free (taken on admission, as vLLM does; chunks split only the compute);
+//   * whole prompts: waiting prompts prefilled whole in an iteration of their own; with
+//     padded_budget, as vLLM V0 counted them, such a batch's tokens are its prompts' count
+//     times its longest prompt.
 // - The iteration that completes a prompt emits a token (the first one, or the next after a
 //   recompute); each decode emits one. A sequence ends with its last output token.
 // - PrefillOnly instances (disaggregated prefill) hand a sequence off once its first token is
@@ -29,7 +31,9 @@
 //   the sequence still allocates all its blocks (a simplification on the safe side).
 #pragma once
 #include "sim/serve/cost/iteration_model.hpp"
-#include "sim/serve/kv/prefix_cache.hpp"
+#include "sim/serve/engine/batch_scheduler.hpp"
+#include "sim/serve/kv/kv_blocks.hpp"
+#include "sim/serve/kv/swap_space.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -45,24 +49,17 @@ struct BatcherConfig {
   int64_t block_size        = 16;
   int64_t max_batch_tokens  = 8192;
   int64_t max_batch_size    = 256;
-  int64_t prefill_chunk     = 512;  // 0: no chunking, whole prompts in iterations of their own
+  int64_t prefill_chunk     = 512;  // prompt tokens of one sequence per iteration (a chunking scheduler)
   bool prefix_caching       = false;
   int64_t hash_block_tokens = 512;  // tokens per prefix hash id (the Mooncake trace's block)
   // vLLM V0's admission watermark: a prompt is let in only if it leaves this many blocks free.
   int64_t watermark_blocks = 0;
-  int64_t max_model_len    = 0;      // prompt + output tokens at most; 0: no cap
-  bool padded_budget       = false;  // whole-prompt batches count as prompts x longest prompt
-  int64_t swap_blocks      = 0;      // KV blocks the CPU swap space holds; 0: preemption by recompute
-  double swap_block_s      = 0;      // seconds to move one KV block between HBM and CPU memory
-  double block_B           = 0;      // bytes of one KV block over the instance's GPUs
-};
-
-// A sequence's KV moved by preemption by swap in the iteration being planned: out of HBM (the
-// sequence was preempted) or back in (it rejoins the decodes).
-struct SwapMove {
-  int64_t id     = 0;
-  int64_t blocks = 0;
-  bool out       = true;
+  int64_t max_model_len    = 0;                     // prompt + output tokens at most; 0: no cap
+  bool padded_budget       = false;                 // whole-prompt batches count as prompts x longest prompt
+  int64_t swap_blocks      = 0;                     // KV blocks the CPU swap space holds; 0: preemption by recompute
+  double swap_block_s      = 0;                     // seconds to move one KV block between HBM and CPU memory
+  double block_B           = 0;                     // bytes of one KV block over the instance's GPUs
+  std::shared_ptr<const BatchScheduler> scheduler;  // required
 };
 
 enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
@@ -85,7 +82,7 @@ class BatchListener {
   virtual void prefix_hit(int64_t id, int64_t blocks) = 0;  // prefix blocks found cached
 };
 
-class Batcher {
+class Batcher : private BatchSteps {
  public:
   Batcher(const BatcherConfig& config, InstanceRole role);
 
@@ -94,12 +91,9 @@ class Batcher {
   // under max_model_len.
   bool fits(int64_t prompt, int64_t total) const;
   void add(const SeqArrival& s);
-  bool idle() const { return running_.empty() && waiting_.empty() && swapped_.empty(); }
+  bool idle() const { return running_.empty() && waiting_.empty() && swap_.empty(); }
   // Leading blocks of `ids` in the prefix cache (0 without one).
-  int64_t cached_blocks(const std::vector<uint64_t>& ids) const
-  {
-    return cache_ ? static_cast<int64_t>(cache_->cached_prefix(ids)) : 0;
-  }
+  int64_t cached_blocks(const std::vector<uint64_t>& ids) const { return kv_.cached_blocks(ids); }
   // The next iteration's work (empty only when idle). When running prompts fill the KV and
   // none can go on, the latest arrival is preempted. Must be followed by complete().
   BatchWork plan();
@@ -120,17 +114,14 @@ class Batcher {
   BatchWork plan_steady();
 
   int64_t running() const { return static_cast<int64_t>(running_.size()); }
-  int64_t waiting() const { return static_cast<int64_t>(waiting_.size() + swapped_.size()); }  // swapped included
-  int64_t swapped() const { return static_cast<int64_t>(swapped_.size()); }
-  int64_t used_blocks() const { return config_.kv_blocks - free_blocks_; }
-  int64_t free_blocks() const { return free_blocks_; }
-  int64_t kv_blocks() const { return config_.kv_blocks; }
+  int64_t waiting() const { return static_cast<int64_t>(waiting_.size() + swap_.size()); }  // swapped included
+  int64_t swapped() const { return static_cast<int64_t>(swap_.size()); }
+  int64_t used_blocks() const { return kv_.used(); }
+  int64_t free_blocks() const { return kv_.free(); }
+  int64_t kv_blocks() const { return kv_.total(); }
   // The KV blocks `tokens` tokens of context hold.
-  int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
-  double kv_used_share() const
-  {
-    return config_.kv_blocks > 0 ? static_cast<double>(used_blocks()) / static_cast<double>(config_.kv_blocks) : 0;
-  }
+  int64_t blocks_for(int64_t tokens) const { return kv_.blocks_for(tokens); }
+  double kv_used_share() const { return kv_.used_share(); }
   // Calls f(context, tokens) for every prompt still to prefill, queued or running: its tokens
   // already computed and those left.
   void for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const;
@@ -141,9 +132,9 @@ class Batcher {
   void forget_cache();  // the prefix cache alone (a failure while idle)
   double preemptions() const { return preemptions_; }
   // The swaps of the iteration just planned, in the order they happened.
-  const std::vector<SwapMove>& swap_moves() const { return moves_; }
+  const std::vector<SwapMove>& swap_moves() const { return swap_.moves(); }
   // Sequences whose KV is swapped out now, in arrival order.
-  const std::vector<int64_t>& swapped_out() const { return swapped_; }
+  const std::vector<int64_t>& swapped_out() const { return swap_.ids(); }
   // The KV of a sequence that this iteration's plan swapped out or in did not make it (a swap
   // space that rejected or lost it): the sequence is recomputed instead, as if preempted by
   // recompute, and leaves `w` if it had joined it.
@@ -151,7 +142,7 @@ class Batcher {
   // The time of moving `blocks` swapped blocks over PCIe.
   double swap_seconds(int64_t blocks) const { return static_cast<double>(blocks) * config_.swap_block_s; }
   // The blocks of a sequence swapped out now.
-  int64_t swapped_blocks(int64_t id) const { return seqs_.at(id).swapped; }
+  int64_t swapped_blocks(int64_t id) const { return swap_.blocks_of(id); }
   double block_bytes() const { return config_.block_B; }
 
  private:
@@ -162,39 +153,34 @@ class Batcher {
     int64_t blocks     = 0;
     int64_t step       = 0;  // tokens this iteration computes
     int64_t hit_blocks = 0;  // prefix blocks found in the cache when admitted
-    int64_t swapped    = 0;  // blocks held in the swap space
   };
-  bool grow(Seq& s, int64_t tokens);  // allocate blocks for `tokens` of context
-  void release(Seq& s);
+  bool grow(Seq& s, int64_t tokens) { return kv_.grow(s.blocks, tokens); }  // blocks for `tokens` of context
   void admit(int64_t id);
   void preempt_last();
   void recompute(int64_t id, Seq& s);  // its KV dropped: back to the front of the queue
-  int64_t moved_blocks() const;        // by this iteration's swaps
   bool swap_out(int64_t id, Seq& s);
-  void swap_in(BatchWork& w);
   int64_t cached_prefix(const Seq& s);
-  void trim_cache();
   BatchWork plan_once();
-  void admit_decode_ready();
-  void schedule_decodes(BatchWork& w);
-  void schedule_chunks(BatchWork& w);
-  void prefill_whole_prompts(BatchWork& w);
   void apply_prefix_cache(Seq& s);
   void take(int64_t id, Seq& s, int64_t tokens, BatchWork& w);
+  // The steps a batch scheduler composes an iteration of (batch_scheduler.hpp).
+  void admit_decode_ready() override;
+  void prefill_whole_prompts(BatchWork& w) override;
+  void schedule_decodes(BatchWork& w) override;
+  bool preempted_now() const override { return preempted_now_; }
+  void swap_in(BatchWork& w) override;
+  void schedule_chunks(BatchWork& w) override;
 
   BatcherConfig config_;
   InstanceRole role_;
-  int64_t free_blocks_;
+  KvBlocks kv_;
+  SwapSpace swap_;
   std::unordered_map<int64_t, Seq> seqs_;
   std::vector<int64_t> running_;  // arrival (id) order
   std::deque<int64_t> waiting_;
-  std::vector<int64_t> swapped_;  // arrival (id) order
-  std::vector<int64_t> batch_;    // this iteration's sequences
-  std::unique_ptr<LruBlockCache> cache_;
+  std::vector<int64_t> batch_;  // this iteration's sequences
   double prefix_hit_tokens_ = 0, preemptions_ = 0;
-  int64_t swap_free_ = 0;
-  std::vector<SwapMove> moves_;  // those of the iteration being planned
-  bool preempted_now_ = false;   // this iteration's decodes preempted a sequence
+  bool preempted_now_ = false;  // this iteration's decodes preempted a sequence
 };
 
 }  // namespace llsim

@@ -49,7 +49,7 @@ ServeInstance* InstanceSet::least_loaded() const
   const bool serving  = any_serving();
   ServeInstance* best = nullptr;
   for (const auto& i : instances_)
-    if ((best == nullptr || i->load() < best->load()) && (serving ? i->serving() : i->accepting()))
+    if ((best == nullptr || i->load() < best->load()) && candidate(*i, serving))
       best = i.get();
   return best;
 }

@@ -30,6 +30,9 @@ class InstanceSet {
   // none is up.
   ServeInstance* least_loaded() const;
   bool any_serving() const;
+  // Whether a router may send `i` a request: it serves, or, when none of its set does
+  // (`serving` false), it accepts requests while it loads its weights.
+  static bool candidate(const ServeInstance& i, bool serving) { return serving ? i.serving() : i.accepting(); }
   // The loads a router sees, for logs: "3 1 down 0", one per instance in index order.
   std::string loads() const;
   void close_and_join();

@@ -9,7 +9,7 @@
 #include <vector>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_scaling, llsim_serve, "autoscaling decisions");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_scaling_driver, llsim_serve, "autoscaling decisions");
 
 namespace llsim {
 

@@ -30,6 +30,7 @@ ServeInstance::ServeInstance(int index, HostId host, const BatcherConfig& config
     , host_(host)
     , batcher_(config, role)
     , tally_(tally)
+    , swaps_(index, host, batcher_, tally.swaps())
 {}
 
 ServeInstance::~ServeInstance() = default;
@@ -52,10 +53,9 @@ void ServeInstance::set_faults(HostFaults& faults, std::vector<HostId> hosts)
 
 void ServeInstance::set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads)
 {
-  weights_       = &source;
-  weight_target_ = target;
-  loads_         = &loads;
-  loaded_        = false;
+  weights_ = std::make_unique<InstanceWeights>(
+      source, target, loads, [this] { loaded_ = true; }, [this] { return serving(); });
+  loaded_ = false;
 }
 
 bool ServeInstance::accepting() const
@@ -138,10 +138,11 @@ void ServeInstance::allocate(double provisioning_s)
 
 void ServeInstance::start_released()
 {
-  first_load_ = false;
-  allocated_  = false;
-  held_       = false;
-  loaded_     = weights_ == nullptr;
+  if (weights_)
+    weights_->not_initial();
+  allocated_ = false;
+  held_      = false;
+  loaded_    = weights_ == nullptr;
 }
 
 void ServeInstance::release()
@@ -224,11 +225,30 @@ void ServeInstance::notice_idle_failure()
   checked_s_ = now();
 }
 
+void ServeInstance::load_weights()
+{
+  // A released instance that still holds requests loads to serve them, then gives its GPUs back.
+  while (!loaded_ && !closed_ && (allocated_ || !batcher_.idle())) {
+    if (!up()) {  // it came back from a release while its host is down
+      fail();
+      continue;
+    }
+    // Its weights go to its GPU host: only that host's failure cuts the load.
+    switch (weights_->load(*wake_, faults_->next_failure(host_, now()), [this] { return stops_loading(); })) {
+    case InstanceWeights::Outcome::Loaded:  // loaded_ is set
+    case InstanceWeights::Outcome::Stopped:
+      return;
+    case InstanceWeights::Outcome::Failed:
+      fail();
+    }
+  }
+}
+
 void ServeInstance::fail()
 {
   XBT_DEBUG("instance %d: a host failed, its %ld requests and prefix cache are lost", index_,
             static_cast<long>(batcher_.running() + batcher_.waiting()));
-  lose_swapped_kv();
+  swaps_.lose_swapped();
   for (int64_t id : batcher_.drop_all())
     lose(id);
   // Its weights are in its GPU host's memory: lost when that host failed (not an R-worker).
@@ -273,8 +293,11 @@ void ServeInstance::iterate_once(double fail_at)
   const double t0       = now();
   const double left_out = static_cast<double>(batcher_.waiting());
   const bool for_memory = batcher_.held_by_memory();
-  if (!batcher_.swap_moves().empty() && !move_swapped_kv(work, fail_at))
+  if (!batcher_.swap_moves().empty() && !swaps_.move(work, fail_at)) {  // its host failed meanwhile
+    tally_.cut_iteration(index_, now() - t0);
+    fail();
     return;
+  }
   const double moves_s = now() - t0;  // through a swap pool; over PCIe they are in the iteration
   if (work.empty()) {                 // its only sequences lost their swapped KV: they are recomputed
     tally_.cut_iteration(index_, moves_s);
@@ -283,7 +306,8 @@ void ServeInstance::iterate_once(double fail_at)
   }
   double busy = moves_s;
   if (model_) {
-    const double compute = model_->seconds(work) + (swap_pool_ ? 0 : batcher_.swap_seconds(work.swapped_blocks));
+    const double compute =
+        model_->seconds(work) + (swaps_.through_pool() ? 0 : batcher_.swap_seconds(work.swapped_blocks));
     busy += compute;
     if (now() + compute > fail_at) {
       gpu_load_s_ += std::max(0.0, fail_at - now()) * model_->gpu_load(work, compute);

@@ -29,6 +29,8 @@
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/serve/engine/batcher.hpp"
+#include "sim/serve/engine/instance_swaps.hpp"
+#include "sim/serve/engine/instance_weights.hpp"
 #include "sim/serve/engine/serve_tally.hpp"
 #include "sim/serve/weights/weight_source.hpp"
 #include "sim/sg/actors.hpp"
@@ -42,7 +44,6 @@ namespace llsim {
 
 class HostFaults;
 class KvSwapPool;
-class WeightShare;
 class Platform;
 class WaitPoint;
 
@@ -64,11 +65,12 @@ class ServeInstance : public BatchListener {
   // The hosts whose failures stop the instance (its own host unless told otherwise).
   void set_faults(HostFaults& faults, std::vector<HostId> hosts);
   // Preemption by swap moves KV through `pool` (else to the host's CPU memory over PCIe).
-  void set_swap_pool(KvSwapPool& pool) { swap_pool_ = &pool; }
+  void set_swap_pool(KvSwapPool& pool) { swaps_.set_pool(pool); }
   // Reads `target`'s weights from `source` before serving, each load recorded in `loads`.
   void set_weights(WeightSource& source, const WeightTarget& target, LoadTally& loads);
-  // An engine of a pipeline-parallel instance: it loads with the instance's other engines.
-  void share_weights(std::shared_ptr<WeightShare> share) { share_ = std::move(share); }
+  // An engine of a pipeline-parallel instance: it loads with the instance's other engines
+  // (after set_weights).
+  void share_weights(std::shared_ptr<WeightShare> share) { weights_->share(std::move(share)); }
 
   // Inside the simulation: starts the actor (and its wake-up point).
   void start(const Platform& platform, const std::string& label);
@@ -126,18 +128,9 @@ class ServeInstance : public BatchListener {
   // HBM bandwidth (wait_ledger.hpp) and its load (gpu_load_seconds).
   void charge_gpu(const BatchWork& work, double seconds);
   void iterate_steady(int64_t steps, double fail_at);
-  // serve_instance_swap.cpp: this iteration's swap moves, before it computes.
-  bool move_swapped_kv(BatchWork& work, double fail_at);  // false: a failure of its host cut it
-  SwapTally::Move swap_record(const SwapMove& m) const;
-  void lose_swapped_kv();  // its host failed: the KV swapped out is gone
   void lose(int64_t id);
-  void fail();  // a host failed now: everything held is lost; returns when all hosts are up
-  // serve_instance_weights.cpp.
+  void fail();          // a host failed now: everything held is lost; returns when all hosts are up
   void load_weights();  // until loaded (started over after each failure), released or closed
-  // One load alone, or with the other engines of its instance; true when it is loaded or
-  // stops loading (released, closed), false after a failure (then handled).
-  bool load_alone();
-  bool load_with_engines();
   bool stops_loading() const { return closed_ || (!allocated_ && batcher_.idle()); }
   void give_back();            // its GPUs, weights and cache
   bool wait_for_allocation();  // false: closed first
@@ -157,16 +150,11 @@ class ServeInstance : public BatchListener {
   std::vector<HostId> fault_hosts_;  // those of them that may fail
   double checked_s_ = 0;             // no failure before this time went unnoticed
   std::unique_ptr<WaitPoint> wake_;
-  KvSwapPool* swap_pool_ = nullptr;
-  WeightSource* weights_ = nullptr;
-  WeightTarget weight_target_;
-  std::shared_ptr<WeightShare> share_;
-  uint64_t share_completed_ = 0;  // the shared load it last completed
-  LoadTally* loads_         = nullptr;
-  bool loaded_              = true;
-  bool first_load_          = true;  // allocated at the phase's start, not loaded yet
-  bool allocated_           = true;
-  bool held_                = true;  // its GPUs, from held_since_s_
+  InstanceSwaps swaps_;
+  std::unique_ptr<InstanceWeights> weights_;  // null: its weights are in place from the start
+  bool loaded_         = true;
+  bool allocated_      = true;
+  bool held_           = true;  // its GPUs, from held_since_s_
   double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
   double gpu_load_s_ = 0;
   bool closed_       = false;

@@ -11,7 +11,8 @@ const ParamTable& slo_params()
   static const ParamTable t = {
       ParamSpec::quantity("ttft", Dimension::Duration, "time to first token limit").positive(),
       ParamSpec::quantity("tbt", Dimension::Duration, "limit on the TBT statistic").positive(),
-      ParamSpec::text("tbt_statistic", "tail_mean (mean of the longest tbt_tail gaps), mean or max")
+      ParamSpec::one_of("tbt_statistic", {"tail_mean", "mean", "max"},
+                        "tail_mean (mean of the longest tbt_tail gaps), mean or max")
           .defaults("tail_mean"),
       ParamSpec::quantity("tbt_tail", Dimension::Number, "tail_mean: share of a request's gaps averaged (absent: 0.1)")
           .may_be_absent()
@@ -31,10 +32,8 @@ SloSpec parse_slo(const Params& p)
     s.statistic = TbtStatistic::TailMean;
   else if (name == "mean")
     s.statistic = TbtStatistic::Mean;
-  else if (name == "max")
-    s.statistic = TbtStatistic::Max;
   else
-    p.fail("tbt_statistic", "unknown statistic '" + name + "' (expected tail_mean, mean or max)");
+    s.statistic = TbtStatistic::Max;
   if (p.has("tbt_tail")) {
     if (s.statistic != TbtStatistic::TailMean)
       p.fail("tbt_tail", "only for tbt_statistic: tail_mean");

@@ -1,0 +1,61 @@
+#include "sim/serve/kv/kv_blocks.hpp"
+
+namespace llsim {
+
+KvBlocks::KvBlocks(const KvBlocksConfig& config)
+    : config_(config)
+    , free_(config.total)
+{
+  if (config_.prefix_caching)
+    cache_ = std::make_unique<LruBlockCache>(0);
+}
+
+bool KvBlocks::grow(int64_t& held, int64_t tokens)
+{
+  const int64_t need = blocks_for(tokens) - held;
+  if (need <= 0)
+    return true;
+  if (need > free_)
+    return false;
+  free_ -= need;
+  held += need;
+  return true;
+}
+
+void KvBlocks::release(int64_t& held)
+{
+  free_ += held;
+  held = 0;
+}
+
+int64_t KvBlocks::cached_blocks(const std::vector<uint64_t>& ids) const
+{
+  return cache_ ? static_cast<int64_t>(cache_->cached_prefix(ids)) : 0;
+}
+
+void KvBlocks::remember(const std::vector<uint64_t>& ids)
+{
+  if (cache_)
+    cache_->use(ids);
+}
+
+void KvBlocks::trim()
+{
+  if (cache_)
+    cache_->set_capacity(static_cast<size_t>(free_ * config_.block_size / config_.hash_block_tokens));
+}
+
+void KvBlocks::forget()
+{
+  if (cache_)
+    cache_ = std::make_unique<LruBlockCache>(0);
+  trim();
+}
+
+void KvBlocks::reset()
+{
+  free_ = config_.total;
+  forget();
+}
+
+}  // namespace llsim

@@ -1,0 +1,33 @@
+"""Keys whose value is one of a few words (ParamSpec::one_of): each refuses any other word with
+one message, `KEY: unknown KEY 'WORD' (expected a, b or c)`, located at the value, exit 2 and no
+output; and `llsim models` lists the words."""
+from harness import check, finish, run, run_fails
+
+# (scenario, the --set that puts the word in place, the key, its words)
+CASES = [
+    ("scenarios/demo.yaml", "platform.network={model: %s}", "model", "cm02 or lv08"),
+    ("tests/inputs/serve_single.yaml", "phases.chat.slo.tbt_statistic=%s", "tbt_statistic", "tail_mean, mean or max"),
+    ("tests/inputs/serve_single.yaml", "phases.chat.batching.preemption=%s", "preemption", "recompute or swap"),
+    ("tests/inputs/ingest_mdtest.yaml", "services.mds.service_time=%s", "service_time", "exponential or constant"),
+    ("tests/inputs/ingest_mdtest.yaml", "phases.md.workload.pattern=%s", "pattern", "easy or hard"),
+    ("tests/inputs/train_symmetric.yaml", "services.fwd.mapping=%s", "mapping", "static or balanced"),
+    ("tests/inputs/train_symmetric.yaml", "phases.train.model.sharding=%s", "sharding",
+     "none, zero1, zero2, zero3 or fsdp"),
+    ("tests/inputs/train_symmetric.yaml", "phases.train.checkpoint.io_replay=%s", "io_replay", "auto, always or once"),
+    ("tests/inputs/train_symmetric.yaml", "phases.train.checkpoint.mode={impl: multilevel, level: %s}", "level",
+     "single, partner or xor"),
+    ("tests/inputs/train_symmetric.yaml", "phases.train.checkpoint.mode={impl: multilevel, memory: %s}", "memory",
+     "none or partner"),
+    ("tests/inputs/autoscale.yaml", "phases.chat.autoscale.metric=%s", "metric",
+     "queue_length, running, sequences, kv_use or gpu_utilization"),
+    ("tests/inputs/serve_single.yaml", "phases.chat.iteration={impl: operators, experts_reached: %s}",
+     "experts_reached", "mean or drawn"),
+    ("scenarios/paper/infinitehbd.yaml", "faults.0.map=%s", "map", "order, random or file"),
+]
+for scenario, setting, key, words in CASES:
+    run_fails(scenario, f"{key}: unknown {key} 'nonsense' (expected {words})", setting % "nonsense")
+
+_, out, _ = run("models")
+check("one of: single, partner, xor" in out and "one of: auto, always, once" in out,
+      "llsim models lists the words of a one_of key")
+finish()
