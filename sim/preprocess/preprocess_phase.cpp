@@ -10,8 +10,9 @@
 //     corpus: {documents: 1M, bytes: 4GB, files: 1000}     one file per partition
 //     from_phase: crawl             or: the corpus an ingest phase wrote (its files, one document
 //                                   each, and data bytes; list it in `after`); give only files
-//     placement: {impl: striped, replicas: 3}   striped: file i on server i mod servers;
+//     placement: {impl: striped}                striped: file i on server i mod servers;
 //                                               replicated: also on the next replicas-1 servers
+//                                               (models/corpus_placement/)
 //     engine: {impl: data_centric}              or compute_centric (models/preprocess_engine/)
 //     scheduler: {impl: locality}               any task scheduler
 //     minhash: {bands: 14, rows: 8, key_bytes: 8, id_bytes: 8}
@@ -59,6 +60,7 @@
 #include "sim/core/text.hpp"
 #include "sim/mw/task_scheduler.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/preprocess/corpus_placement.hpp"
 #include "sim/preprocess/minhash_lsh.hpp"
 #include "sim/preprocess/preprocess_run.hpp"
 #include "sim/sg/clock.hpp"
@@ -80,11 +82,6 @@ const ParamTable kCorpusParams = {
         .may_be_absent()
         .positive(),
     ParamSpec::integer("files", "files (partitions) of the corpus").at_least(1).at_most(10000000),
-};
-
-const ParamTable kPlacementParams = {
-    ParamSpec::text("impl", "striped (one copy per file) or replicated").defaults("striped"),
-    ParamSpec::integer("replicas", "copies of each file when replicated").defaults("3").at_least(1).at_most(100),
 };
 
 const ParamTable kMinhashParams = {
@@ -181,9 +178,8 @@ const ParamTable kPreprocessParams = {
     ParamSpec::text("from_phase", "an ingest phase (listed in after) whose files, one document each, and data bytes "
                                   "are the corpus, already on the storage service")
         .may_be_absent(),
-    ParamSpec::section("placement", "{impl: striped | replicated, replicas}")
-        .defaults("{}")
-        .with_fields(kPlacementParams),
+    ParamSpec::choice<CorpusPlacement>("placement", "where the corpus files' copies lie {impl, ...}")
+        .defaults("{impl: striped}"),
     ParamSpec::choice<PreprocessEngine>("engine", "the execution engine {impl, ...}").defaults("{impl: data_centric}"),
     ParamSpec::choice<TaskScheduler>("scheduler", "the task scheduler {impl, ...}").defaults("{impl: locality}"),
     ParamSpec::section("minhash", "{bands, rows, key_bytes, id_bytes}").defaults("{}").with_fields(kMinhashParams),
@@ -240,15 +236,9 @@ class PreprocessPhase : public Phase {
       p.fail("scratch", "the scratch service's servers must be the workers (group '" + workers.name + "'), not '" +
                             s.scratch->servers().name + "'");
     read_corpus(p, c);
-    const Params place          = p.section("placement", kPlacementParams);
-    const std::string placement = place.text("impl");
-    if (placement != "striped" && placement != "replicated")
-      place.fail("impl", "expected striped or replicated, got '" + placement + "'");
-    s.replicas = placement == "striped" ? 1 : place.integer("replicas");
-    if (s.replicas > s.storage->servers().count)
-      place.fail("replicas", std::to_string(s.replicas) + " copies of each file on " +
-                                 std::to_string(s.storage->servers().count) + " servers of '" + s.storage->name() +
-                                 "'");
+    placement_ = Registry<CorpusPlacement>::create(p.raw("placement"), {s.storage->servers().count, s.storage->name()});
+    s.placement   = placement_.get();
+    s.replicas    = placement_->copies();
     engine_       = Registry<PreprocessEngine>::create(p.raw("engine"), {});
     s.spec.engine = engine_->traits();
     if (s.spec.engine.pull_remote && s.storage->servers().name == workers.name && s.replicas < 2)
@@ -404,6 +394,7 @@ class PreprocessPhase : public Phase {
 
   std::string from_phase_;
   PreprocessSetup setup_;
+  std::unique_ptr<CorpusPlacement> placement_;
   std::unique_ptr<PreprocessEngine> engine_;
   std::unique_ptr<TaskScheduler> scheduler_;
   PreprocessTotals totals_;

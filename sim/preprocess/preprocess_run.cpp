@@ -5,6 +5,7 @@
 #include "sim/core/text.hpp"
 #include "sim/mw/master_worker.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/preprocess/corpus_placement.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
@@ -120,7 +121,7 @@ void PreprocessRun::place_corpus()
   corpus_.assign(static_cast<size_t>(s_.spec.files), {});
   for (int64_t f = 0; f < s_.spec.files; ++f)
     for (int64_t k = 0; k < s_.replicas; ++k) {
-      const auto server = static_cast<size_t>((f + k) % servers);
+      const auto server = static_cast<size_t>(s_.placement->server(f, k));
       const FileId file = s_.storage->new_local_file(server);
       const IoOutcome o =
           s_.corpus_written ? IoOutcome{} : s_.storage->account(file, s_.storage->layout(file).target(0), file_B);

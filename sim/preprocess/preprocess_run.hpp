@@ -27,6 +27,8 @@
 
 namespace llsim {
 
+class CorpusPlacement;
+
 struct GroupSpec;
 struct PhaseRuntime;
 class MasterWorker;
@@ -41,13 +43,14 @@ std::string output_part_name(const std::string& phase, size_t task);
 
 struct PreprocessSetup {
   std::string name;  // the phase's, for messages
-  const GroupSpec* workers       = nullptr;
-  StorageService* storage        = nullptr;  // holds the corpus
-  StorageService* scratch        = nullptr;  // the workers' own disks
-  const TaskScheduler* scheduler = nullptr;
+  const GroupSpec* workers         = nullptr;
+  StorageService* storage          = nullptr;  // holds the corpus
+  StorageService* scratch          = nullptr;  // the workers' own disks
+  const TaskScheduler* scheduler   = nullptr;
+  const CorpusPlacement* placement = nullptr;
   DedupSpec spec;
   int64_t fan_in           = 16;  // map outputs a reducer reads from
-  int64_t replicas         = 1;   // copies of each corpus file
+  int64_t replicas         = 1;   // copies of each corpus file (placement's)
   double memory_B          = 0;   // a task's executor memory
   double flops_per_core_s  = 0;   // a worker's speed per core
   double failure_timeout_s = 0;

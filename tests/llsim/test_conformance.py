@@ -42,6 +42,7 @@ SELECTED_AT = {
     "autoscaler": r"phases\.\*\.autoscale",
     "router": r"phases\.\*\.system",
     "batch_scheduler": r"phases\.\*\.batching",
+    "corpus_placement": r"phases\.\*\.placement",
 }
 NO_UNIT_TEST = {"phase", "service"}  # whole phases and services are checked through llsim
 
