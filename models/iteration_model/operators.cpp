@@ -22,35 +22,23 @@ namespace llsim {
 
 namespace {
 
-const ParamTable kOperatorsParams = {
-    ParamSpec::text_list(
-        "profile",
-        "directory (or list of them) of Vidur profile CSVs: mlp.csv, attention.csv, "
-        "all_reduce.csv, send_recv.csv, cpu_overheads.csv; measured times replace the rooflines of the operators they "
-        "cover")
-        .may_be_absent(),
-    ParamSpec::quantity("gemm_efficiency", Dimension::Number,
-                        "share of peak flops a GEMM of many tokens reaches; default: the GPU's fitted figure "
-                        "(a100-80gb-sxm, h100-sxm presets), else 0.7 (assumption)")
-        .may_be_absent()
-        .positive()
-        .at_most(1),
-    ParamSpec::quantity("gemm_half_tokens", Dimension::Number,
-                        "tokens at which a GEMM reaches half of gemm_efficiency; default: the GPU's fitted figure, "
-                        "else 64 (assumption)")
-        .may_be_absent()
-        .at_least(0),
-    ParamSpec::quantity("bandwidth_efficiency", Dimension::Number,
-                        "share of HBM bandwidth memory-bound kernels reach; default: the GPU's fitted figure, else "
-                        "0.8 (assumption)")
-        .may_be_absent()
-        .positive()
-        .at_most(1),
-    ParamSpec::quantity("kernel_launch", Dimension::Duration,
-                        "fixed time of every GPU kernel, launch and synchronisation; default: the GPU's fitted "
-                        "figure, else 4us (assumption)")
-        .may_be_absent()
-        .at_least(0),
+// The profile's key, then the GPU kernel coefficients' (sim/platform/kernel_coefficients.hpp),
+// then `rest`.
+ParamTable with_kernel_coefficients(const ParamTable& rest)
+{
+  ParamTable t = {ParamSpec::text_list("profile", "directory (or list of them) of Vidur profile CSVs: mlp.csv, "
+                                                  "attention.csv, all_reduce.csv, send_recv.csv, cpu_overheads.csv; "
+                                                  "measured times replace the rooflines of the operators they cover")
+                      .may_be_absent()};
+  for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+    t.push_back(kernel_coefficient_param(s, "default: the GPU's fitted figure (a100-80gb-sxm, h100-sxm presets), "
+                                            "else " +
+                                                format_quantity(s.assumed, s.dimension) + " (assumption)"));
+  t.insert(t.end(), rest.begin(), rest.end());
+  return t;
+}
+
+const ParamTable kOperatorsParams = with_kernel_coefficients({
     ParamSpec::quantity("attention_efficiency", Dimension::Number,
                         "share of peak flops the attention kernels reach (fitted: Vidur's FlashAttention times of "
                         "Llama-2-70B at TP2 on an A100, prefill and decode)")
@@ -91,7 +79,7 @@ const ParamTable kOperatorsParams = {
     ParamSpec::flag("expert_parallel", "experts placed whole across the instance's GPUs, with an all-to-all "
                                        "dispatch and combine per MoE layer, instead of each expert split across them")
         .defaults("false"),
-};
+});
 
 class Operators : public IterationModel {
  public:
@@ -112,15 +100,8 @@ class Operators : public IterationModel {
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
     device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
     // The scenario's figure, else the GPU's fitted one, else the model's assumption.
-    const OperatorCoefficients assumed;
-    const auto pick = [&p](const char* key, const std::optional<double>& gpu, double fallback) {
-      return p.has(key) ? p.quantity(key) : gpu.value_or(fallback);
-    };
-    coefficients_.gemm_efficiency  = pick("gemm_efficiency", c.gpu.gemm_efficiency, assumed.gemm_efficiency);
-    coefficients_.gemm_half_tokens = pick("gemm_half_tokens", c.gpu.gemm_half_tokens, assumed.gemm_half_tokens);
-    coefficients_.bandwidth_efficiency =
-        pick("bandwidth_efficiency", c.gpu.bandwidth_efficiency, assumed.bandwidth_efficiency);
-    coefficients_.kernel_launch_s      = pick("kernel_launch", c.gpu.kernel_launch_s, assumed.kernel_launch_s);
+    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+      coefficients_.*kernel_member(s.which) = kernel_coefficient(s, &p, c.gpu.kernel);
     coefficients_.attention_efficiency = p.quantity("attention_efficiency");
     coefficients_.attention_overhead_s = p.quantity("attention_overhead");
     coefficients_.link_latency_s       = p.quantity("link_latency");

@@ -54,12 +54,8 @@ T parse_option(const std::string& option, const std::string& text, const ParamTa
 OperatorCoefficients start_values(const std::string& text, const GpuSpec* gpu = nullptr)
 {
   OperatorCoefficients c;
-  if (gpu != nullptr) {
-    c.gemm_efficiency      = gpu->gemm_efficiency.value_or(c.gemm_efficiency);
-    c.gemm_half_tokens     = gpu->gemm_half_tokens.value_or(c.gemm_half_tokens);
-    c.bandwidth_efficiency = gpu->bandwidth_efficiency.value_or(c.bandwidth_efficiency);
-    c.kernel_launch_s      = gpu->kernel_launch_s.value_or(c.kernel_launch_s);
-  }
+  for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+    c.*kernel_member(s.which) = kernel_coefficient(s, nullptr, gpu != nullptr ? gpu->kernel : KernelFigures{});
   if (text.empty())
     return c;
   const YAML::Node node = load_mapping("--start", text, "kernel_launch: 4us");
@@ -92,8 +88,12 @@ std::vector<std::string> default_keys(const CalibrateArguments& a)
     return {"link_latency", "link_efficiency"};
   if (!a.attention.empty())
     return {"attention_efficiency", "attention_overhead"};
-  if (!a.profile.empty())
-    return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
+  if (!a.profile.empty()) {
+    std::vector<std::string> kernel;
+    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+      kernel.push_back(s.key);
+    return kernel;
+  }
   return {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "cpu_per_iteration"};
 }
 

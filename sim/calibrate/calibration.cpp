@@ -92,18 +92,21 @@ double from_free(const CoefficientSpec& s, double x)
 
 const std::vector<CoefficientSpec>& fittable_coefficients()
 {
-  static const std::vector<CoefficientSpec> specs = {
-      {"gemm_efficiency", &OperatorCoefficients::gemm_efficiency, true, false},
-      {"gemm_half_tokens", &OperatorCoefficients::gemm_half_tokens, false, false},
-      {"bandwidth_efficiency", &OperatorCoefficients::bandwidth_efficiency, true, false},
-      {"kernel_launch", &OperatorCoefficients::kernel_launch_s, false, true},
-      {"attention_efficiency", &OperatorCoefficients::attention_efficiency, true, false},
-      {"attention_overhead", &OperatorCoefficients::attention_overhead_s, false, true},
-      {"link_latency", &OperatorCoefficients::link_latency_s, false, true},
-      {"link_efficiency", &OperatorCoefficients::link_efficiency, true, false},
-      {"cpu_per_iteration", &OperatorCoefficients::cpu_per_iteration_s, false, true},
-      {"cpu_per_sequence", &OperatorCoefficients::cpu_per_sequence_s, false, true},
-  };
+  static const std::vector<CoefficientSpec> specs = [] {
+    std::vector<CoefficientSpec> all;  // the GPU kernel coefficients first (kernel_coefficients.hpp)
+    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+      all.push_back({s.key, kernel_member(s.which), s.share, s.dimension == Dimension::Duration});
+    const std::vector<CoefficientSpec> others = {
+        {"attention_efficiency", &OperatorCoefficients::attention_efficiency, true, false},
+        {"attention_overhead", &OperatorCoefficients::attention_overhead_s, false, true},
+        {"link_latency", &OperatorCoefficients::link_latency_s, false, true},
+        {"link_efficiency", &OperatorCoefficients::link_efficiency, true, false},
+        {"cpu_per_iteration", &OperatorCoefficients::cpu_per_iteration_s, false, true},
+        {"cpu_per_sequence", &OperatorCoefficients::cpu_per_sequence_s, false, true},
+    };
+    all.insert(all.end(), others.begin(), others.end());
+    return all;
+  }();
   return specs;
 }
 

@@ -39,13 +39,12 @@ GpuPreset a100(std::string name, std::string description, const char* hbm, const
   return g;
 }
 
-// The operators model's fitted kernel coefficients added to a preset: gemm_efficiency,
-// gemm_half_tokens, bandwidth_efficiency, kernel_launch.
-GpuPreset fitted(GpuPreset g, const std::array<const char*, 4>& values)
+// The operators model's fitted kernel coefficients added to a preset, in the order of
+// kernel_coefficients.hpp: gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch.
+GpuPreset fitted(GpuPreset g, const std::array<const char*, kKernelCoefficients>& values)
 {
-  const char* keys[] = {"gemm_efficiency", "gemm_half_tokens", "bandwidth_efficiency", "kernel_launch"};
   for (size_t i = 0; i < values.size(); ++i)
-    g.figures.push_back({keys[i], values[i]});
+    g.figures.push_back({kernel_coefficient_specs()[i].key, values[i]});
   return g;
 }
 
@@ -60,24 +59,21 @@ GpuPreset fitted_idle(GpuPreset g, const char* idle)
 std::vector<GpuPreset> hopper()
 {
   return {
-      {"h100-sxm",
-       "NVIDIA H100 SXM5 80GB",
-       {
-           {"flops", "989.4TFlops"},       // H100 datasheet: BF16 1,979 TFLOPS with sparsity
-           {"fp8_flops", "1978.9TFlops"},  // H100 datasheet: FP8 3,958 TFLOPS with sparsity
-           {"hbm", "80GB"},                // H100 datasheet
-           {"hbm_bandwidth", "3.35TBps"},  // H100 datasheet
-           {"interconnect", "nvlink"},     // H100 datasheet: NVLink 900 GB/s
-           {"interconnect_bandwidth", "450GBps"},
-           {"pcie_gen", "5"},  // H100 datasheet: PCIe Gen5 128 GB/s (x16)
-           {"pcie_lanes", "16"},
-           {"tdp", "700W"},  // H100 datasheet: up to 700 W
-           // Fitted: Vidur's H100 profile (10,440 operator times, 2.0% error, held-out 2.0%).
-           {"gemm_efficiency", "0.7719"},
-           {"gemm_half_tokens", "212.8"},
-           {"bandwidth_efficiency", "0.7691"},
-           {"kernel_launch", "4.653us"},
-       }},
+      fitted(GpuPreset{"h100-sxm",
+                       "NVIDIA H100 SXM5 80GB",
+                       {
+                           {"flops", "989.4TFlops"},       // H100 datasheet: BF16 1,979 TFLOPS with sparsity
+                           {"fp8_flops", "1978.9TFlops"},  // H100 datasheet: FP8 3,958 TFLOPS with sparsity
+                           {"hbm", "80GB"},                // H100 datasheet
+                           {"hbm_bandwidth", "3.35TBps"},  // H100 datasheet
+                           {"interconnect", "nvlink"},     // H100 datasheet: NVLink 900 GB/s
+                           {"interconnect_bandwidth", "450GBps"},
+                           {"pcie_gen", "5"},  // H100 datasheet: PCIe Gen5 128 GB/s (x16)
+                           {"pcie_lanes", "16"},
+                           {"tdp", "700W"},  // H100 datasheet: up to 700 W
+                       }},
+             // Fitted: Vidur's H100 profile (10,440 operator times, 2.0% error, held-out 2.0%).
+             {"0.7719", "212.8", "0.7691", "4.653us"}),
       {"h100-pcie",
        "NVIDIA H100 PCIe 80GB",
        {

@@ -83,80 +83,68 @@ void parse_interconnect(const Params& p, GpuSpec& g)
 
 const ParamTable& gpu_params()
 {
-  static const ParamTable t = {
-      ParamSpec::text("preset", "a GPU of the catalogue (llsim models lists them): its figures fill the keys "
-                                "not given, which resolved.yaml shows")
-          .may_be_absent(),
-      ParamSpec::quantity("flops", Dimension::Compute,
-                          "dense peak of one GPU at the serving precision (the roofline iteration model needs it; "
-                          "a preset gives the dense BF16 peak)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth,
-                          "memory bandwidth of one GPU (the roofline iteration model needs it)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU (required without a preset)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)")
-          .defaults("1")
-          .at_least(1)
-          .at_most(1024),
-      ParamSpec::quantity("fp8_flops", Dimension::Compute,
-                          "dense FP8 peak of one GPU: the operators model's peak for a model served in FP8 (the "
-                          "roofline uses flops)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::text("interconnect", "how the host's GPUs talk: nvlink, infinity_fabric or pcie (the operators "
-                                      "model's all-reduces cross it)")
-          .may_be_absent(),
-      ParamSpec::quantity("interconnect_bandwidth", Dimension::Bandwidth,
-                          "GPU-to-GPU bandwidth of one GPU over nvlink or infinity_fabric, each direction (half "
-                          "the datasheets' bidirectional figure)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::integer("pcie_gen",
-                         "PCIe generation of the GPU's host link (the GPU link's bandwidth with interconnect: pcie)")
-          .may_be_absent()
-          .at_least(1)
-          .at_most(6),
-      ParamSpec::integer("pcie_lanes", "PCIe lanes of the GPU's host link (as pcie_gen)")
-          .may_be_absent()
-          .at_least(1)
-          .at_most(32),
-      ParamSpec::quantity("tdp", Dimension::Power,
-                          "board power of one GPU: its draw while busy, for energy (sim/run/accounting.hpp)")
-          .positive()
-          .may_be_absent(),
-      ParamSpec::quantity("idle", Dimension::Power,
-                          "draw of one GPU while idle, for energy; datasheets give none, so only a preset fitted to "
-                          "measured power has one (a100-80gb-sxm): absent counts 0 W, and report.md says so")
-          .at_least(0)
-          .may_be_absent(),
-      ParamSpec::text("power_table",
-                      "CSV of one GPU's measured power against utilisation (columns utilisation, power_W; rows at "
-                      "0 and 1), instead of the linear law between idle and tdp, which it replaces")
-          .may_be_absent(),
-      ParamSpec::quantity("gemm_efficiency", Dimension::Number,
-                          "fitted on this GPU: the operators model's gemm_efficiency where the scenario gives none")
-          .positive()
-          .at_most(1)
-          .may_be_absent(),
-      ParamSpec::quantity("gemm_half_tokens", Dimension::Number,
-                          "fitted on this GPU: the operators model's gemm_half_tokens, as gemm_efficiency")
-          .at_least(0)
-          .may_be_absent(),
-      ParamSpec::quantity("bandwidth_efficiency", Dimension::Number,
-                          "fitted on this GPU: the operators model's bandwidth_efficiency, as gemm_efficiency")
-          .positive()
-          .at_most(1)
-          .may_be_absent(),
-      ParamSpec::quantity("kernel_launch", Dimension::Duration,
-                          "fitted on this GPU: the operators model's kernel_launch, as gemm_efficiency")
-          .at_least(0)
-          .may_be_absent(),
-  };
+  static const ParamTable t = [] {
+    ParamTable own = {
+        ParamSpec::text("preset", "a GPU of the catalogue (llsim models lists them): its figures fill the keys "
+                                  "not given, which resolved.yaml shows")
+            .may_be_absent(),
+        ParamSpec::quantity("flops", Dimension::Compute,
+                            "dense peak of one GPU at the serving precision (the roofline iteration model needs it; "
+                            "a preset gives the dense BF16 peak)")
+            .positive()
+            .may_be_absent(),
+        ParamSpec::quantity("hbm_bandwidth", Dimension::Bandwidth,
+                            "memory bandwidth of one GPU (the roofline iteration model needs it)")
+            .positive()
+            .may_be_absent(),
+        ParamSpec::quantity("hbm", Dimension::Size, "memory of one GPU (required without a preset)")
+            .positive()
+            .may_be_absent(),
+        ParamSpec::integer("count", "GPUs per host (one serving instance uses them all)")
+            .defaults("1")
+            .at_least(1)
+            .at_most(1024),
+        ParamSpec::quantity("fp8_flops", Dimension::Compute,
+                            "dense FP8 peak of one GPU: the operators model's peak for a model served in FP8 (the "
+                            "roofline uses flops)")
+            .positive()
+            .may_be_absent(),
+        ParamSpec::text("interconnect", "how the host's GPUs talk: nvlink, infinity_fabric or pcie (the operators "
+                                        "model's all-reduces cross it)")
+            .may_be_absent(),
+        ParamSpec::quantity("interconnect_bandwidth", Dimension::Bandwidth,
+                            "GPU-to-GPU bandwidth of one GPU over nvlink or infinity_fabric, each direction (half "
+                            "the datasheets' bidirectional figure)")
+            .positive()
+            .may_be_absent(),
+        ParamSpec::integer("pcie_gen",
+                           "PCIe generation of the GPU's host link (the GPU link's bandwidth with interconnect: pcie)")
+            .may_be_absent()
+            .at_least(1)
+            .at_most(6),
+        ParamSpec::integer("pcie_lanes", "PCIe lanes of the GPU's host link (as pcie_gen)")
+            .may_be_absent()
+            .at_least(1)
+            .at_most(32),
+        ParamSpec::quantity("tdp", Dimension::Power,
+                            "board power of one GPU: its draw while busy, for energy (sim/run/accounting.hpp)")
+            .positive()
+            .may_be_absent(),
+        ParamSpec::quantity("idle", Dimension::Power,
+                            "draw of one GPU while idle, for energy; datasheets give none, so only a preset fitted to "
+                            "measured power has one (a100-80gb-sxm): absent counts 0 W, and report.md says so")
+            .at_least(0)
+            .may_be_absent(),
+        ParamSpec::text("power_table",
+                        "CSV of one GPU's measured power against utilisation (columns utilisation, power_W; rows at "
+                        "0 and 1), instead of the linear law between idle and tdp, which it replaces")
+            .may_be_absent(),
+    };
+    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+      own.push_back(kernel_coefficient_param(s, std::string("fitted on this GPU: the operators model's ") + s.key +
+                                                    " where the scenario gives none"));
+    return own;
+  }();
   return t;
 }
 
@@ -191,12 +179,9 @@ GpuSpec parse_gpu(const Params& p)
   if (g.idle_W > 0 && g.idle_W > g.tdp_W)
     p.fail("idle", "idle power " + format_quantity(g.idle_W, Dimension::Power) + " is above the tdp " +
                        format_quantity(g.tdp_W, Dimension::Power));
-  for (auto [key, field] : {std::pair{"gemm_efficiency", &GpuSpec::gemm_efficiency},
-                            std::pair{"gemm_half_tokens", &GpuSpec::gemm_half_tokens},
-                            std::pair{"bandwidth_efficiency", &GpuSpec::bandwidth_efficiency},
-                            std::pair{"kernel_launch", &GpuSpec::kernel_launch_s}})
-    if (p.has(key))
-      g.*field = p.quantity(key);
+  for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+    if (p.has(s.key))
+      g.kernel[static_cast<size_t>(s.which)] = p.quantity(s.key);
   parse_interconnect(p, g);
   return g;
 }

@@ -9,6 +9,7 @@
 // preset is a block of figures the keys given beside it override.
 #pragma once
 #include "sim/core/params.hpp"
+#include "sim/platform/kernel_coefficients.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -39,9 +40,9 @@ struct GpuSpec {
   double idle_W      = 0;  // drawn while idle; 0: not given
   // Measured power against utilisation (`power_table`); tdp_W and idle_W are then its ends.
   std::shared_ptr<const GpuPowerCurve> power_curve;
-  // The operators model's kernel efficiencies measured on this GPU type (llsim calibrate on a
-  // profile): its defaults for these keys where the GPU has them.
-  std::optional<double> gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch_s;
+  // The operators model's kernel coefficients measured on this GPU type (llsim calibrate on a
+  // profile): its defaults for these keys where the GPU has them (kernel_coefficients.hpp).
+  KernelFigures kernel;
 };
 
 // A catalogue entry: its figures as scenario text, with their sources in gpu_presets.cpp.

@@ -255,4 +255,19 @@ OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevi
   return t;
 }
 
+double OperatorCoefficients::*kernel_member(KernelCoefficient k)
+{
+  switch (k) {
+  case KernelCoefficient::GemmEfficiency:
+    return &OperatorCoefficients::gemm_efficiency;
+  case KernelCoefficient::GemmHalfTokens:
+    return &OperatorCoefficients::gemm_half_tokens;
+  case KernelCoefficient::BandwidthEfficiency:
+    return &OperatorCoefficients::bandwidth_efficiency;
+  case KernelCoefficient::KernelLaunch:
+    break;
+  }
+  return &OperatorCoefficients::kernel_launch_s;
+}
+
 }  // namespace llsim

@@ -63,12 +63,13 @@ double total(const OpTimes& t);
 
 // The free coefficients of the operators model: what `llsim calibrate` fits. The defaults are
 // the model's (models/iteration_model/operators.cpp says which are fitted and which assumed); a
-// GPU of the catalogue may carry its own fitted GEMM, bandwidth and kernel-launch figures.
+// GPU of the catalogue may carry its own fitted GEMM, bandwidth and kernel-launch figures, whose
+// keys and assumed values are the table of sim/platform/kernel_coefficients.hpp.
 struct OperatorCoefficients {
-  double gemm_efficiency      = 0.7;       // share of peak a large GEMM reaches
-  double gemm_half_tokens     = 64;        // tokens at which a GEMM reaches half of that
-  double bandwidth_efficiency = 0.8;       // share of HBM bandwidth a memory-bound kernel reaches
-  double kernel_launch_s      = 4e-6;      // fixed time of every GPU kernel
+  double gemm_efficiency      = kernel_coefficient_spec(KernelCoefficient::GemmEfficiency).assumed;
+  double gemm_half_tokens     = kernel_coefficient_spec(KernelCoefficient::GemmHalfTokens).assumed;
+  double bandwidth_efficiency = kernel_coefficient_spec(KernelCoefficient::BandwidthEfficiency).assumed;
+  double kernel_launch_s      = kernel_coefficient_spec(KernelCoefficient::KernelLaunch).assumed;
   double attention_efficiency = 0.2707;    // share of peak the attention kernels' flops reach
   double attention_overhead_s = 15.21e-6;  // fixed time of an attention kernel (instead of kernel_launch)
   double link_latency_s       = 3.375e-6;
@@ -76,6 +77,8 @@ struct OperatorCoefficients {
   double cpu_per_iteration_s  = 0.8679e-3;
   double cpu_per_sequence_s   = 0.03621e-3;
 };
+// The member of OperatorCoefficients that holds kernel coefficient `k`.
+double OperatorCoefficients::*kernel_member(KernelCoefficient k);
 
 // One GPU of the instance and how it talks to the others.
 struct OperatorDevice {
