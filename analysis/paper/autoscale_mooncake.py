@@ -4,7 +4,7 @@ scenario's `target` policy, a static cluster of its peak size and smaller static
 the policy under other targets and provisioning delays (assumptions that decide the headline),
 and prints the Markdown tables of docs/results/autoscale_mooncake.md.
 
-usage: analysis/paper/autoscale_mooncake.py [--llsim build/llsim] [--out out/autoscale]
+usage: analysis/paper/autoscale_mooncake.py [--llsim build/llsim] [--out out/autoscale_mooncake]
 
 """
 import argparse
@@ -35,7 +35,7 @@ def row(label, m):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--llsim", default="build/llsim")
-    parser.add_argument("--out", default="out/autoscale")
+    parser.add_argument("--out", default="out/autoscale_mooncake")
     args = parser.parse_args()
     header = ("| run | instance-hours | peak | cold starts | SLO attainment | p90 TTFT (s) | mean cold start (s) | "
               "SLO during cold starts |\n|---|---|---|---|---|---|---|---|")

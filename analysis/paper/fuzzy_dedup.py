@@ -3,7 +3,7 @@
 write results.csv (one row per engine and size, with each stage's share of the makespan) and
 dedup_engines.png (makespan and network bytes against nodes), and print which stage dominates.
 
-usage: analysis/paper/fuzzy_dedup.py [--llsim build/llsim] [--out out/dedup_engines]
+usage: analysis/paper/fuzzy_dedup.py [--llsim build/llsim] [--out out/fuzzy_dedup]
                                  [--nodes 16,32,64,128,256,512,1024] [--jobs 2] [--resume]
 
 compute_centric runs with the fcfs scheduler, data_centric with locality (the scenario's notes).
@@ -72,7 +72,7 @@ def plot(rows, target):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--llsim", default="build/llsim")
-    parser.add_argument("--out", default="out/dedup_engines")
+    parser.add_argument("--out", default="out/fuzzy_dedup")
     parser.add_argument("--nodes", default="16,32,64,128,256,512,1024")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweeps")

@@ -4,7 +4,7 @@ checkpoint-sharing policy with `llsim sweep` (OUT/results.csv, summary.csv, runs
 master_worker.png (mean turnaround and makespan vs workers, one panel per checkpoint policy, one
 line per scheduler).
 
-usage: analysis/paper/master_worker.py [--llsim build/llsim] [--out out/master_worker_sweep]
+usage: analysis/paper/master_worker.py [--llsim build/llsim] [--out out/master_worker]
                                         [--workers 16,64,256,1024,4096] [--jobs 2] [--resume]
 
 --resume keeps the finished runs of the same sweep in OUT/runs (otherwise they are run again).
@@ -56,7 +56,7 @@ def plot(rows, target):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--llsim", default="build/llsim")
-    parser.add_argument("--out", default="out/master_worker_sweep")
+    parser.add_argument("--out", default="out/master_worker")
     parser.add_argument("--workers", default="16,64,256,1024,4096")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")

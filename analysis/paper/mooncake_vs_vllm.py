@@ -4,7 +4,7 @@ rate_scale (the trace replayed that many times faster) at which slo_attainment >
 bisection on a log scale; write results.csv (every run), capacity.csv and serve_capacity.png
 (attainment against the request rate, with the target), and print the capacity ratio.
 
-usage: analysis/paper/mooncake_vs_vllm.py [--llsim build/llsim] [--out out/serve_capacity]
+usage: analysis/paper/mooncake_vs_vllm.py [--llsim build/llsim] [--out out/mooncake_vs_vllm]
                                   [--lo 0.5] [--hi 8] [--steps 7] [--target 0.9] [--jobs 2]
                                   [--set KEY=VALUE ...] [--mooncake-set KEY=VALUE ...]
                                   [--vllm-set KEY=VALUE ...]
@@ -92,7 +92,7 @@ def plot(rows, capacity, base_rps, target, path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--llsim", default="build/llsim")
-    ap.add_argument("--out", default="out/serve_capacity")
+    ap.add_argument("--out", default="out/mooncake_vs_vllm")
     ap.add_argument("--lo", type=float, default=0.5)
     ap.add_argument("--hi", type=float, default=8)
     ap.add_argument("--steps", type=int, default=7)

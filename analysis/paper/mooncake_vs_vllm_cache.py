@@ -4,7 +4,7 @@ against the cache size (`llsim trace stats`, an LRU of N blocks), with the prefi
 simulated Mooncake system reaches with a pool of the same size beside it; write
 cache_sizing.csv and cache_sizing.png.
 
-usage: analysis/paper/mooncake_vs_vllm_cache.py [--llsim build/llsim] [--out out/cache_sizing]
+usage: analysis/paper/mooncake_vs_vllm_cache.py [--llsim build/llsim] [--out out/mooncake_vs_vllm_cache]
                                 [--blocks 1000,3000,10000,30000,100000] [--jobs 2] [--resume]
 
 The simulated runs are scenarios/paper/mooncake_vs_vllm.yaml with the prefill instances' local
@@ -74,7 +74,7 @@ def plot(rows, unbounded, path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--llsim", default="build/llsim")
-    ap.add_argument("--out", default="out/cache_sizing")
+    ap.add_argument("--out", default="out/mooncake_vs_vllm_cache")
     ap.add_argument("--blocks", default="1000,3000,10000,30000,100000")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")

@@ -4,7 +4,7 @@ naive layout, each lever of the balanced layout alone, then all three, as one `l
 phases.ckpt.checkpoint.layout (OUT/results.csv, summary.csv, runs/). Writes ablation.csv,
 ablation.md (a table) and ablation.png (write and read times) under OUT.
 
-usage: analysis/paper/sunway_10t_checkpoint.py [--llsim build/llsim] [--out out/checkpoint_ablation] [--jobs 2]
+usage: analysis/paper/sunway_10t_checkpoint.py [--llsim build/llsim] [--out out/sunway_10t_checkpoint] [--jobs 2]
                                        [--resume]
 
 Each configuration is one run (about 1 min on 2 cores for the balanced ones). --resume keeps
@@ -32,7 +32,7 @@ LAYOUT = "phases.ckpt.checkpoint.layout"
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--llsim", default="build/llsim")
-    parser.add_argument("--out", default="out/checkpoint_ablation")
+    parser.add_argument("--out", default="out/sunway_10t_checkpoint")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--resume", action="store_true", help="keep the finished runs of the same sweep in OUT/runs")
     args = parser.parse_args()

@@ -12,12 +12,17 @@
 //   layer.
 // - pipelined (as the paper runs two mini-batches in turn): an iteration takes max(S, R);
 //   otherwise S + R.
+// - A router (`router:`, models/router/; default least_loaded) sends each request to an instance.
+//   Instances keep no prefix cache: routers that weigh the time to first token see the S-part's
+//   prefill of what an instance has queued or running plus the request's own.
 // memory_efficiency and kv_memory_share are assumptions.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run scenarios/paper/fastdecode.yaml
 #include "sim/core/registry.hpp"
 #include "sim/serve/cost/iteration_model.hpp"
 #include "sim/serve/engine/instance_set.hpp"
+#include "sim/serve/engine/prefill_estimate.hpp"
+#include "sim/serve/engine/router.hpp"
 #include "sim/serve/engine/serve_system.hpp"
 #include "sim/sg/activities.hpp"
 #include "sim/sg/clock.hpp"
@@ -47,6 +52,9 @@ const ParamTable kFastDecodeParams = {
         .positive()
         .at_most(1),
     ParamSpec::flag("pipelined", "S and R of two mini-batches overlap: an iteration takes max(S, R)").defaults("true"),
+    ParamSpec::text("router", "which instance takes a request (models/router/)")
+        .among(&Registry<Router>::names)
+        .defaults("least_loaded"),
 };
 
 constexpr double kNoDeadline = std::numeric_limits<double>::infinity();
@@ -59,6 +67,8 @@ class FastDecode : public ServeSystem {
       , model_(c.model)
       , memory_efficiency_(p.quantity("memory_efficiency"))
       , pipelined_(p.flag("pipelined"))
+      , router_name_(p.text("router"))
+      , router_(router_named(p, "router"))
   {
     require_gpus(p, "gpu", gpu_group_);
     c.claims.push_back({gpu_group_.name, p.raw("gpu")});
@@ -121,13 +131,15 @@ class FastDecode : public ServeSystem {
       reject_request(*env_, id, kTooBigForKv);
       return;
     }
-    ServeInstance* to = instances_.least_loaded();
+    ServeInstance* to = route(*router_, instances_, [this, &r](ServeInstance& inst) {
+      return prefill_seconds(*s_model_, r.input_tokens, 0) + queued_prefill_seconds(*s_model_, inst.batcher());
+    });
     if (to == nullptr) {  // every instance is down
       XBT_DEBUG("request %ld rejected: every instance is down", static_cast<long>(id));
       reject_request(*env_, id, kNoInstanceUp);
       return;
     }
-    XBT_DEBUG("request %ld -> instance %d (least_loaded; loads %s)", static_cast<long>(id), to->index(),
+    XBT_DEBUG("request %ld -> instance %d (%s; loads %s)", static_cast<long>(id), to->index(), router_name_.c_str(),
               instances_.loads().c_str());
     env_->tally.assigned(id, to->index());
     to->submit({id, r.input_tokens, r.output_tokens, 0, 0, nullptr});
@@ -186,6 +198,8 @@ class FastDecode : public ServeSystem {
   LlmModel model_;
   double memory_efficiency_;
   bool pipelined_;
+  std::string router_name_;
+  std::unique_ptr<Router> router_;
   int64_t workers_per_instance_ = 1;
   BatcherConfig config_;
   std::unique_ptr<IterationModel> s_model_;

@@ -182,6 +182,7 @@ class Mooncake : public ServeSystem {
               prefill_.loads().c_str());
     env_->tally.assigned(id, best->index());
     loading_s_[static_cast<size_t>(best->index())] += best_own;  // queued from now on, for the estimates
+    best->expect();  // a sequence on its way, counted in the instance's load while its prefix loads
     start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label,
                 [this, id, best, best_local, best_reuse, best_own] {
                   const TraceRequest& r = request(id);
@@ -194,7 +195,7 @@ class Mooncake : public ServeSystem {
                   if (reuse > 0)
                     env_->tally.prefix_hit(id, reuse);
                   loading_s_[static_cast<size_t>(best->index())] -= best_own;
-                  best->submit({id, r.input_tokens, r.output_tokens, reused_tokens(reuse, r), 0, &r.hash_ids});
+                  best->submit({id, r.input_tokens, r.output_tokens, reused_tokens(reuse, r), 0, &r.hash_ids}, true);
                 });
   }
 

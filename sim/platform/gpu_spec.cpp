@@ -44,10 +44,7 @@ GpuLink parse_link(const Params& p)
     return GpuLink::NvLink;
   if (kind == "infinity_fabric")
     return GpuLink::InfinityFabric;
-  if (kind == "pcie")
-    return GpuLink::Pcie;
-  p.fail("interconnect",
-         "unknown interconnect '" + kind + "': " + suggestion(kind, {"nvlink", "infinity_fabric", "pcie"}));
+  return GpuLink::Pcie;
 }
 
 // The interconnect keys: a direct link needs its bandwidth, PCIe derives it from gen x lanes.
@@ -109,8 +106,8 @@ const ParamTable& gpu_params()
                             "roofline uses flops)")
             .positive()
             .may_be_absent(),
-        ParamSpec::text("interconnect", "how the host's GPUs talk: nvlink, infinity_fabric or pcie (the operators "
-                                        "model's all-reduces cross it)")
+        ParamSpec::one_of("interconnect", {"nvlink", "infinity_fabric", "pcie"},
+                          "how the host's GPUs talk (the operators model's all-reduces cross it)")
             .may_be_absent(),
         ParamSpec::quantity("interconnect_bandwidth", Dimension::Bandwidth,
                             "GPU-to-GPU bandwidth of one GPU over nvlink or infinity_fabric, each direction (half "

@@ -135,6 +135,10 @@ ServeBatching parse_batching(const Params& p)
   ServeBatching b;
   b.base.max_batch_tokens = p.integer("max_batch_tokens");
   b.base.max_batch_size   = p.integer("max_batch_size");
+  // How whole prompts were asked for before scheduler v0.
+  if (p.has("prefill_chunk") && p.ref().child("prefill_chunk").node().IsScalar() &&
+      p.ref().child("prefill_chunk").node().Scalar() == "0")
+    p.fail("prefill_chunk", "0 does not turn chunking off: prompts prefilled whole are `scheduler: v0`");
   p.text("scheduler");  // checks the name, and fills in the default
   b.base.scheduler  = Registry<BatchScheduler>::create_named(p.ref().child("scheduler"), {});
   const bool chunks = b.base.scheduler->chunks_prompts();

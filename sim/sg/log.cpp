@@ -1,7 +1,7 @@
 #include "sim/sg/log.hpp"
 
 XBT_LOG_NEW_CATEGORY(llsim, "llsim");
-XBT_LOG_NEW_SUBCATEGORY(llsim_svc, llsim, "services: storage, forwarding, metadata, memory pools, faults");
+XBT_LOG_NEW_SUBCATEGORY(llsim_svc, llsim, "services: storage, forwarding, metadata, memory pools");
 XBT_LOG_NEW_SUBCATEGORY(llsim_run, llsim, "the simulation driver");
 XBT_LOG_NEW_SUBCATEGORY(llsim_train, llsim, "the training runtime");
 // Master-worker: task-to-worker assignments, failures noticed, re-executions, checkpoints (sim/mw).

@@ -1,5 +1,6 @@
 """The map of rooms in docs/design.md ("Rooms") against the code: every folder of sim/ is a row,
-every `#include "sim/..."` of a room's files names the room itself or a room its row allows, a row
+every include of a room's files that names a file of sim/ or models/ (in quotes or angle brackets)
+names the room itself or a room its row allows, a row
 allows only rooms listed below it (so no room includes one above it), and no room holds more than
 25 units (a header with its .cpp, or either alone). The checker runs first on a small made-up map
 and tree whose faults are known. (The llsim binary, argv[1], is not used.)"""
@@ -52,8 +53,8 @@ def faults(rows, files, folders):
     for path, text in sorted(files.items()):
         room = room_of(path)
         units.setdefault(room, set()).add(os.path.splitext(os.path.basename(path))[0])
-        for target in re.findall(r'^\s*#\s*include\s+"(sim/[^"]+)"', text, re.M):
-            to = os.path.dirname(target)
+        for target in re.findall(r'^\s*#\s*include\s+["<]((?:sim|models)/[^">]+)[">]', text, re.M):
+            to = room_of(target)
             if to != room and room in allowed and to not in allowed[room]:
                 found.append(f"{path} includes {target}: {room} may not include {to}")
     for room, stems in sorted(units.items()):
@@ -78,7 +79,7 @@ check(sample_rows == [("sim/top", ["sim/low", "sim/ghost"]), ("sim/low", ["sim/t
       f"the map reader reads the sample's rows: {sample_rows}")
 sample_files = {"sim/top/a.cpp": '#include "sim/low/b.hpp"\n#include "sim/top/a.hpp"\n',
                 "sim/low/b.cpp": '#include "sim/top/a.hpp"\n',
-                "sim/low/c.cpp": '#include "sim/new/d.hpp"\n',
+                "sim/low/c.cpp": '#include "sim/new/d.hpp"\n  #  include <models/x/y.hpp>\n',
                 "sim/new/d.hpp": ""}
 sample_files.update({f"sim/low/u{i}.hpp": "" for i in range(MAX_UNITS)})
 got = faults(sample_rows, sample_files, ["sim/top", "sim/low", "sim/new"])
@@ -87,6 +88,7 @@ expected = ["sim/top may include sim/ghost, which is not a room of the map",
             "sim/new is not in the map",
             "sim/empty is in the map but holds no code",
             "sim/low/c.cpp includes sim/new/d.hpp: sim/low may not include sim/new",
+            "sim/low/c.cpp includes models/x/y.hpp: sim/low may not include models",
             f"sim/low holds {MAX_UNITS + 2} units; at most {MAX_UNITS}: give it sub-rooms by job"]
 check(got == expected, f"the checker finds the sample's faults: {got}")
 

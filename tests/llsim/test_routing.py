@@ -4,7 +4,7 @@ than least_loaded and round_robin; load_imbalance is the busiest instance's requ
 mean, as the requests' CSV says. On an even Poisson load that nothing queues for, round robin
 gives a lower p99 TTFT than least_loaded, which sends arrivals back to back to the instance
 whose decodes just ended; where requests queue for batch slots, least_loaded's is the lower
-(models/router/least_loaded.cpp). Mooncake's router is chosen the same way."""
+(models/router/least_loaded.cpp). Mooncake's and FastDecode's routers are chosen the same way."""
 import collections
 import csv
 import os
@@ -70,4 +70,13 @@ check(summary(out)["phases"]["chat"] == mooncake["conductor"], "Mooncake's defau
 check(mooncake["round_robin"]["mean_ttft_s"] != mooncake["conductor"]["mean_ttft_s"],
       f"Mooncake's router changes its TTFT: {mooncake['round_robin']['mean_ttft_s']} against the "
       f"conductor's {mooncake['conductor']['mean_ttft_s']}")
+
+# FastDecode routes to its GPU instances the same way (two instances, a Poisson load).
+FASTDECODE = ["platform.groups.a10_fd.count=2", "phases.fastdecode.workload={requests: 300, arrival: {dist: "
+              "exponential, mean: 20ms}, input_tokens: 512, output_tokens: {dist: exponential, mean: 256}}"]
+fastdecode = {}
+for router in ["least_loaded", "round_robin", "kv_aware"]:
+    out = run_out("scenarios/paper/fastdecode.yaml", *FASTDECODE, f"phases.fastdecode.system.router={router}")
+    fastdecode[router] = summary(out)["phases"]["fastdecode"]["mean_ttft_s"]
+check(len(set(fastdecode.values())) == 3, f"fastdecode's router changes its TTFT: {fastdecode}")
 finish()

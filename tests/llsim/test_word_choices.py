@@ -23,6 +23,10 @@ CASES = [
     ("tests/inputs/serve_single.yaml", "phases.chat.iteration={impl: operators, experts_reached: %s}",
      "experts_reached", "mean or drawn"),
     ("scenarios/paper/infinitehbd.yaml", "faults.0.map=%s", "map", "order, random or file"),
+    ("tests/inputs/serve_single.yaml", "platform.groups.gpu.gpu.interconnect=%s", "interconnect",
+     "nvlink, infinity_fabric or pcie"),
+    ("tests/inputs/serve_mooncake.yaml", "phases.chat.workload.format=%s", "format",
+     "mooncake, azure, burstgpt, requests or vllm_benchmark"),
 ]
 for scenario, setting, key, words in CASES:
     run_fails(scenario, f"{key}: unknown {key} 'nonsense' (expected {words})", setting % "nonsense")

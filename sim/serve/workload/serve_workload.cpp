@@ -45,8 +45,9 @@ const ParamTable& serve_workload_params()
 {
   static const ParamTable t = {
       ParamSpec::text("trace", "request trace file (relative to the scenario)").may_be_absent(),
-      ParamSpec::text("format", "trace format: mooncake, azure, burstgpt, requests (a run's per-request log) or "
-                                "vllm_benchmark (absent: mooncake for a .jsonl file, vllm_benchmark for .json)")
+      ParamSpec::one_of("format", {"mooncake", "azure", "burstgpt", "requests", "vllm_benchmark"},
+                        "trace format; requests: a run's per-request log (absent: mooncake for a .jsonl file, "
+                        "vllm_benchmark for .json)")
           .may_be_absent(),
       ParamSpec::flag("skip_bad_lines", "skip and count malformed trace lines instead of failing").defaults("false"),
       ParamSpec::integer("requests", "synthetic: number of requests")
@@ -156,8 +157,7 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
     const std::string file = p.path("trace");
     TraceFormat format     = TraceFormat::Mooncake;
     if (p.has("format")) {
-      if (!parse_trace_format(p.text("format"), &format))
-        p.fail("format", "unknown trace format '" + p.text("format") + "' (expected " + trace_format_names() + ")");
+      parse_trace_format(p.text("format"), &format);  // one of its words: Params checked it
     } else if (file.size() >= 5 && file.compare(file.size() - 5, 5, ".json") == 0) {
       format = TraceFormat::VllmBenchmark;
     } else if (file.size() < 6 || file.compare(file.size() - 6, 6, ".jsonl") != 0) {
