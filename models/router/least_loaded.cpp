@@ -25,14 +25,7 @@ class LeastLoaded : public Router {
  public:
   LeastLoaded(const Params&, const Context&) {}
 
-  int64_t route(const RouteView& view) override
-  {
-    int64_t best = -1;
-    for (size_t k = 0; k < view.size(); ++k)
-      if (view.candidate(k) && (best < 0 || view.load(k) < view.load(static_cast<size_t>(best))))
-        best = static_cast<int64_t>(k);
-    return best;
-  }
+  int64_t route(const RouteView& view) override { return fewest_sequences(view); }
 };
 
 }  // namespace

@@ -157,46 +157,42 @@ class Mooncake : public ServeSystem {
       reject_request(*env_, id, decode_.least_loaded() == nullptr ? kNoInstanceUp : kTooBigForKv);
       return;
     }
-    const int64_t remote       = store_->held_prefix(r.hash_ids);
-    ServeInstance* best        = route(*router_, prefill_, [this, id, &r, remote](ServeInstance& inst) {
+    const int64_t remote  = store_->held_prefix(r.hash_ids);
+    ServeInstance* best   = route(*router_, prefill_, [this, id, &r, remote](ServeInstance& inst) {
       const PrefillChoice c = choice_at(inst, r, remote);
       XBT_LOG(xbt_log_priority_trace,
-                     "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
-                     static_cast<long>(id), inst.index(), c.ttft_s, static_cast<long>(c.reuse), static_cast<long>(c.local));
+                "request %ld at prefill instance %d: TTFT estimate %g s, %ld blocks reused (%ld local)",
+                static_cast<long>(id), inst.index(), c.ttft_s, static_cast<long>(c.reuse), static_cast<long>(c.local));
       return c.ttft_s;
     });
-    const PrefillChoice chosen = best == nullptr ? PrefillChoice{0, 0, 0, kNoDeadline} : choice_at(*best, r, remote);
-    const int64_t best_local = chosen.local, best_reuse = chosen.reuse;
-    const double best_ttft = chosen.ttft_s, best_own = chosen.own_s;
-    if (best == nullptr || (early_rejection_ && (best_ttft > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s))) {
+    const PrefillChoice c = best == nullptr ? PrefillChoice{0, 0, 0, kNoDeadline} : choice_at(*best, r, remote);
+    if (best == nullptr || (early_rejection_ && (c.ttft_s > slo_.ttft_s || decode_seconds_with(r) > slo_.tbt_s))) {
       XBT_DEBUG("request %ld rejected%s: TTFT estimate %g s (SLO %g s), decode iteration estimate %g s (SLO %g s)",
-                static_cast<long>(id), best == nullptr ? " (every prefill instance is down)" : " early", best_ttft,
+                static_cast<long>(id), best == nullptr ? " (every prefill instance is down)" : " early", c.ttft_s,
                 slo_.ttft_s, decode_seconds_with(r), slo_.tbt_s);
       reject_request(*env_, id, best == nullptr ? kNoInstanceUp : kEarlyRejection);
       return;
     }
     XBT_DEBUG("request %ld -> prefill instance %d (smallest TTFT estimate, %g s: %g s of its own prefill); reuses %ld "
               "prefix blocks, %ld local and %ld from the pool or SSD (held there: %ld); loads %s",
-              static_cast<long>(id), best->index(), best_ttft, best_own, static_cast<long>(best_reuse),
-              static_cast<long>(best_local), static_cast<long>(best_reuse - best_local), static_cast<long>(remote),
+              static_cast<long>(id), best->index(), c.ttft_s, c.own_s, static_cast<long>(c.reuse),
+              static_cast<long>(c.local), static_cast<long>(c.reuse - c.local), static_cast<long>(remote),
               prefill_.loads().c_str());
     env_->tally.assigned(id, best->index());
-    loading_s_[static_cast<size_t>(best->index())] += best_own;  // queued from now on, for the estimates
+    loading_s_[static_cast<size_t>(best->index())] += c.own_s;  // queued from now on, for the estimates
     best->expect();  // a sequence on its way, counted in the instance's load while its prefix loads
-    start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label,
-                [this, id, best, best_local, best_reuse, best_own] {
-                  const TraceRequest& r = request(id);
-                  const int64_t got   = store_->fetch(best->host(), r.hash_ids, best_local, best_reuse, r.input_tokens);
-                  const int64_t reuse = got > best_local ? got : best_local;
-                  if (best_reuse > best_local)
-                    XBT_DEBUG("request %ld: %ld of %ld prefix blocks loaded from the pool or SSD",
-                              static_cast<long>(id), static_cast<long>(got - best_local),
-                              static_cast<long>(best_reuse - best_local));
-                  if (reuse > 0)
-                    env_->tally.prefix_hit(id, reuse);
-                  loading_s_[static_cast<size_t>(best->index())] -= best_own;
-                  best->submit({id, r.input_tokens, r.output_tokens, reused_tokens(reuse, r), 0, &r.hash_ids}, true);
-                });
+    start_actor(env_->platform, best->host(), "kv-load-" + std::to_string(id), env_->label, [this, id, best, c] {
+      const TraceRequest& r = request(id);
+      const int64_t got     = store_->fetch(best->host(), r.hash_ids, c.local, c.reuse, r.input_tokens);
+      const int64_t reuse   = got > c.local ? got : c.local;
+      if (c.reuse > c.local)
+        XBT_DEBUG("request %ld: %ld of %ld prefix blocks loaded from the pool or SSD", static_cast<long>(id),
+                  static_cast<long>(got - c.local), static_cast<long>(c.reuse - c.local));
+      if (reuse > 0)
+        env_->tally.prefix_hit(id, reuse);
+      loading_s_[static_cast<size_t>(best->index())] -= c.own_s;
+      best->submit({id, r.input_tokens, r.output_tokens, reused_tokens(reuse, r), 0, &r.hash_ids}, true);
+    });
   }
 
   // Blocks still going to the pool or SSD tier are written in the background: the drain.

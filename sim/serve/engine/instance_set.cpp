@@ -44,14 +44,42 @@ ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const B
   return *instances_.back();
 }
 
+namespace {
+
+// An instance set as a router sees it, for one request.
+class InstanceRoutes : public RouteView {
+ public:
+  InstanceRoutes(const InstanceSet& set, const FirstTokenEstimate* estimate)
+      : set_(set)
+      , estimate_(estimate)
+      , serving_(set.any_serving())
+  {}
+  size_t size() const override { return set_.size(); }
+  bool candidate(size_t k) const override { return InstanceSet::candidate(set_[k], serving_); }
+  int64_t load(size_t k) const override { return set_[k].load(); }
+  double first_token_s(size_t k) const override { return (*estimate_)(set_[k]); }
+
+ private:
+  const InstanceSet& set_;
+  const FirstTokenEstimate* estimate_;  // null for a choice that weighs none
+  bool serving_;
+};
+
+ServeInstance* chosen(const InstanceSet& set, int64_t k)
+{
+  return k < 0 ? nullptr : &set[static_cast<size_t>(k)];
+}
+
+}  // namespace
+
 ServeInstance* InstanceSet::least_loaded() const
 {
-  const bool serving  = any_serving();
-  ServeInstance* best = nullptr;
-  for (const auto& i : instances_)
-    if ((best == nullptr || i->load() < best->load()) && candidate(*i, serving))
-      best = i.get();
-  return best;
+  return chosen(*this, fewest_sequences(InstanceRoutes(*this, nullptr)));
+}
+
+ServeInstance* route(Router& router, const InstanceSet& set, const FirstTokenEstimate& estimate)
+{
+  return chosen(set, router.route(InstanceRoutes(set, &estimate)));
 }
 
 bool InstanceSet::any_serving() const

@@ -3,6 +3,7 @@
 // weights section, the least loaded of those serving found, closed and joined at the end, their
 // preemptions and swapped KV summed.
 #pragma once
+#include "sim/serve/engine/router.hpp"
 #include "sim/serve/engine/serve_instance.hpp"
 #include "sim/serve/engine/serve_system.hpp"
 
@@ -27,7 +28,7 @@ class InstanceSet {
   ServeInstance& front() const { return *instances_.front(); }
   // The one serving with the fewest sequences running, queued or on their way; ties: the lowest
   // index. When none is serving, the same among those up (loading their weights); null when
-  // none is up.
+  // none is up. The least_loaded router's choice (fewest_sequences).
   ServeInstance* least_loaded() const;
   bool any_serving() const;
   // Whether a router may send `i` a request: it serves, or, when none of its set does
@@ -48,6 +49,11 @@ class InstanceSet {
   std::vector<std::unique_ptr<ServeInstance>> instances_;
   std::vector<int64_t> ranks_;  // each instance's GPUs on its host
 };
+
+// The seconds to the request's first token at an instance, as a serve system estimates it.
+using FirstTokenEstimate = std::function<double(ServeInstance& instance)>;
+// `router`'s choice among `set`'s instances (null: none is a candidate).
+ServeInstance* route(Router& router, const InstanceSet& set, const FirstTokenEstimate& estimate);
 
 // Why a request was rejected, as the phase's `bottlenecks` name it (sim/sg/wait_ledger.hpp).
 inline constexpr const char* kTooBigForKv    = "KV capacity";  // its tokens exceed an instance's KV

@@ -9,7 +9,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 
@@ -41,16 +40,11 @@ class Router {
 // The candidate with the smallest estimate; ties go to the lowest index or, `by_load_first`, to
 // the one with the fewest sequences, then the lowest index. -1 when there is no candidate.
 int64_t fastest_first_token(const RouteView& view, bool by_load_first);
+// The candidate with the fewest sequences, ties to the lowest index (-1: none): least_loaded's.
+int64_t fewest_sequences(const RouteView& view);
 
 class Params;
 // The router that a serve system's `key` (a text among the routers' names) names.
 std::unique_ptr<Router> router_named(const Params& p, const std::string& key);
-
-class InstanceSet;
-class ServeInstance;
-// The seconds to the request's first token at an instance, as a serve system estimates it.
-using FirstTokenEstimate = std::function<double(ServeInstance& instance)>;
-// `router`'s choice among `set`'s instances (null: none is a candidate).
-ServeInstance* route(Router& router, const InstanceSet& set, const FirstTokenEstimate& estimate);
 
 }  // namespace llsim

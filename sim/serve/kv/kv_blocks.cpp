@@ -10,24 +10,6 @@ KvBlocks::KvBlocks(const KvBlocksConfig& config)
     cache_ = std::make_unique<LruBlockCache>(0);
 }
 
-bool KvBlocks::grow(int64_t& held, int64_t tokens)
-{
-  const int64_t need = blocks_for(tokens) - held;
-  if (need <= 0)
-    return true;
-  if (need > free_)
-    return false;
-  free_ -= need;
-  held += need;
-  return true;
-}
-
-void KvBlocks::release(int64_t& held)
-{
-  free_ += held;
-  held = 0;
-}
-
 int64_t KvBlocks::cached_blocks(const std::vector<uint64_t>& ids) const
 {
   return cache_ ? static_cast<int64_t>(cache_->cached_prefix(ids)) : 0;

@@ -38,9 +38,23 @@ class KvBlocks {
   int64_t blocks_for(int64_t tokens) const { return (tokens + config_.block_size - 1) / config_.block_size; }
 
   // Grows a holder of `held` blocks to `tokens` tokens of context; false, taking none, when too
-  // few blocks are free.
-  bool grow(int64_t& held, int64_t tokens);
-  void release(int64_t& held);  // all of them
+  // few blocks are free. Inline: every sequence of every iteration asks.
+  bool grow(int64_t& held, int64_t tokens)
+  {
+    const int64_t need = blocks_for(tokens) - held;
+    if (need <= 0)
+      return true;
+    if (need > free_)
+      return false;
+    free_ -= need;
+    held += need;
+    return true;
+  }
+  void release(int64_t& held)  // all of them
+  {
+    free_ += held;
+    held = 0;
+  }
   // Whether `need` more blocks leave the watermark free, as a prompt's admission must.
   bool admits(int64_t need) const { return need <= free_ - config_.watermark; }
 
