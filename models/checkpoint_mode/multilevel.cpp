@@ -135,7 +135,7 @@ class MultilevelMode : public CheckpointMode {
         return false;  // two nodes of one XOR set lost
     return true;
   }
-  double local_bytes(double checkpoint_B, int64_t index) const override
+  double local_B(double checkpoint_B, int64_t index) const override
   {
     if (!writes_local(index))
       return 0;

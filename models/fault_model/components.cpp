@@ -20,10 +20,20 @@ namespace llsim {
 
 namespace {
 
+// Every fault class but maintenance, which is planned, not a component's failure.
+std::vector<std::string> component_classes()
+{
+  std::vector<std::string> out;
+  for (FaultClass c : kFaultClasses)
+    if (c != FaultClass::Maintenance)
+      out.emplace_back(fault_class_name(c));
+  return out;
+}
+
 const ParamTable& component_params()
 {
   static const ParamTable t = {
-      ParamSpec::text("class", "what its failures count under: " + fault_class_names()),
+      ParamSpec::one_of("class", component_classes(), "what its failures count under"),
       ParamSpec::text("name", "the cause its failures are recorded as (default: the class)").may_be_absent(),
       ParamSpec::integer("count", "units of it per host (per shared_by hosts when shared)").defaults("1").at_least(1),
       ParamSpec::integer("shared_by", "consecutive hosts under one unit (a leaf switch): one failure takes all "
@@ -58,14 +68,9 @@ ComponentSpec parse_component(const Params& c)
 {
   ComponentSpec spec;
   const std::string cls = c.text("class");
-  const auto parsed     = parse_fault_class(cls);
-  if (!parsed || *parsed == FaultClass::Maintenance)
-    c.fail("class", "unknown component class '" + cls +
-                        "' (expected one of gpu, hbm, nic, switch, host, "
-                        "software, other)");
-  spec.cause     = {c.has("name") ? c.text("name") : cls, *parsed};
-  spec.count     = c.integer("count");
-  spec.shared_by = c.integer("shared_by");
+  spec.cause            = {c.has("name") ? c.text("name") : cls, *parse_fault_class(cls)};
+  spec.count            = c.integer("count");
+  spec.shared_by        = c.integer("shared_by");
   if (c.has("mtbf") == c.has("uptime"))
     c.ref().fail("give exactly one of 'mtbf' (exponential up times) or 'uptime' (a distribution)");
   spec.uptime = c.has("mtbf") ? exponential_distribution(c.quantity("mtbf")) : c.distribution("uptime");

@@ -18,7 +18,7 @@ const ParamTable kNoParams = {};
 class ByBehavior : public FileStatePolicy {
  public:
   ByBehavior(const Params&, const Context&) {}
-  double saved_bytes(const FileWorkload& f, double written_B) const override
+  double saved_B(const FileWorkload& f, double written_B) const override
   {
     const double written_files = static_cast<double>(f.count) * (1 - f.read_only_share);
     return written_files * 8 + changed_blocks_B(f, written_B * f.overwrite_share());

@@ -19,7 +19,7 @@ const ParamTable kNoParams = {};
 class BlockLog : public FileStatePolicy {
  public:
   BlockLog(const Params&, const Context&) {}
-  double saved_bytes(const FileWorkload& f, double written_B) const override
+  double saved_B(const FileWorkload& f, double written_B) const override
   {
     const double logged = written_B * f.append_share + changed_blocks_B(f, written_B * f.overwrite_share());
     return std::min(logged, f.total_B() * (1 - f.read_only_share));

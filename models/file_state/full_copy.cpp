@@ -15,7 +15,7 @@ const ParamTable kNoParams = {};
 class FullCopy : public FileStatePolicy {
  public:
   FullCopy(const Params&, const Context&) {}
-  double saved_bytes(const FileWorkload& f, double) const override { return f.total_B(); }
+  double saved_B(const FileWorkload& f, double) const override { return f.total_B(); }
 };
 
 }  // namespace

@@ -16,7 +16,7 @@ const ParamTable kNoParams = {};
 class NoFileState : public FileStatePolicy {
  public:
   NoFileState(const Params&, const Context&) {}
-  double saved_bytes(const FileWorkload&, double) const override { return 0; }
+  double saved_B(const FileWorkload&, double) const override { return 0; }
   bool inconsistent_on_rollback() const override { return true; }
 };
 

@@ -17,8 +17,8 @@ const ParamTable kNoParams = {};
 class Versioned : public FileStatePolicy {
  public:
   Versioned(const Params&, const Context&) {}
-  double saved_bytes(const FileWorkload&, double) const override { return 0; }
-  double kept_bytes(const FileWorkload&, double written_B) const override { return written_B; }
+  double saved_B(const FileWorkload&, double) const override { return 0; }
+  double kept_B(const FileWorkload&, double written_B) const override { return written_B; }
 };
 
 }  // namespace

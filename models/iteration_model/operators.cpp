@@ -172,14 +172,14 @@ class Operators : public IterationModel {
       if (!profile_->op[i].empty())
         t[i] = profile_calls(static_cast<Op>(i), model_) * profile_->op[i].at(tokens);
     if (!profile_->all_reduce.empty()) {
-      const double one = profile_->all_reduce.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_bytes);
+      const double one = profile_->all_reduce.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_B);
       t[static_cast<size_t>(Op::AttnAllReduce)] = layers * one;
       t[static_cast<size_t>(Op::MlpAllReduce)]  = (device_.expert_parallel ? dense_layers : layers) * one;
     }
     if (!profile_->send_recv.empty())
       t[static_cast<size_t>(Op::PipelineSendRecv)] =
           static_cast<double>(device_.pp - 1) *
-          profile_->send_recv.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_bytes);
+          profile_->send_recv.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_B);
     if (!profile_->cpu.empty())
       t[static_cast<size_t>(Op::CpuOverhead)] = profile_->cpu.at(static_cast<double>(w.prefills + w.decodes));
     if (profile_->attention.has_prefill())

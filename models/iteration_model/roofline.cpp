@@ -69,7 +69,7 @@ class Roofline : public IterationModel {
 
  private:
   double compute_s(const BatchWork& w) const { return batch_flop(model_, w) / flops_; }
-  double memory_s(const BatchWork& w) const { return batch_hbm_bytes(model_, w) / hbm_Bps_; }
+  double memory_s(const BatchWork& w) const { return batch_hbm_B(model_, w) / hbm_Bps_; }
 
   LlmModel model_;
   double flops_, hbm_Bps_, overhead_s_;

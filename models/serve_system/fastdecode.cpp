@@ -87,13 +87,13 @@ class FastDecode : public ServeSystem {
     if (c.batching.swap)
       p.fail("cpu", "batching.preemption swap moves KV from GPU to CPU memory; FastDecode's KV is already in the "
                     "R-workers' memory");
-    if (model_.weight_bytes() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
+    if (model_.weight_B() > gpu.hbm_B * static_cast<double>(gpu.count) * c.batching.gpu_memory_utilization)
       p.fail("gpu", weights_error(model_, gpu_group_, c.batching.gpu_memory_utilization, "do not fit in"));
     workers_per_instance_ = cpu_group_.count / gpu_group_.count;
     config_               = c.batching.base;
     const double kv_room =
         static_cast<double>(workers_per_instance_) * cpu_group_.memory_B * p.quantity("kv_memory_share");
-    const double block_B = static_cast<double>(config_.block_size) * model_.kv_bytes_per_token;
+    const double block_B = static_cast<double>(config_.block_size) * model_.kv_B_per_token;
     config_.kv_blocks    = kv_blocks_in(p, "cpu", kv_room, block_B);
     if (config_.kv_blocks < 1)
       p.fail("cpu", "the R-workers' memory holds no KV block");
@@ -150,11 +150,11 @@ class FastDecode : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.kv_bytes_transferred = network_bytes_;
-    t.preemptions          = instances_.preemptions();
-    t.instance_time_s      = instances_.held_seconds();
-    t.routed_instances     = static_cast<int64_t>(instances_.size());
-    t.usage                = {instances_.usage(gpu_group_)};  // the CPU workers: held all along
+    t.kv_B_transferred = network_B_;
+    t.preemptions      = instances_.preemptions();
+    t.instance_time_s  = instances_.held_seconds();
+    t.routed_instances = static_cast<int64_t>(instances_.size());
+    t.usage            = {instances_.usage(gpu_group_)};  // the CPU workers: held all along
     return t;
   }
 
@@ -170,10 +170,10 @@ class FastDecode : public ServeSystem {
     instances_[static_cast<size_t>(index)].add_gpu_load(s_time * s_model_->gpu_load(s_part, s_time));
     const double workers = static_cast<double>(workers_per_instance_);
     const double kv_read =
-        w.decode_context * model_.kv_bytes_per_token / (workers * cpu_group_.memory_Bps * memory_efficiency_);
+        w.decode_context * model_.kv_B_per_token / (workers * cpu_group_.memory_Bps * memory_efficiency_);
     const double per_layer =  // query (and result) bytes of one layer for one R-worker
-        static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_bytes / workers;
-    const double new_kv   = static_cast<double>(w.prefill_tokens) * model_.kv_bytes_per_token / workers;
+        static_cast<double>(w.decodes) * static_cast<double>(model_.d_model) * model_.dtype_B / workers;
+    const double new_kv   = static_cast<double>(w.prefill_tokens) * model_.kv_B_per_token / workers;
     const HostId gpu_host = gpu_group_.host(index);
     // One round of flows per layer while there are decodes; a round for the new KV alone otherwise.
     const int64_t rounds = per_layer >= 1 ? model_.layers : new_kv >= 1 ? 1 : 0;
@@ -184,7 +184,7 @@ class FastDecode : public ServeSystem {
         const double out = per_layer + (layer == 0 ? new_kv : 0);
         flows.push_back({gpu_host, cpu, out});
         flows.push_back({cpu, gpu_host, per_layer});
-        network_bytes_ += out + per_layer;
+        network_B_ += out + per_layer;
       }
       transfer_all(env_->platform, flows, kNoDeadline);
     }
@@ -205,7 +205,7 @@ class FastDecode : public ServeSystem {
   std::unique_ptr<IterationModel> s_model_;
   ServeEnv* env_ = nullptr;
   InstanceSet instances_;
-  double network_bytes_ = 0;
+  double network_B_ = 0;
 };
 
 }  // namespace

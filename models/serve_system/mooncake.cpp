@@ -113,7 +113,7 @@ class Mooncake : public ServeSystem {
         s.fail("capacity", format_bytes(ssd_capacity) + " is more than storage '" + s.text("storage") + "' holds (" +
                                format_bytes(ssd->capacity_B()) + " on all its disks)");
     }
-    store_ = std::make_unique<KvBlockStore>(pool, ssd, ssd_capacity, block_tokens_, c.model.kv_bytes_per_token);
+    store_ = std::make_unique<KvBlockStore>(pool, ssd, ssd_capacity, block_tokens_, c.model.kv_B_per_token);
   }
 
   size_t instances() const override { return static_cast<size_t>(prefill_group_.count + decode_group_.count); }
@@ -206,15 +206,15 @@ class Mooncake : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.kv_bytes_transferred = store_->bytes_moved() + handoff_bytes_;
-    t.pool_peak_bytes      = store_->peak_bytes();
-    t.evicted_blocks       = store_->evictions();
-    t.preemptions          = prefill_.preemptions() + decode_.preemptions();
-    t.drain_bytes          = store_->drain_bytes();
-    t.drain_end_s          = store_->drain_end_s();
-    t.instance_time_s      = prefill_.held_seconds() + decode_.held_seconds();
-    t.routed_instances     = static_cast<int64_t>(prefill_.size());
-    t.usage                = {prefill_.usage(prefill_group_), decode_.usage(decode_group_)};
+    t.kv_B_transferred = store_->bytes_moved() + handoff_B_;
+    t.pool_peak_B      = store_->peak_B();
+    t.evicted_blocks   = store_->evictions();
+    t.preemptions      = prefill_.preemptions() + decode_.preemptions();
+    t.drain_B          = store_->drain_B();
+    t.drain_end_s      = store_->drain_end_s();
+    t.instance_time_s  = prefill_.held_seconds() + decode_.held_seconds();
+    t.routed_instances = static_cast<int64_t>(prefill_.size());
+    t.usage            = {prefill_.usage(prefill_group_), decode_.usage(decode_group_)};
     return t;
   }
 
@@ -244,7 +244,7 @@ class Mooncake : public ServeSystem {
     c.reuse      = std::max(c.local, remote);
     double fetch = 0;
     for (int64_t k = c.local; k < c.reuse; ++k)
-      fetch += store_->block_bytes(static_cast<size_t>(k), r.input_tokens);
+      fetch += store_->block_B(static_cast<size_t>(k), r.input_tokens);
     c.own_s  = prefill_seconds(r.input_tokens - reused_tokens(c.reuse, r), reused_tokens(c.reuse, r));
     c.ttft_s = queue_seconds(inst) + c.own_s + fetch / prefill_group_.nic_Bps;
     return c;
@@ -276,7 +276,7 @@ class Mooncake : public ServeSystem {
     ServeInstance* to = decode_.least_loaded();
     if (to != nullptr) {
       XBT_DEBUG("request %ld: prompt KV (%g B) -> decode instance %d (least loaded; loads %s)", static_cast<long>(id),
-                static_cast<double>(request(id).input_tokens) * model_.kv_bytes_per_token, to->index(),
+                static_cast<double>(request(id).input_tokens) * model_.kv_B_per_token, to->index(),
                 decode_.loads().c_str());
       to->expect();  // counted as load at once, so that handoffs at the same time spread
     } else {
@@ -287,11 +287,11 @@ class Mooncake : public ServeSystem {
                 [this, from, id, to, since = now()] {
                   if (to != nullptr) {
                     const TraceRequest& r = request(id);
-                    const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_bytes_per_token;
+                    const double bytes    = static_cast<double>(r.input_tokens) * model_.kv_B_per_token;
                     const double deadline = std::min(env_->faults.next_failure(from, now()), to->next_failure());
                     const bool arrived    = transfer(env_->platform, from, to->host(), bytes, deadline);
                     if (arrived) {
-                      handoff_bytes_ += from == to->host() ? 0 : bytes;
+                      handoff_B_ += from == to->host() ? 0 : bytes;
                       to->submit({id, r.input_tokens, r.output_tokens, r.input_tokens, 1, nullptr}, true);
                     } else {
                       XBT_DEBUG("request %ld lost: a host failed before its prompt KV arrived", static_cast<long>(id));
@@ -331,7 +331,7 @@ class Mooncake : public ServeSystem {
   std::unique_ptr<KvBlockStore> store_;
   ServeEnv* env_ = nullptr;
   InstanceSet prefill_, decode_;
-  double handoff_bytes_ = 0;
+  double handoff_B_ = 0;
   std::unique_ptr<Router> router_;
   std::vector<double> loading_s_;  // per prefill instance: estimated prefill of requests loading
 };

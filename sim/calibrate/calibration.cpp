@@ -118,14 +118,14 @@ const CoefficientSpec& coefficient(const std::string& key)
       return s;
     names.push_back(s.key);
   }
-  throw ConfigError("unknown coefficient '" + key + "': " + suggestion(key, names));
+  throw ConfigError(unknown_word("coefficient", key, names));
 }
 
 double Calibration::predict(const Measurement& m, const OperatorCoefficients& c) const
 {
   const OperatorDevice device = operator_device(gpu_, model_, m.tp, false);
-  if (m.all_reduce_bytes > 0)
-    return all_reduce_seconds(m.all_reduce_bytes, device, c);
+  if (m.all_reduce_B > 0)
+    return all_reduce_seconds(m.all_reduce_B, device, c);
   const OpTimes t = operator_times(model_, m.work, device, c);
   return (m.op ? t[static_cast<size_t>(*m.op)] : total(t)) / m.calls;
 }

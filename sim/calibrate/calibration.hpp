@@ -19,10 +19,10 @@ namespace llsim {
 struct Measurement {
   BatchWork work;
   int64_t tp = 1;
-  std::optional<Op> op;         // one operator's time, divided by `calls`; absent: the whole iteration
-  double all_reduce_bytes = 0;  // > 0: instead, one all-reduce of these bytes
-  double calls            = 1;
-  double seconds          = 0;
+  std::optional<Op> op;     // one operator's time, divided by `calls`; absent: the whole iteration
+  double all_reduce_B = 0;  // > 0: instead, one all-reduce of these bytes
+  double calls        = 1;
+  double seconds      = 0;
   // What an error is relative to: `seconds` for a whole iteration; for one operator of a profile,
   // the time of all the operators measured with it (a layer), so that the fit weighs each
   // operator by its share of the time instead of letting a 2 us kernel count as much as a GEMM.

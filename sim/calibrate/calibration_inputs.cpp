@@ -166,10 +166,10 @@ std::vector<Measurement> read_all_reduce_measurements(const std::string& file)
     if (n < 2 || count(csv, r, per_node, 1) != n)
       continue;
     Measurement m;
-    m.where            = row_location(csv, r);
-    m.tp               = n;
-    m.all_reduce_bytes = csv.number(r, size);
-    if (!(m.all_reduce_bytes > 0))
+    m.where        = row_location(csv, r);
+    m.tp           = n;
+    m.all_reduce_B = csv.number(r, size);
+    if (!(m.all_reduce_B > 0))
       throw ConfigError(m.where + ": column 'size': must be > 0 bytes");
     m.seconds = measured(csv, r, time, 1e-3);
     m.scale   = m.seconds;

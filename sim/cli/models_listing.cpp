@@ -154,7 +154,7 @@ std::string model_figures(const LlmModel& m)
             n(m.shared_experts) + " shared" +
             (m.dense_layers > 0 ? ", first " + n(m.dense_layers) + " layers dense" : "") + ") -> " +
             format_number(m.active_params() / 1e9) + " G active";
-  return text + "; " + format_number(m.dtype_bytes) + " B per value -> " + format_number(m.kv_bytes_per_token) +
+  return text + "; " + format_number(m.dtype_B) + " B per value -> " + format_number(m.kv_B_per_token) +
          " B of KV per token";
 }
 

@@ -80,7 +80,7 @@ std::string readable(const std::string& metric, double value)
   return readable(unit, value);
 }
 
-double peak_memory_bytes()
+double peak_memory_B()
 {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
@@ -122,7 +122,7 @@ std::string run_footer(const Scenario& scenario, const SimulationResult& result,
   std::snprintf(line, sizeof line,
                 "scenario '%s' seed %llu: simulated %s; wall time %.2f s; peak memory %.1f MiB\noutputs: %s/\n",
                 scenario.name.c_str(), static_cast<unsigned long long>(scenario.seed),
-                readable_duration(result.simulated_time_s).c_str(), wall_s, peak_memory_bytes() / (1024.0 * 1024.0),
+                readable_duration(result.simulated_time_s).c_str(), wall_s, peak_memory_B() / (1024.0 * 1024.0),
                 out_dir.c_str());
   out += line;
   return out;

@@ -29,6 +29,6 @@ std::string readable_metric(const std::string& family, const std::string& kind, 
 std::string readable(const std::string& metric, double value);
 
 // Peak resident memory of this process, in bytes.
-double peak_memory_bytes();
+double peak_memory_B();
 
 }  // namespace llsim

@@ -224,7 +224,7 @@ std::shared_ptr<const Distribution> make_distribution(const YamlRef& ref, Dimens
       return weibull_distribution(p.quantity("scale"), p.quantity("shape"));
     return std::make_shared<Empirical>(read_empirical_values(p));
   }
-  ref.child("dist").fail("unknown distribution '" + name + "': " + suggestion(name, names));
+  ref.child("dist").fail(unknown_word("distribution", name, names));
 }
 
 }  // namespace llsim

@@ -1,7 +1,5 @@
 #include "sim/core/metrics.hpp"
 
-#include "sim/core/accounting_metrics.hpp"
-
 #include <map>
 #include <set>
 
@@ -11,16 +9,17 @@ namespace {
 
 using Key = std::pair<std::string, std::string>;  // family, name
 
-std::map<Key, MetricDeclaration>& declarations()
-{
-  static std::map<Key, MetricDeclaration> map;
-  return map;
-}
+struct Catalog {
+  std::map<Key, MetricDeclaration> declarations;  // as declared until complete
+  std::vector<MetricAppendix> appendices;
+  std::vector<std::string> errors;
+  bool complete = false;
+};
 
-std::vector<std::string>& catalog_errors()
+Catalog& catalog()
 {
-  static std::vector<std::string> list;
-  return list;
+  static Catalog c;
+  return c;
 }
 
 // __FILE__ relative to the repository when the build says where that is.
@@ -84,28 +83,61 @@ const MetricSpec* MetricDeclaration::find(const std::string& metric) const
   return nullptr;
 }
 
+namespace {
+
+// A declaration with its appendices' rows after its own, each name once.
+void complete(Catalog& c, MetricDeclaration& d)
+{
+  for (MetricAppendix appendix : c.appendices)
+    d.table = joined(d.table, appendix(d.family, d.name));
+  std::set<std::string> seen;
+  for (const MetricSpec& m : d.table)
+    if (!seen.insert(m.name).second)
+      c.errors.push_back(d.file + ": " + kind_text(d.family, d.name) + " declares metric '" + m.name + "' twice");
+}
+
+// Static initialisers run in no set order across files, so the appendices join the tables at the
+// first lookup, when every initialiser has run.
+Catalog& completed()
+{
+  Catalog& c = catalog();
+  if (!c.complete) {
+    for (auto& entry : c.declarations)
+      complete(c, entry.second);
+    c.complete = true;
+  }
+  return c;
+}
+
+}  // namespace
+
 bool MetricCatalog::add(const std::string& family, const std::string& name, MetricTable table, const char* file)
 {
+  Catalog& c               = catalog();
   const std::string source = relative_source(file);
-  auto& map                = declarations();
-  const auto taken         = map.find({family, name});
-  if (taken != map.end()) {
-    catalog_errors().push_back(kind_text(family, name) + " declares its metrics twice: in " + taken->second.file +
-                               " and in " + source);
+  const auto taken         = c.declarations.find({family, name});
+  if (taken != c.declarations.end()) {
+    c.errors.push_back(kind_text(family, name) + " declares its metrics twice: in " + taken->second.file + " and in " +
+                       source);
     return false;
   }
-  table = joined(table, accounting_metrics(family, name));  // what every phase and service gains
-  std::set<std::string> seen;
-  for (const MetricSpec& m : table)
-    if (!seen.insert(m.name).second)
-      catalog_errors().push_back(source + ": " + kind_text(family, name) + " declares metric '" + m.name + "' twice");
-  map.emplace(Key{family, name}, MetricDeclaration{family, name, source, std::move(table)});
+  MetricDeclaration& d =
+      c.declarations.emplace(Key{family, name}, MetricDeclaration{family, name, source, std::move(table)})
+          .first->second;
+  if (c.complete)
+    complete(c, d);
+  return true;
+}
+
+bool MetricCatalog::append_to_every(MetricAppendix appendix)
+{
+  catalog().appendices.push_back(appendix);
   return true;
 }
 
 const MetricDeclaration* MetricCatalog::find(const std::string& family, const std::string& name)
 {
-  const auto& map = declarations();
+  const auto& map = completed().declarations;
   const auto it   = map.find({family, name});
   return it == map.end() ? nullptr : &it->second;
 }
@@ -113,14 +145,14 @@ const MetricDeclaration* MetricCatalog::find(const std::string& family, const st
 std::vector<const MetricDeclaration*> MetricCatalog::all()
 {
   std::vector<const MetricDeclaration*> out;
-  for (const auto& entry : declarations())
+  for (const auto& entry : completed().declarations)
     out.push_back(&entry.second);
   return out;
 }
 
 const std::vector<std::string>& MetricCatalog::errors()
 {
-  return catalog_errors();
+  return completed().errors;
 }
 
 std::vector<std::string> metric_errors(const std::string& family, const std::string& name, const Metrics& written)

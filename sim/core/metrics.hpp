@@ -56,11 +56,17 @@ struct MetricDeclaration {
   const MetricSpec* find(const std::string& metric) const;
 };
 
+// The rows every kind of a family gains after its own (the accounting's cost and energy): empty
+// for a family or kind it does not extend.
+using MetricAppendix = MetricTable (*)(const std::string& family, const std::string& name);
+
 class MetricCatalog {
  public:
   // Called by LLSIM_DECLARE_METRICS. A second table for the same kind, or a name twice in one
-  // table, is recorded in errors().
+  // table (its appendices' rows included), is recorded in errors().
   static bool add(const std::string& family, const std::string& name, MetricTable table, const char* file);
+  // Called from a static initialiser, before any lookup; lookups see every table with its appendices.
+  static bool append_to_every(MetricAppendix appendix);
   // nullptr when the kind declares no table.
   static const MetricDeclaration* find(const std::string& family, const std::string& name);
   // Every declaration, sorted by family, then name.

@@ -260,7 +260,7 @@ std::string Params::text(const std::string& key) const
   std::string v                          = scalar_text(at, "a string");
   const std::vector<std::string> allowed = !s.words.empty() ? s.words : s.choices ? s.choices() : s.words;
   if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), v) == allowed.end())
-    at.fail("unknown " + key + " '" + v + "' (expected " + either(allowed) + ")");
+    at.fail(unknown_word(key, v, allowed));
   return v;
 }
 

@@ -93,12 +93,8 @@ class Registry {
       ref.fail(std::string("missing '") + I::kSelector + ":' (one of: " + join(names(), ", ") + ")");
     const std::string name = scalar_text(selector, "a model name");
     const auto it          = entries().find(name);
-    if (it == entries().end()) {
-      // A suggestion names one model; the full list follows it (without one, it is the list).
-      const std::string listed = nearest(name, names()).empty() ? "" : " (valid: " + join(names(), ", ") + ")";
-      selector.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "': " + suggestion(name, names()) +
-                    listed);
-    }
+    if (it == entries().end())
+      selector.fail(unknown_word(I::kInterfaceName, name, names()));
     return it->second;
   }
 
@@ -119,7 +115,7 @@ class Registry {
     const std::string name = scalar_text(at, "a model name");
     const auto it          = entries().find(name);
     if (it == entries().end())
-      at.fail(std::string("unknown ") + I::kInterfaceName + " '" + name + "' (expected " + either(names()) + ")");
+      at.fail(unknown_word(I::kInterfaceName, name, names()));
     const YamlRef none(YAML::Node(YAML::NodeType::Map), at.path(), at.source());
     return it->second.make(Params(none, *it->second.info.params), context);
   }

@@ -86,6 +86,13 @@ std::string suggestion(const std::string& word, const std::vector<std::string>& 
   return "expected one of: " + join(candidates, ", ");
 }
 
+std::string unknown_word(const std::string& what, const std::string& word, const std::vector<std::string>& choices)
+{
+  const std::string close = nearest(word, choices);
+  return "unknown " + what + " '" + word + "'" + (close.empty() ? "" : ": did you mean '" + close + "'?") +
+         " (expected " + either(choices) + ")";
+}
+
 std::string format_number(double value)
 {
   if (std::isnan(value))

@@ -15,8 +15,14 @@ std::vector<std::string> split(std::string_view s, char sep);
 // The candidate closest to `word` by edit distance, or "" when none is reasonably close.
 std::string nearest(const std::string& word, const std::vector<std::string>& candidates);
 
-// "Did you mean 'x'?" suffix, or the list of valid names when nothing is close.
+// "Did you mean 'x'?" suffix, or the list of valid names when nothing is close: for a name that
+// refers to something the scenario declares (a key, a group, a phase).
 std::string suggestion(const std::string& word, const std::vector<std::string>& candidates);
+
+// The one message for a word outside a fixed set of choices (a `one_of` key, a model of a family,
+// a preset, a distribution): "unknown WHAT 'WORD' (expected a, b or c)", with "did you mean 'b'?"
+// after the word when one choice is close.
+std::string unknown_word(const std::string& what, const std::string& word, const std::vector<std::string>& choices);
 
 // `s` as one word for a POSIX shell: unchanged when it has only safe characters, else in single
 // quotes.

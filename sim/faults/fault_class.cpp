@@ -33,12 +33,4 @@ std::optional<FaultClass> parse_fault_class(const std::string& name)
   return std::nullopt;
 }
 
-std::string fault_class_names()
-{
-  std::string out;
-  for (FaultClass c : kFaultClasses)
-    out += (out.empty() ? "" : ", ") + std::string(fault_class_name(c));
-  return out;
-}
-
 }  // namespace llsim

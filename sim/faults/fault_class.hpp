@@ -19,6 +19,5 @@ inline constexpr std::array<FaultClass, 8> kFaultClasses = {
 // "gpu", "hbm", "nic", "switch", "host", "software", "maintenance", "other".
 const char* fault_class_name(FaultClass c);
 std::optional<FaultClass> parse_fault_class(const std::string& name);
-std::string fault_class_names();  // "gpu, hbm, ..., other", for error messages
 
 }  // namespace llsim

@@ -99,7 +99,7 @@ class IngestPhase : public Phase {
     MetadataService& mds  = *setup_.metadata;
     tally_                = std::make_unique<IngestTally>(static_cast<size_t>(mds.servers().count), sample_period_s_,
                                            static_cast<double>(setup_.scale));
-    const double journal0 = mds.journal_bytes(), home0 = mds.home_write_bytes();
+    const double journal0 = mds.journal_B(), home0 = mds.home_write_B();
     const double start      = now();
     run_                    = std::make_unique<IngestRun>(setup_, runtime.timer, *tally_);
     const std::string error = run_->run();
@@ -107,10 +107,10 @@ class IngestPhase : public Phase {
       throw SimulationError(error);
     makespan_s_ = now() - start;
     tally_->finish(now());
-    metadata_B_   = mds.metadata_bytes();
-    max_server_B_ = mds.max_server_metadata_bytes();
-    journal_B_    = mds.journal_bytes() - journal0;
-    home_B_       = mds.home_write_bytes() - home0;
+    metadata_B_   = mds.metadata_B();
+    max_server_B_ = mds.max_server_metadata_B();
+    journal_B_    = mds.journal_B() - journal0;
+    home_B_       = mds.home_write_B() - home0;
   }
 
   Metrics metrics() const override

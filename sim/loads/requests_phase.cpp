@@ -193,7 +193,7 @@ class RequestsPhase : public Phase {
     }
     const FileId* known = storage_->named(path(key));
     if (!write_) {
-      const double held = known ? storage_->file_bytes(*known) : 0;
+      const double held = known ? storage_->file_B(*known) : 0;
       if (!(held > 0)) {  // no phase has written the key's file (yet)
         misses_ += 1;
         return true;

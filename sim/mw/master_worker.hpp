@@ -27,6 +27,7 @@
 #include "sim/faults/fault_model.hpp"
 #include "sim/mw/task.hpp"
 #include "sim/mw/task_checkpointing.hpp"
+#include "sim/mw/task_io.hpp"
 #include "sim/mw/task_scheduler.hpp"
 #include "sim/mw/task_stalls.hpp"
 #include "sim/svc/storage.hpp"
@@ -58,18 +59,12 @@ struct MasterWorkerSetup {
   int64_t give_up_after   = 1000;     // failed attempts in a row of a task, no farther, that stop the run
 };
 
-struct MasterWorkerTotals {
-  double makespan_s           = 0;
-  double executed_flops       = 0;
-  double useful_flops         = 0;
-  double bytes_transferred    = 0;  // completed transfers: inputs, outputs, checkpoints
-  double checkpoint_bytes     = 0;  // checkpoints written
-  double busy_s               = 0;  // compute time summed over workers
-  double bytes_read_local     = 0;  // task inputs read from the data service on the worker's own disks
-  double bytes_read_remote    = 0;  // task inputs read from the data service over the network
-  double scratch_read_remote  = 0;  // earlier tasks' outputs read from another worker
-  double spill_bytes          = 0;  // written to the worker's disks and read back
-  double bytes_written_remote = 0;  // task outputs written to another host, over the network
+// What the tasks moved (task_io.hpp), then what they computed.
+struct MasterWorkerTotals : TaskIoTotals {
+  double makespan_s     = 0;
+  double executed_flops = 0;
+  double useful_flops   = 0;
+  double busy_s         = 0;  // compute time summed over workers
 };
 
 class MasterWorker {
@@ -113,22 +108,15 @@ class MasterWorker {
     double busy_s = 0, down_s = 0;
   };
 
-  // master side (master.cpp)
+  // master side
   void master_loop();
   void handle(const Message& m);
   size_t schedule(double now);  // one scheduling event; returns the number of tasks assigned
   void record_tracking(double now);
   double etc(size_t task, const WorkerState& w) const;
-  // worker side (worker.cpp)
+  // worker side
   void worker_loop(size_t w);
-  bool run_task(size_t w, size_t task);  // false: the worker went down
-  // Each false when `deadline` (the worker's next failure) comes first.
-  bool transfer(HostId from, HostId to, double bytes, double deadline);
-  bool write_checkpoint(size_t w, size_t task, double progress, double deadline);
-  bool read_checkpoint(size_t w, size_t task, double deadline);
-  bool read_input(size_t w, size_t task, double deadline);
-  bool write_output(size_t w, size_t task, double deadline);
-  bool spill(size_t w, double bytes, double deadline);
+  bool run_task(size_t w, size_t task);            // false: the worker went down
   void give_up_if_stalled(size_t w, size_t task);  // after run_task() returned false
   // Why `task` cannot progress (task_stalls.hpp), with the figures the error states.
   std::string stall_error(size_t w, size_t task, double needed_s, double checkpoint_s) const;
@@ -139,8 +127,6 @@ class MasterWorker {
   MasterWorkerSetup setup_;
   std::vector<Task> tasks_;
   std::vector<TaskRecord> records_;
-  std::vector<SavedCheckpoint> saved_;
-  std::vector<FileId> saved_file_;  // per task: its newest checkpoint's file
   std::vector<WorkerState> workers_;
   TaskStalls stalls_;
   // Set by the master when a task bounced from failed workers' queues cannot progress: the master
@@ -154,6 +140,7 @@ class MasterWorker {
   size_t done_    = 0;
   bool finished_  = false;
   MasterWorkerTotals totals_;
+  TaskIo io_;  // after the tasks and totals it refers to
   CsvWriter tracking_;
   CsvWriter worker_states_;
 };

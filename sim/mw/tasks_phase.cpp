@@ -131,7 +131,7 @@ class TasksPhase : public Phase {
             {"reexecutions", reexecutions},
             {"wasted_flops", std::max(0.0, totals.executed_flops - totals.useful_flops)},
             {"bytes_transferred", totals.bytes_transferred},
-            {"checkpoint_bytes", totals.checkpoint_bytes},
+            {"checkpoint_bytes", totals.checkpoint_B},
             {"worker_utilization", totals.makespan_s > 0 ? totals.busy_s / (workers * totals.makespan_s) : 0}};
   }
 

@@ -5,7 +5,7 @@
 
 namespace llsim {
 
-// What a phase held of one group while it ran, for the accounting (sim/run/accounting.hpp).
+// What a phase held of one group while it ran, for the accounting (sim/accounting/accounting.hpp).
 struct GroupUse {
   std::string group;
   // Host-seconds its hosts were allocated to the phase; absent: all of them from its start to end.

@@ -34,7 +34,7 @@ void apply_preset(const Params& p)
       return fill_preset(p, preset);
     names.push_back(preset.name);
   }
-  p.fail("preset", "unknown GPU '" + name + "': " + suggestion(name, names));
+  p.fail("preset", unknown_word("GPU", name, names));
 }
 
 GpuLink parse_link(const Params& p)
@@ -124,7 +124,7 @@ const ParamTable& gpu_params()
             .at_least(1)
             .at_most(32),
         ParamSpec::quantity("tdp", Dimension::Power,
-                            "board power of one GPU: its draw while busy, for energy (sim/run/accounting.hpp)")
+                            "board power of one GPU: its draw while busy, for energy (sim/accounting/accounting.hpp)")
             .positive()
             .may_be_absent(),
         ParamSpec::quantity("idle", Dimension::Power,

@@ -1,5 +1,5 @@
 // What a host group costs and draws, `platform.groups.<name>.cost` and `.power`, read by the
-// accounting after the run (sim/run/accounting.hpp):
+// accounting after the run (sim/accounting/accounting.hpp):
 //
 //   cost:  {per_hour: 3.2}         per host and hour it is allocated, in the scenario's currency
 //   cost:  {per_gpu_hour: 2.5}     or per GPU and hour (GPU groups only)

@@ -95,11 +95,11 @@ std::vector<StagePlan> DedupJob::stages() const
     return plan;
   const double records = s_.documents * s_.bands / reducers;
   plan.push_back({DedupStage::LshShuffle, s_.reducers,
-                  shape(s_.shuffle, shuffle_bytes() / reducers, records, candidate_pair_bytes() / reducers)});
+                  shape(s_.shuffle, shuffle_B() / reducers, records, candidate_pair_B() / reducers)});
   if (s_.stages == 3)
     return plan;
   plan.push_back({DedupStage::Cluster, 1,
-                  shape(s_.cluster, candidate_pair_bytes(), expected_removed(), expected_removed() * s_.id_B)});
+                  shape(s_.cluster, candidate_pair_B(), expected_removed(), expected_removed() * s_.id_B)});
   if (s_.stages == 4)
     return plan;
   // filter_write reads what the engine kept: the parsed copy, or, fused, the corpus again, which

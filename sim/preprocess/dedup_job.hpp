@@ -71,16 +71,16 @@ class DedupJob {
   {}
   std::vector<StagePlan> stages() const;
   // Band records shuffled: documents x bands x (key + id) bytes.
-  double shuffle_bytes() const { return s_.documents * s_.bands * (s_.key_B + s_.id_B); }
+  double shuffle_B() const { return s_.documents * s_.bands * (s_.key_B + s_.id_B); }
   double removed_fraction() const { return s_.duplicate_fraction * s_.found_probability; }
   double expected_removed() const { return s_.documents * removed_fraction(); }
-  double candidate_pair_bytes() const { return expected_removed() * 2 * s_.id_B; }
+  double candidate_pair_B() const { return expected_removed() * 2 * s_.id_B; }
 
   bool ran(DedupStage stage) const;  // whether the pipeline runs it
   // Reported: the shuffle's bytes, the expected documents removed, and a whole count of them
   // drawn with `rng`: each of the documents x fraction near-duplicates (rounded) is found with
   // found_probability. Each 0 when the stage that produces it did not run.
-  double reported_shuffle_bytes() const { return ran(DedupStage::LshShuffle) ? shuffle_bytes() : 0; }
+  double reported_shuffle_B() const { return ran(DedupStage::LshShuffle) ? shuffle_B() : 0; }
   double reported_expected_removed() const { return ran(DedupStage::Cluster) ? expected_removed() : 0; }
   int64_t draw_removed(Rng& rng) const;
 

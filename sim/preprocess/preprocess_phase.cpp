@@ -295,7 +295,7 @@ class PreprocessPhase : public Phase {
             {"bytes_read_local", t.read_local},
             {"bytes_read_remote", t.read_remote},
             {"network_bytes", t.read_remote + t.scratch_remote + t.written_remote},
-            {"shuffle_bytes", job.reported_shuffle_bytes()},
+            {"shuffle_bytes", job.reported_shuffle_B()},
             {"spill_bytes", t.spill},
             {"peak_memory_bytes", t.peak_memory},
             {"documents_removed", static_cast<double>(removed_)},

@@ -189,7 +189,7 @@ void PreprocessRun::record_stage(const StagePlan& stage, const MasterWorker& mw,
   a.read_local += t.bytes_read_local;
   a.read_remote += t.bytes_read_remote;
   a.scratch_remote += t.scratch_read_remote;
-  a.spill += t.spill_bytes;
+  a.spill += t.spill_B;
   a.busy_s += t.busy_s;
   a.tasks += static_cast<double>(stage.tasks);
   a.written_remote += t.bytes_written_remote;

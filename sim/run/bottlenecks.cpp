@@ -1,6 +1,6 @@
 #include "sim/run/bottlenecks.hpp"
 
-#include "sim/run/json_number.hpp"
+#include "sim/core/json_number.hpp"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
 #include "sim/run/outputs.hpp"
 
+#include "sim/accounting/accounting_json.hpp"
 #include "sim/core/errors.hpp"
+#include "sim/core/json_number.hpp"
 #include "sim/core/text.hpp"
-#include "sim/run/accounting_json.hpp"
 #include "sim/run/bottlenecks.hpp"
-#include "sim/run/json_number.hpp"
 #include "sim/run/resolved_json.hpp"
 
 #include <nlohmann/json.hpp>
@@ -64,7 +64,7 @@ std::string summary_json(const Scenario& scenario, const SimulationResult& resul
   }
   out["bottlenecks"] = bottlenecks_json(result);
   out["run"]         = json_metrics({{"cost", result.accounting.cost}, {"energy_kwh", result.accounting.energy_kwh}});
-  out["accounting"]  = accounting_json(scenario, result);
+  out["accounting"]  = accounting_json(finished_run(scenario, result), result.accounting);
   return out.dump(2) + "\n";
 }
 

@@ -3,7 +3,6 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/core/text.hpp"
-#include "sim/run/accounting.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/engine.hpp"
@@ -67,6 +66,9 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     PhaseResult& record = result.phases[i];
     record.name         = phase.name;
     record.kind         = phase.kind;
+    for (const GroupClaim& claim : phase.claims)
+      record.groups.push_back(claim.group);
+    record.groups.insert(record.groups.end(), phase.uses.begin(), phase.uses.end());
     // Phases are created in file order, and `after` only names other phases, so a runner joins
     // runners that exist by the time it runs (all are created before the simulation starts).
     const std::string label = "phase '" + phase.name + "'";
@@ -113,8 +115,14 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     result.services.push_back({s->name(), s->kind(), s->totals(), s->table(*scenario.platform)});
   }
   check_declared(result);
-  result.accounting = account(scenario, result);
+  result.accounting = account(finished_run(scenario, result));
   return result;
+}
+
+FinishedRun finished_run(const Scenario& scenario, const SimulationResult& result)
+{
+  return {*scenario.platform,      scenario.accounting, *scenario.services,
+          result.simulated_time_s, result.phases,       result.services};
 }
 
 }  // namespace llsim

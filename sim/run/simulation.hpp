@@ -2,45 +2,21 @@
 // phase when its dependencies are done and its start time is reached, and collects the results
 // of the phases and of the services.
 #pragma once
-#include "sim/run/bill.hpp"
+#include "sim/accounting/accounting.hpp"
+#include "sim/phase/phase_result.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/svc/service_result.hpp"
 
-#include <map>
 #include <string>
 #include <vector>
 
 namespace llsim {
 
-struct PhaseResult {
-  std::string name;
-  std::string kind;
-  double start_s = 0;
-  double end_s   = 0;
-  Metrics metrics;
-  std::vector<OutputTable> tables;
-  std::vector<GroupUse> usage;  // Phase::usage()
-  // Seconds its work spent at each resource (sim/sg/wait_ledger.hpp), by resource name.
-  std::map<std::string, double> waits;
-  // Requests it turned away, by reason (sim/sg/wait_ledger.hpp).
-  std::map<std::string, double> turned_away;
-  // Seconds of its background work (sim/sg/wait_ledger.hpp), by resource name.
-  std::map<std::string, double> background_waits;
-  // Bytes its work delivered between host groups (sim/sg/traffic_ledger.hpp).
-  std::map<std::pair<std::string, std::string>, double> traffic;
-};
-
-struct ServiceResult {
-  std::string name;
-  std::string kind;
-  Metrics totals;
-  CsvWriter table;  // service_<name>.csv
-};
-
 struct SimulationResult {
   double simulated_time_s = 0;
   std::vector<PhaseResult> phases;
   std::vector<ServiceResult> services;
-  Accounting accounting;  // cost and energy (sim/run/accounting.hpp)
+  Accounting accounting;  // cost and energy (sim/accounting/accounting.hpp)
 };
 
 struct SimulationOptions {
@@ -51,5 +27,8 @@ struct SimulationOptions {
 // A phase that fails ends the process with exit status 1 (see sim/sg/actors.hpp). Call at most
 // once per process (SimGrid allows one engine).
 SimulationResult simulate(Scenario& scenario, const SimulationOptions& options);
+
+// The run as the accounting reads it.
+FinishedRun finished_run(const Scenario& scenario, const SimulationResult& result);
 
 }  // namespace llsim

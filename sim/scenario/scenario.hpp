@@ -11,11 +11,11 @@
 //   phases:
 //     - {name: stage, kind: transfer, after: [..], start: 10s, ...}
 #pragma once
+#include "sim/accounting/accounting_spec.hpp"
 #include "sim/core/yaml_ref.hpp"
 #include "sim/faults/host_faults.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/platform/platform_spec.hpp"
-#include "sim/scenario/accounting_spec.hpp"
 #include "sim/svc/directory.hpp"
 
 #include <cstdint>

@@ -197,7 +197,7 @@ class ServePhase : public Phase {
     batching_.base.hash_block_tokens = workload_.block_tokens;
     if (p.has("weights"))
       weights_ = std::make_unique<WeightSource>(p.section("weights", weight_source_params()), c.services,
-                                                model_.weight_bytes(), "phase '" + c.phase_name + "'");
+                                                model_.weight_B(), "phase '" + c.phase_name + "'");
     system_ =
         Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
                                                         slo_, c.claims, c.seed, "phase." + c.phase_name});
@@ -220,7 +220,7 @@ class ServePhase : public Phase {
     progress_ = std::make_unique<WaitPoint>();
     env_      = std::make_unique<ServeEnv>(ServeEnv{runtime.platform, runtime.faults, *tally_, requests, runtime.label,
                                                [p = progress_.get()] { p->notify_all(); }, weights_.get(),
-                                               model_.weight_bytes()});
+                                               model_.weight_B()});
     env_->swap_pool = swap_pool_.get();
     if (weights_)
       weights_->start(runtime.platform, runtime.faults);

@@ -106,14 +106,14 @@ void CountedFlows::look_all()
       look(f);
 }
 
-void CountedFlows::end(size_t flow, double moved_bytes, double now_s)
+void CountedFlows::end(size_t flow, double moved_B, double now_s)
 {
   Flow& f = flows_[flow];
   look(f);
   census_.leave(f.from, f.to);
   f.running = false;
   // The link whose share is nearest the rate achieved (a flow too short to tell: the narrowest).
-  const double rate  = now_s > f.start_s ? moved_bytes / (now_s - f.start_s) : 0;
+  const double rate  = now_s > f.start_s ? moved_B / (now_s - f.start_s) : 0;
   const auto off     = [rate](const LinkCensus::Share& s) { return std::abs(std::log(s.Bps / rate)); };
   const auto nearest = std::min_element(f.shares.begin(), f.shares.end(), [&](const auto& a, const auto& b) {
     return rate > 0 && off(a) != off(b) ? off(a) < off(b) : a.Bps < b.Bps;

@@ -57,10 +57,10 @@ class CountedFlows {
   CountedFlows& operator=(const CountedFlows&) = delete;
   ~CountedFlows();
 
-  size_t add(HostId from, HostId to, double now_s);         // the flow starts; its number
-  void look_all();                                          // notes the running flows' shares (after adding them all)
-  void end(size_t flow, double moved_bytes, double now_s);  // it ended: which link held it; it leaves
-  WaitResource limit() const;                               // the NIC if no flow ended
+  size_t add(HostId from, HostId to, double now_s);     // the flow starts; its number
+  void look_all();                                      // notes the running flows' shares (after adding them all)
+  void end(size_t flow, double moved_B, double now_s);  // it ended: which link held it; it leaves
+  WaitResource limit() const;                           // the NIC if no flow ended
 
  private:
   struct Flow {

@@ -74,7 +74,7 @@ void MemoryPool::start(const ServiceRuntime& runtime)
   }
 }
 
-double MemoryPool::stored_bytes() const
+double MemoryPool::stored_B() const
 {
   double stored = 0;
   for (const auto& s : servers_)
@@ -103,7 +103,7 @@ LLSIM_DECLARE_METRICS(Service, MemoryPool::kKind, kMemoryPoolMetrics);
 Metrics MemoryPool::totals() const
 {
   Metrics m           = Service::totals();
-  const double stored = stored_bytes();
+  const double stored = stored_B();
   m.push_back({"hits", hits_});
   m.push_back({"misses", misses_});
   m.push_back({"evictions", evictions_});

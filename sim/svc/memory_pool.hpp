@@ -40,7 +40,7 @@ class MemoryPool : public Service {
   size_t server_of(const std::string& key) const;
   double capacity() const { return capacity_B_; }
   bool holds(const std::string& key) const;
-  double stored_bytes() const;
+  double stored_B() const;
   double evictions() const { return evictions_; }
 
   // Blocking calls made by an actor on behalf of `client`; Failed when a host involved is down

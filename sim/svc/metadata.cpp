@@ -305,7 +305,7 @@ void MetadataService::before_finish(double end_s)
     d.apply_until(end_s);
 }
 
-double MetadataService::metadata_bytes() const
+double MetadataService::metadata_B() const
 {
   double total = 0;
   for (double n : inodes_)
@@ -313,7 +313,7 @@ double MetadataService::metadata_bytes() const
   return total;
 }
 
-double MetadataService::max_server_metadata_bytes() const
+double MetadataService::max_server_metadata_B() const
 {
   double most = 0;
   for (double n : inodes_)
@@ -321,19 +321,19 @@ double MetadataService::max_server_metadata_bytes() const
   return most;
 }
 
-double MetadataService::journal_bytes() const
+double MetadataService::journal_B() const
 {
   double total = 0;
   for (const auto& j : journals_)
-    total += j->journal_bytes();
+    total += j->journal_B();
   return total;
 }
 
-double MetadataService::home_write_bytes() const
+double MetadataService::home_write_B() const
 {
   double total = 0;
   for (const auto& j : journals_)
-    total += j->home_bytes();
+    total += j->home_B();
   return total;
 }
 
@@ -357,10 +357,10 @@ LLSIM_DECLARE_METRICS(Service, MetadataService::kKind, kMetadataMetrics);
 Metrics MetadataService::totals() const
 {
   Metrics m = Service::totals();
-  m.push_back({"metadata_bytes", metadata_bytes()});
-  m.push_back({"max_server_metadata_bytes", max_server_metadata_bytes()});
-  m.push_back({"journal_bytes", journal_bytes()});
-  m.push_back({"home_write_bytes", home_write_bytes()});
+  m.push_back({"metadata_bytes", metadata_B()});
+  m.push_back({"max_server_metadata_bytes", max_server_metadata_B()});
+  m.push_back({"journal_bytes", journal_B()});
+  m.push_back({"home_write_bytes", home_write_B()});
   return m;
 }
 

@@ -77,10 +77,10 @@ class MetadataService : public Service {
             bool wait_if_down = false);
 
   // Bytes of inodes the servers hold now, and the most one server holds.
-  double metadata_bytes() const;
-  double max_server_metadata_bytes() const;
-  double journal_bytes() const;
-  double home_write_bytes() const;
+  double metadata_B() const;
+  double max_server_metadata_B() const;
+  double journal_B() const;
+  double home_write_B() const;
   // Empty, or what the first operation refused for lack of room said.
   const std::string& capacity_error() const { return capacity_error_; }
 

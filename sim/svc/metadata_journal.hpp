@@ -54,8 +54,8 @@ class MetadataJournal {
   // standing for `scale` identical records: when it is durable on the log device.
   double append(double ready, uint64_t dir_key, double scale);
 
-  double journal_bytes() const { return journal_B_; }
-  double home_bytes() const { return home_B_; }
+  double journal_B() const { return journal_B_; }
+  double home_B() const { return home_B_; }
   double checkpoints() const { return checkpoints_; }
 
  private:

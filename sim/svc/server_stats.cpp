@@ -52,7 +52,7 @@ void ServerStats::add(double now, double bytes, double operations)
   advance(now);
   bytes_ += bytes;
   operations_ += operations;
-  total_bytes_ += bytes;
+  total_B_ += bytes;
   total_operations_ += operations;
 }
 

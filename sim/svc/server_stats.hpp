@@ -27,7 +27,7 @@ class ServerStats {
   void finish(double now);                       // closes the last bucket
 
   const std::vector<Row>& rows() const { return rows_; }
-  double bytes() const { return total_bytes_; }
+  double bytes() const { return total_B_; }
   double operations() const { return total_operations_; }
   double busy_seconds() const { return total_busy_s_; }  // unit-seconds
   double units() const { return units_; }
@@ -47,7 +47,7 @@ class ServerStats {
   bool level_moved_ = false;                                      // in the open bucket
   double level_     = 0;
   std::vector<Row> rows_;
-  double total_bytes_ = 0, total_operations_ = 0, total_busy_s_ = 0;
+  double total_B_ = 0, total_operations_ = 0, total_busy_s_ = 0;
   size_t peak_queue_ = 0;
 };
 

@@ -142,7 +142,7 @@ Metrics StorageService::totals() const
   Metrics m = Service::totals();
   m.push_back({"bytes_written", bytes_written_});
   m.push_back({"bytes_read", bytes_read_});
-  m.push_back({"stored_bytes", files_.stored_bytes()});
+  m.push_back({"stored_bytes", files_.stored_B()});
   m.push_back({"charged_bytes_written", charged_written_});
   m.push_back({"charged_bytes_read", charged_read_});
   return m;

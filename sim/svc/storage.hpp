@@ -25,7 +25,7 @@
 //   a forwarded read is done when its disk has read it.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - `files:` declares file sets there from the start (declared_files.hpp), e.g. a model's weights.
-// - `cost: {per_TB_month}` prices the bytes it holds over time (sim/run/accounting.hpp).
+// - `cost: {per_TB_month}` prices the bytes it holds over time (sim/accounting/accounting.hpp).
 // - Capacity is enforced per target: a write that does not fit fails, naming the server, the
 //   disk and the bytes.
 #pragma once
@@ -112,10 +112,10 @@ class StorageService : public Service {
   void set_name(const std::string& name, FileId f) { files_.names().set(name, f); }
   const FileId* named(const std::string& name) const { return files_.named(name); }
   std::vector<FileId> file_set(const std::string& path) const { return files_.file_set(path); }
-  double set_bytes(const std::string& path) const { return files_.set_bytes(path); }
+  double set_B(const std::string& path) const { return files_.set_B(path); }
   FileNames& names() { return files_.names(); }
   const FileNames& names() const { return files_.names(); }
-  double file_bytes(FileId f) const { return files_.file_bytes(f); }
+  double file_B(FileId f) const { return files_.file_B(f); }
   const StripeLayout& layout(FileId f) const { return files_.layout(f); }
   // The bytes of [offset, offset + bytes) of a file on each target, as (target, bytes): a
   // striped file's stripes; for an object, a share of each target's bytes (any slice of a

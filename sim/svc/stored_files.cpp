@@ -79,11 +79,11 @@ std::vector<FileId> StoredFiles::file_set(const std::string& path) const
   return set;
 }
 
-double StoredFiles::set_bytes(const std::string& path) const
+double StoredFiles::set_B(const std::string& path) const
 {
   double bytes = 0;
   for (FileId f : file_set(path))
-    bytes += file_bytes(f);
+    bytes += file_B(f);
   return bytes;
 }
 
@@ -94,7 +94,7 @@ std::vector<std::pair<size_t, double>> StoredFiles::parts(FileId f, double offse
     return stripe_parts(file.layout, offset, bytes);
   // An object's slice is spread over its targets as its bytes are (a checkpoint's weights are a
   // share of every writer's bytes).
-  const double total = file_bytes(f);
+  const double total = file_B(f);
   std::vector<std::pair<size_t, double>> out;
   for (const auto& [target, held] : file.bytes_on)
     if (held > 0 && total > 0)
@@ -102,7 +102,7 @@ std::vector<std::pair<size_t, double>> StoredFiles::parts(FileId f, double offse
   return out;
 }
 
-double StoredFiles::file_bytes(FileId f) const
+double StoredFiles::file_B(FileId f) const
 {
   double bytes = 0;
   for (const auto& on : files_.at(f).bytes_on)
@@ -133,7 +133,7 @@ void StoredFiles::give_back(FileId f, size_t target, double bytes, double now_s)
   it->second.on(target) -= bytes;
 }
 
-double StoredFiles::stored_bytes() const
+double StoredFiles::stored_B() const
 {
   double stored = 0;
   for (double u : used_)

@@ -42,8 +42,8 @@ class StoredFiles {
   const FileNames& names() const { return names_; }
   const FileId* named(const std::string& name) const;  // if it still exists
   std::vector<FileId> file_set(const std::string& path) const;
-  double set_bytes(const std::string& path) const;
-  double file_bytes(FileId f) const;
+  double set_B(const std::string& path) const;
+  double file_B(FileId f) const;
   const StripeLayout& layout(FileId f) const { return files_.at(f).layout; }
   std::vector<std::pair<size_t, double>> parts(FileId f, double offset, double bytes) const;
 
@@ -54,7 +54,7 @@ class StoredFiles {
   void give_back(FileId f, size_t target, double bytes, double now_s);  // of a write that failed
 
   double used(size_t target) const { return used_[target]; }
-  double stored_bytes() const;
+  double stored_B() const;
   double stored_byte_seconds(double end_s) const { return stored_.integral(end_s); }
 
  private:

@@ -85,7 +85,7 @@ class CheckpointMode {
   virtual std::vector<CheckpointStep> local_recovery() const { return {}; }
   virtual bool local_recoverable(const std::set<size_t>& /*lost*/, size_t /*writers*/) const { return false; }
   // Bytes written per checkpoint outside the parallel file system (node-local levels).
-  virtual double local_bytes(double /*checkpoint_B*/, int64_t) const { return 0; }
+  virtual double local_B(double /*checkpoint_B*/, int64_t) const { return 0; }
 };
 
 }  // namespace llsim

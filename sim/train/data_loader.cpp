@@ -44,7 +44,7 @@ DataLoader::DataLoader(DataSpec spec)
     , wake_(std::make_unique<WaitPoint>())
 {
   for (const FileId f : s_.storage->file_set(s_.dataset)) {
-    const double b = s_.storage->file_bytes(f);
+    const double b = s_.storage->file_B(f);
     if (b > 0)
       files_.emplace_back(f, b);
     dataset_B_ += b;

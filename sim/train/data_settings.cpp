@@ -48,7 +48,7 @@ std::optional<DataSpec> read_data_settings(const Params& phase, ServiceDirectory
                           "declared there");
   spec.batch_B = p.quantity("tokens_per_iteration") * p.quantity("bytes_per_token");
   // Files declared on the service are there now; a phase's output is written later.
-  const double declared_B = spec.storage->set_bytes(spec.dataset);
+  const double declared_B = spec.storage->set_B(spec.dataset);
   if (declared_B > 0 && declared_B < spec.batch_B)
     p.fail("tokens_per_iteration", "one batch is " + format_bytes(spec.batch_B) + " but the dataset '" + spec.dataset +
                                        "' declared on '" + spec.storage->name() + "' holds " +

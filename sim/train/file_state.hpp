@@ -26,11 +26,11 @@ class FileStatePolicy {
   static constexpr const char* kSelector      = "impl";
   virtual ~FileStatePolicy()                  = default;
   // Bytes saved with a checkpoint when `written_B` were written since the previous one.
-  virtual double saved_bytes(const FileWorkload& f, double written_B) const = 0;
+  virtual double saved_B(const FileWorkload& f, double written_B) const = 0;
   // Whether rolling back leaves the files inconsistent with the restored process state.
   virtual bool inconsistent_on_rollback() const { return false; }
   // Bytes kept besides checkpoints (versions) for `written_B` written.
-  virtual double kept_bytes(const FileWorkload&, double) const { return 0; }
+  virtual double kept_B(const FileWorkload&, double) const { return 0; }
 };
 
 }  // namespace llsim

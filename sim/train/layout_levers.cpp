@@ -17,7 +17,7 @@ IoPlan plan_checkpoint(const LayoutLevers& levers, const ModelState& model, cons
   // Who writes what: each node its ranks' bytes.
   std::vector<std::pair<int64_t, double>> writers;  // node, bytes
   for (int64_t rank = 0; rank < parallelism.ranks(); ++rank) {
-    const double bytes = rank_checkpoint_bytes(position_of(rank, parallelism), model, parallelism, levers.even_data);
+    const double bytes = rank_checkpoint_B(position_of(rank, parallelism), model, parallelism, levers.even_data);
     const int64_t node = rank / io.ranks_per_node;
     if (bytes <= 0)
       continue;

@@ -17,7 +17,7 @@ RankPosition position_of(int64_t rank, const Parallelism& p)
   return pos;
 }
 
-double shard_bytes(int64_t stage, const ModelState& m, const Parallelism& p)
+double shard_B(int64_t stage, const ModelState& m, const Parallelism& p)
 {
   const double shares      = m.embedding_stage + static_cast<double>(p.pipeline - 1);
   const double stage_share = (stage == 0 ? m.embedding_stage : 1.0) / shares;
@@ -35,7 +35,7 @@ double replicated_share(const ModelState& m)
     return 1;
   case Sharding::Zero1:
   case Sharding::Zero2:
-    return m.weight_bytes_per_param / m.bytes_per_param;
+    return m.weight_B_per_param / m.bytes_per_param;
   case Sharding::Zero3:
   case Sharding::Fsdp:
     return 0;
@@ -45,16 +45,16 @@ double replicated_share(const ModelState& m)
 
 }  // namespace
 
-double rank_state_bytes(int64_t stage, const ModelState& m, const Parallelism& p)
+double rank_state_B(int64_t stage, const ModelState& m, const Parallelism& p)
 {
-  const double shard  = shard_bytes(stage, m, p);
+  const double shard  = shard_B(stage, m, p);
   const double shared = replicated_share(m);
   return shard * shared + shard * (1 - shared) / static_cast<double>(p.data);
 }
 
-double rank_checkpoint_bytes(const RankPosition& pos, const ModelState& m, const Parallelism& p, bool even_data)
+double rank_checkpoint_B(const RankPosition& pos, const ModelState& m, const Parallelism& p, bool even_data)
 {
-  const double shard  = shard_bytes(pos.stage, m, p);
+  const double shard  = shard_B(pos.stage, m, p);
   const double shared = shard * replicated_share(m);
   const double own    = (shard - shared) / static_cast<double>(p.data);
   if (even_data)
@@ -62,13 +62,13 @@ double rank_checkpoint_bytes(const RankPosition& pos, const ModelState& m, const
   return own + (pos.data_rank == 0 ? shared : 0);
 }
 
-double node_state_bytes(const ModelState& m, const Parallelism& p, int64_t ranks_per_node)
+double node_state_B(const ModelState& m, const Parallelism& p, int64_t ranks_per_node)
 {
   double most = 0;
   for (int64_t first = 0; first < p.ranks(); first += ranks_per_node) {
     double node = 0;
     for (int64_t r = first; r < first + ranks_per_node && r < p.ranks(); ++r)
-      node += rank_state_bytes(position_of(r, p).stage, m, p);
+      node += rank_state_B(position_of(r, p).stage, m, p);
     most = std::max(most, node);
   }
   return most;

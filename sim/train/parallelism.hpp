@@ -27,11 +27,11 @@ struct Parallelism {
 enum class Sharding { None, Zero1, Zero2, Zero3, Fsdp };
 
 struct ModelState {
-  double params                 = 0;
-  double bytes_per_param        = 0;
-  double weight_bytes_per_param = 2;  // of bytes_per_param, the weights (the rest: optimizer state)
-  double embedding_stage        = 1;  // share of stage 0 relative to the other stages
-  Sharding sharding             = Sharding::None;
+  double params             = 0;
+  double bytes_per_param    = 0;
+  double weight_B_per_param = 2;  // of bytes_per_param, the weights (the rest: optimizer state)
+  double embedding_stage    = 1;  // share of stage 0 relative to the other stages
+  Sharding sharding         = Sharding::None;
   double total_B() const { return params * bytes_per_param; }
 };
 
@@ -42,15 +42,15 @@ struct RankPosition {
 RankPosition position_of(int64_t rank, const Parallelism& p);
 
 // Bytes of model state one model-parallel shard (one replica's copy) holds, by pipeline stage.
-double shard_bytes(int64_t stage, const ModelState& m, const Parallelism& p);
+double shard_B(int64_t stage, const ModelState& m, const Parallelism& p);
 // Bytes of model state a rank of `stage` holds itself, by the sharding (what a snapshot copies).
-double rank_state_bytes(int64_t stage, const ModelState& m, const Parallelism& p);
+double rank_state_B(int64_t stage, const ModelState& m, const Parallelism& p);
 // Bytes a rank writes in a checkpoint, which holds one copy of the state: its own unique part of
 // its shard; of what the replicas share, 1/data each with `even_data`, else all of it from
 // data rank 0.
-double rank_checkpoint_bytes(const RankPosition& pos, const ModelState& m, const Parallelism& p, bool even_data);
+double rank_checkpoint_B(const RankPosition& pos, const ModelState& m, const Parallelism& p, bool even_data);
 // The most state one node holds: its `ranks_per_node` ranks' own state.
-double node_state_bytes(const ModelState& m, const Parallelism& p, int64_t ranks_per_node);
+double node_state_B(const ModelState& m, const Parallelism& p, int64_t ranks_per_node);
 // "none", "zero1", "zero2", "zero3", "fsdp"; false for another name.
 bool parse_sharding(const std::string& name, Sharding* sharding);
 

@@ -213,7 +213,7 @@ class TrainPhase : public Phase {
     layout_           = Registry<CheckpointLayout>::create(ckpt.raw("layout"), {});
     policy_           = Registry<CheckpointPolicy>::create(ckpt.raw("policy"), {});
     mode_             = Registry<CheckpointMode>::create(
-                    ckpt.raw("mode"), {c.platform, nodes_, node_state_bytes(model_, parallelism_, io_system_.ranks_per_node)});
+                    ckpt.raw("mode"), {c.platform, nodes_, node_state_B(model_, parallelism_, io_system_.ranks_per_node)});
     file_state_ = Registry<FileStatePolicy>::create(ckpt.raw("file_state"), {});
     replay_     = parse_replay(ckpt);
     keep_       = ckpt.integer("keep");
@@ -266,7 +266,7 @@ class TrainPhase : public Phase {
   Metrics metrics() const override
   {
     const auto mean = [this](IoKind k) { return env_ ? env_->totals(k).mean_s() : NAN; };
-    Metrics m       = {{"checkpoint_bytes", result_.checkpoint_bytes},
+    Metrics m       = {{"checkpoint_bytes", result_.checkpoint_B},
                        {"checkpoints", static_cast<double>(result_.checkpoints)},
                        {"checkpoint_files", static_cast<double>(plan_.files())},
                        {"checkpoint_write_s", mean(IoKind::PfsWrite)},
@@ -286,7 +286,7 @@ class TrainPhase : public Phase {
                        {"restores_pfs", static_cast<double>(result_.restores_pfs)},
                        {"makespan_s", result_.makespan_s},
                        {"goodput", result_.makespan_s > 0 ? result_.useful_s / result_.makespan_s : 0},
-                       {"file_state_bytes", result_.file_state_bytes},
+                       {"file_state_bytes", result_.file_state_B},
                        {"inconsistent_rollbacks", static_cast<double>(result_.inconsistent_rollbacks)},
                        {"job_mtbf_s", setup_.job_mtbf_s},
                        {"io_replays", env_ ? static_cast<double>(env_->replays()) : 0},

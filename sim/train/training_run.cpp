@@ -259,13 +259,13 @@ class Run {
     // since are saved with the next checkpoint that writes.
     const bool saves_files = writes_while_blocked || s_.mode->background_pfs(index);
     const double written_B = s_.files.write_Bps * (unsaved_s_ + since_checkpoint_s_);
-    const double file_B    = saves_files ? s_.file_state->saved_bytes(s_.files, written_B) : 0;
+    const double file_B    = saves_files ? s_.file_state->saved_B(s_.files, written_B) : 0;
     if (!run_steps(steps, writes_while_blocked ? file_B : 0, {}))
       return false;
     const double blocking = env_.now() - start;
     out_.checkpoints      = index;
     out_.blocking_s += blocking;
-    out_.file_state_bytes += saves_files ? file_B + s_.file_state->kept_bytes(s_.files, written_B) : 0;
+    out_.file_state_B += saves_files ? file_B + s_.file_state->kept_B(s_.files, written_B) : 0;
     unsaved_s_          = saves_files ? 0 : unsaved_s_ + since_checkpoint_s_;
     since_checkpoint_s_ = 0;
     checkpointed_at_    = done_;
@@ -274,7 +274,7 @@ class Run {
       local_.exists = true;
       lost_.clear();
     }
-    double bytes   = s_.mode->local_bytes(s_.checkpoint_B, index) + file_B;
+    double bytes   = s_.mode->local_B(s_.checkpoint_B, index) + file_B;
     double durable = -1;
     if (s_.mode->reaches_pfs(index))
       bytes += s_.checkpoint_B;
@@ -295,7 +295,7 @@ class Run {
       pfs_    = point;
       durable = env_.now();
     }
-    out_.checkpoint_bytes += bytes;
+    out_.checkpoint_B += bytes;
     out_.records.push_back({index, start, env_.now(), done_, blocking, bytes, durable, env_.replays() > replays});
     failures_in_a_row_ = 0;
     update_interval();

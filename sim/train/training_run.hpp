@@ -92,7 +92,7 @@ struct TrainingResult {
   int64_t checkpoints = 0, failures = 0, restarts = 0, inconsistent_rollbacks = 0;
   int64_t restarts_cut_short = 0, checkpoints_cut_short = 0;
   int64_t restores_memory = 0, restores_local = 0, restores_pfs = 0;  // restarts, by the tier read
-  double checkpoint_bytes = 0, file_state_bytes = 0;
+  double checkpoint_B = 0, file_state_B = 0;
   double interval_s      = 0;  // the last one the policy gave
   double mean_blocking_s = 0;  // C
   std::vector<CheckpointRecord> records;

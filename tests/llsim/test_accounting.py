@@ -1,4 +1,4 @@
-"""Cost and energy through llsim against their closed forms (sim/run/bill.hpp):
+"""Cost and energy through llsim against their closed forms (sim/accounting/bill.hpp):
 hours x price, busy power x time at full use, idle power x time when idle, the storage integral of
 bytes over time, PUE and the price of energy, serving billed while its instances are up, and
 holders of one group at the same time splitting it. The prices in the inputs are assumptions."""

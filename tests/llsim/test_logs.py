@@ -91,14 +91,14 @@ shows(err, "ingest without a cache", "0 of 2 directories cached, lookups to serv
 # Master-worker: assignments with their estimates, scheduling events; then a failure with local
 # checkpoints (tests/inputs/tasks_failure_trace.yaml: worker 0 down from 50 s to 60 s).
 err = logged("tests/inputs/tasks_fcfs_identical.yaml", [], ["llsim.mw:debug"])
-shows(err, "tasks", "[llsim_mw_master/DEBUG] task 0 -> workers-0: ETC 10 s, expected done at 10 s (input from the master)",
-      "scheduling event: 8 of 50 unassigned tasks assigned", "[llsim_mw_worker/DEBUG] task 0, attempt 1: starts at 0")
+shows(err, "tasks", "[llsim_mw_master_worker/DEBUG] task 0 -> workers-0: ETC 10 s, expected done at 10 s (input from the master)",
+      "scheduling event: 8 of 50 unassigned tasks assigned", "[llsim_mw_master_worker/DEBUG] task 0, attempt 1: starts at 0")
 err = logged("tests/inputs/tasks_failure_trace.yaml",
              ["phases.bag.checkpoint={impl: local, interval: 20s, size: 1MB, storage: scratch}"], ["llsim.mw:debug"])
 shows(err, "tasks with a failure", "task 0: checkpoint at 4e+10 of 1e+11 flops (1e+06 B) on its own disks",
       "goes down until 60 s, task 0 lost; the master notices at 55 s", "notices that workers-0 failed: task 0",
       "workers-0 is back", "task 0, attempt 2: starts at 4e+10 of 1e+11 flops (re-executed from its checkpoint)")
-err = logged("tests/inputs/tasks_failure_trace.yaml", [], ["llsim.mw.worker:debug"])
+err = logged("tests/inputs/tasks_failure_trace.yaml", [], ["llsim.mw.master_worker:debug"])
 shows(err, "tasks without checkpoints", "task 0, attempt 2: starts at 0 of 1e+11 flops (re-executed from scratch)")
 
 # Preprocess: the corpus placement, the engine, each stage and where each task's input lies; with

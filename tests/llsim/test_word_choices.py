@@ -1,6 +1,8 @@
 """Keys whose value is one of a few words (ParamSpec::one_of): each refuses any other word with
 one message, `KEY: unknown KEY 'WORD' (expected a, b or c)`, located at the value, exit 2 and no
-output; and `llsim models` lists the words."""
+output; and `llsim models` lists the words. A word close to one of them gets `did you mean`, and
+the models of a family, named by `impl:` or by a key's value, a GPU preset and a distribution are
+refused in the same words (unknown_word, sim/core/text.hpp)."""
 from harness import check, finish, run, run_fails
 
 # (scenario, the --set that puts the word in place, the key, its words)
@@ -31,7 +33,19 @@ CASES = [
 for scenario, setting, key, words in CASES:
     run_fails(scenario, f"{key}: unknown {key} 'nonsense' (expected {words})", setting % "nonsense")
 
+run_fails("tests/inputs/serve_single.yaml",
+          "preemption: unknown preemption 'swop': did you mean 'swap'? (expected recompute or swap)",
+          "phases.chat.batching.preemption=swop")
+run_fails("tests/inputs/serve_single.yaml", "router: unknown router 'least_loded': did you mean 'least_loaded'? "
+          "(expected conductor, kv_aware, least_loaded or round_robin)", "phases.chat.system.router=least_loded")
 _, out, _ = run("models")
+run_fails("tests/inputs/tasks_fcfs_identical.yaml",
+          "impl: unknown task_scheduler 'minmim': did you mean 'minmin'? (expected ", "phases.bag.scheduler={impl: minmim}")
+run_fails("tests/inputs/serve_single.yaml", "preset: unknown GPU 'h100-sxm5': did you mean 'h100-sxm'? (expected ",
+          "platform.groups.gpu.gpu={preset: h100-sxm5}")
+run_fails("tests/inputs/tasks_fcfs_identical.yaml", "dist: unknown distribution 'expo' (expected ",
+          "phases.bag.tasks.flops={dist: expo, mean: 1}")
+
 check("one of: single, partner, xor" in out and "one of: auto, always, once" in out,
       "llsim models lists the words of a one_of key")
 finish()

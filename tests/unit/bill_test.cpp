@@ -1,5 +1,5 @@
+#include "sim/accounting/bill.hpp"
 #include "sim/core/level_integral.hpp"
-#include "sim/run/bill.hpp"
 #include "sim/run/bottlenecks.hpp"
 
 #include <catch2/catch.hpp>

@@ -96,7 +96,7 @@ TEST_CASE("layout: a node's ranks write as one writer", "[checkpoint_layout]")
 TEST_CASE("sharding: what a rank holds and writes", "[checkpoint_layout]")
 {
   Case c;  // data 4; stage 0 shard 3.75 GB, of which the weights 2 B of 10 per parameter
-  c.model.weight_bytes_per_param = 2;
+  c.model.weight_B_per_param = 2;
   const RankPosition first = position_of(0, c.par), second = position_of(2, c.par);
   REQUIRE((first.data_rank == 0 && second.data_rank == 1));
   for (const Sharding s : {Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3, Sharding::Fsdp}) {
@@ -106,21 +106,21 @@ TEST_CASE("sharding: what a rank holds and writes", "[checkpoint_layout]")
       CHECK(plan_checkpoint(LayoutLevers{even, 1, false, 0}, c.model, c.par, c.io).total_B() == Approx(1e10));
   }
   c.model.sharding = Sharding::None;
-  CHECK(rank_state_bytes(0, c.model, c.par) == Approx(3.75e9));
-  CHECK(rank_checkpoint_bytes(second, c.model, c.par, false) == 0);
+  CHECK(rank_state_B(0, c.model, c.par) == Approx(3.75e9));
+  CHECK(rank_checkpoint_B(second, c.model, c.par, false) == 0);
   c.model.sharding = Sharding::Zero1;  // weights 0.75 GB held whole, optimizer 3 GB / 4
-  CHECK(rank_state_bytes(0, c.model, c.par) == Approx(0.75e9 + 0.75e9));
-  CHECK(rank_checkpoint_bytes(first, c.model, c.par, false) == Approx(0.75e9 + 0.75e9));
-  CHECK(rank_checkpoint_bytes(second, c.model, c.par, false) == Approx(0.75e9));  // its optimizer shard
-  CHECK(rank_checkpoint_bytes(second, c.model, c.par, true) == Approx(3.75e9 / 4));
+  CHECK(rank_state_B(0, c.model, c.par) == Approx(0.75e9 + 0.75e9));
+  CHECK(rank_checkpoint_B(first, c.model, c.par, false) == Approx(0.75e9 + 0.75e9));
+  CHECK(rank_checkpoint_B(second, c.model, c.par, false) == Approx(0.75e9));  // its optimizer shard
+  CHECK(rank_checkpoint_B(second, c.model, c.par, true) == Approx(3.75e9 / 4));
   c.model.sharding = Sharding::Fsdp;
-  CHECK(rank_state_bytes(0, c.model, c.par) == Approx(3.75e9 / 4));
-  CHECK(rank_checkpoint_bytes(second, c.model, c.par, false) == Approx(3.75e9 / 4));
+  CHECK(rank_state_B(0, c.model, c.par) == Approx(3.75e9 / 4));
+  CHECK(rank_checkpoint_B(second, c.model, c.par, false) == Approx(3.75e9 / 4));
   // A node of 4 ranks: ranks 0-3 hold stage 0 (data ranks 0-1, tensor 0-1).
-  CHECK(node_state_bytes(c.model, c.par, 4) == Approx(4 * 3.75e9 / 4));
+  CHECK(node_state_B(c.model, c.par, 4) == Approx(4 * 3.75e9 / 4));
   c.model.sharding = Sharding::None;
-  CHECK(node_state_bytes(c.model, c.par, 4) == Approx(4 * 3.75e9));
-  CHECK(node_state_bytes(c.model, c.par, 1) == Approx(3.75e9));
+  CHECK(node_state_B(c.model, c.par, 4) == Approx(4 * 3.75e9));
+  CHECK(node_state_B(c.model, c.par, 1) == Approx(3.75e9));
   Sharding parsed;
   CHECK((parse_sharding("zero3", &parsed) && parsed == Sharding::Zero3));
   CHECK_FALSE(parse_sharding("zero4", &parsed));

@@ -63,7 +63,7 @@ void check_foreground_pfs_only(const CheckpointMode& m, int64_t k)
 {
   CHECK_FALSE(m.background_pfs(k));
   CHECK(m.reaches_pfs(k));
-  CHECK(m.local_bytes(1e12, k) == 0);
+  CHECK(m.local_B(1e12, k) == 0);
 }
 
 void check_no_local_level(const CheckpointMode& m)
@@ -100,7 +100,7 @@ TEST_CASE("checkpoint mode async: a snapshot pause of state / bandwidth, then th
   for (int64_t k : {1, 2, 7}) {
     CHECK(m->background_pfs(k));
     CHECK(m->reaches_pfs(k));
-    CHECK(m->local_bytes(1e12, k) == 0);
+    CHECK(m->local_B(1e12, k) == 0);
   }
   CHECK_FALSE(m->needs_local_level());
   CHECK(m->local_recovery().empty());
@@ -142,9 +142,9 @@ TEST_CASE("checkpoint mode multilevel: the local levels block, every flush_every
   CHECK(writes(partner->blocking(1)[1], IoKind::PartnerCopy, 1.0));
   REQUIRE(parity->blocking(2).size() == 2);
   CHECK(writes(parity->blocking(2)[1], IoKind::PartnerCopy, 0.25));
-  CHECK(single->local_bytes(1e12, 1) == Approx(1e12));
-  CHECK(partner->local_bytes(1e12, 1) == Approx(2e12));
-  CHECK(parity->local_bytes(1e12, 1) == Approx(1.25e12));
+  CHECK(single->local_B(1e12, 1) == Approx(1e12));
+  CHECK(partner->local_B(1e12, 1) == Approx(2e12));
+  CHECK(parity->local_B(1e12, 1) == Approx(1.25e12));
   // Recovery reads the own copy back and, beyond single, rebuilds the lost parts.
   REQUIRE(single->local_recovery().size() == 1);
   CHECK(writes(single->local_recovery()[0], IoKind::LocalRead));
@@ -156,7 +156,7 @@ TEST_CASE("checkpoint mode multilevel: the local levels block, every flush_every
   CHECK(defaults->blocking(1).size() == 2);
   CHECK_FALSE(defaults->background_pfs(9));
   CHECK(defaults->background_pfs(10));
-  CHECK(defaults->local_bytes(1e9, 1) == Approx(2e9));
+  CHECK(defaults->local_B(1e9, 1) == Approx(2e9));
 }
 
 TEST_CASE("checkpoint mode multilevel: which lost writers leave the node-local checkpoint usable", "[checkpoint_mode]")
@@ -208,8 +208,8 @@ TEST_CASE("checkpoint mode multilevel: the memory tier snapshots every checkpoin
   CHECK(writes(m->blocking(3)[2], IoKind::PartnerCopy));
   CHECK_FALSE(m->writes_local(2));
   CHECK(m->writes_local(6));
-  CHECK(m->local_bytes(1e12, 2) == 0);
-  CHECK(m->local_bytes(1e12, 3) == Approx(2e12));
+  CHECK(m->local_B(1e12, 2) == 0);
+  CHECK(m->local_B(1e12, 3) == Approx(2e12));
   CHECK_FALSE(m->reaches_pfs(3));
   CHECK(m->background_pfs(6));
   // Without the tier: no pause, every checkpoint node-local (the defaults).

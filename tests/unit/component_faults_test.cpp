@@ -127,10 +127,10 @@ TEST_CASE("component faults: bad components are located", "[fault_model]")
     test::World w(kPlatform, "{}", "[{group: c, impl: components, components: " + components + "}]");
   };
   CHECK_THROWS_WITH(load("[{class: gpus, mtbf: 1h}]"),
-                    Catch::Contains("unknown component class 'gpus'") && Catch::Contains("world.yaml"));
+                    Catch::Contains("unknown class 'gpus'") && Catch::Contains("world.yaml"));
   CHECK_THROWS_WITH(load("[{class: gpu, mtbf: 1h, repair: -1s}]"), Catch::Contains("repair"));
   CHECK_THROWS_WITH(load("[{class: gpu, mtbf: 1h, uptime: 1h}]"), Catch::Contains("exactly one of 'mtbf'"));
   CHECK_THROWS_WITH(load("[{class: gpu}]"), Catch::Contains("exactly one of 'mtbf'"));
   CHECK_THROWS_WITH(load("[]"), Catch::Contains("non-empty list"));
-  CHECK_THROWS_WITH(load("[{class: maintenance, mtbf: 1h}]"), Catch::Contains("unknown component class"));
+  CHECK_THROWS_WITH(load("[{class: maintenance, mtbf: 1h}]"), Catch::Contains("unknown class 'maintenance'"));
 }

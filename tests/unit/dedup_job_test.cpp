@@ -43,9 +43,9 @@ TEST_CASE("dedup job: stages, tasks and bytes", "[dedup_job]")
   CHECK(plan[0].each.core_s == Approx(8e5 * 1e-8));
   // minhash writes the band records: 100 documents x 14 bands x 16 bytes per partition.
   CHECK(plan[1].each.output_B == Approx(100 * 14 * 16));
-  CHECK(split.shuffle_bytes() == 1000 * 14 * 16);
+  CHECK(split.shuffle_B() == 1000 * 14 * 16);
   CHECK(plan[2].tasks == 4);
-  CHECK(plan[2].each.input_B * 4 == Approx(split.shuffle_bytes()));
+  CHECK(plan[2].each.input_B * 4 == Approx(split.shuffle_B()));
   CHECK(plan[2].each.core_s == Approx(1000 * 14 / 4 * 2e-7));
   CHECK(split.expected_removed() == Approx(100));
   CHECK(plan[3].tasks == 1);
@@ -85,7 +85,7 @@ TEST_CASE("dedup job: what a pipeline reports depends on the stages that ran", "
     CHECK(job.ran(DedupStage::LshShuffle) == (stages >= 3));
     CHECK(job.ran(DedupStage::FilterWrite) == (stages == 5));
     // No shuffle ran: no shuffle bytes; no cluster: nothing found, expected or drawn.
-    CHECK(job.reported_shuffle_bytes() == (stages >= 3 ? 1000 * 14 * 16 : 0));
+    CHECK(job.reported_shuffle_B() == (stages >= 3 ? 1000 * 14 * 16 : 0));
     CHECK(job.reported_expected_removed() == (stages >= 4 ? Approx(100) : Approx(0)));
     const int64_t drawn = job.draw_removed(rng);
     if (stages < 4)

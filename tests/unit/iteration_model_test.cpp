@@ -62,8 +62,8 @@ BatchWork decodes()
 TEST_CASE("iteration model roofline: the preset's figures", "[iteration_model]")
 {
   const LlmModel m = model("{preset: llama2-7b}");
-  CHECK(m.kv_bytes_per_token == kKv);
-  CHECK(m.weight_bytes() == Approx(kWeights));
+  CHECK(m.kv_B_per_token == kKv);
+  CHECK(m.weight_B() == Approx(kWeights));
   CHECK(m.layers * m.d_model * 4 == kAttn);
 }
 

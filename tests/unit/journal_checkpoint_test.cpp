@@ -50,8 +50,8 @@ TEST_CASE("metadata journal: group commit shares one device latency", "[journal_
   CHECK(third == Approx(2e-3 + 1500e-9));
   // Much later the device is idle again.
   CHECK(j.append(1.0, 1, 1) == Approx(1.0 + 1e-3 + 500e-9));
-  CHECK(j.journal_bytes() == 2000);
-  CHECK(j.home_bytes() == 0);  // no checkpoint below `every`
+  CHECK(j.journal_B() == 2000);
+  CHECK(j.home_B() == 0);  // no checkpoint below `every`
 }
 
 TEST_CASE("metadata journal: forward writes a block per record, reverse scan one per block", "[journal_checkpoint]")
@@ -63,13 +63,13 @@ TEST_CASE("metadata journal: forward writes a block per record, reverse scan one
     for (int i = 0; i < 80; ++i)
       j.append(i * 1e-3, 7, 1);
     CHECK(j.checkpoints() == 1);
-    CHECK(j.home_bytes() == blocks * 4000);
+    CHECK(j.home_B() == blocks * 4000);
   }
   // Records spread over 80 directories change 80 blocks either way.
   MetadataJournal spread(spec("reverse_scan", 40000, 0));
   for (int i = 0; i < 80; ++i)
     spread.append(i * 1e-3, static_cast<uint64_t>(100 + i), 1);
-  CHECK(spread.home_bytes() == 80 * 4000);
+  CHECK(spread.home_B() == 80 * 4000);
 }
 
 TEST_CASE("metadata journal: commits wait when a checkpoint falls behind", "[journal_checkpoint]")
@@ -85,5 +85,5 @@ TEST_CASE("metadata journal: commits wait when a checkpoint falls behind", "[jou
   // Scale: a record standing for 10 is 10 records' bytes.
   MetadataJournal scaled(spec("forward", 1e12, 0));
   scaled.append(0, 1, 10);
-  CHECK(scaled.journal_bytes() == 5000);
+  CHECK(scaled.journal_B() == 5000);
 }

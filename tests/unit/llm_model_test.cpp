@@ -52,7 +52,7 @@ TEST_CASE("llm model: the presets before the catalogue keep their figures", "[ll
     CHECK(m.kv_heads == o.kv_heads);
     CHECK(m.head_dim == o.head_dim);
     CHECK(m.attention_width() == o.d_model);  // roofline's attention flops do not move
-    CHECK(m.kv_bytes_per_token == 2.0 * static_cast<double>(o.layers * o.kv_heads * o.head_dim) * 2);
+    CHECK(m.kv_B_per_token == 2.0 * static_cast<double>(o.layers * o.kv_heads * o.head_dim) * 2);
   }
 }
 
@@ -79,7 +79,7 @@ TEST_CASE("llm model: MoE presets compute with their published active parameters
     const LlmModel m = model(std::string("{preset: ") + c.name + "}");
     CHECK(m.moe());
     CHECK(m.params == c.total);
-    CHECK(m.weight_bytes() == c.total * 2);  // every expert is held
+    CHECK(m.weight_B() == c.total * 2);  // every expert is held
     CHECK(m.active_params() == Approx(c.active).epsilon(0.02));
   }
   // Mixtral 8x7B: 6 unused experts x 32 layers x 3 x 4096 x 14336.
@@ -90,17 +90,17 @@ TEST_CASE("llm model: KV bytes per token follow the attention type", "[llm_model
 {
   const LlmModel mha = model("{preset: llama2-7b}");
   CHECK(mha.attention() == Attention::Mha);
-  CHECK(mha.kv_bytes_per_token == 2.0 * 32 * 32 * 128 * 2);
+  CHECK(mha.kv_B_per_token == 2.0 * 32 * 32 * 128 * 2);
   const LlmModel gqa = model("{preset: qwen3-30b-a3b}");
   CHECK(gqa.attention() == Attention::Gqa);
-  CHECK(gqa.kv_bytes_per_token == 2.0 * 48 * 4 * 128 * 2);
+  CHECK(gqa.kv_B_per_token == 2.0 * 48 * 4 * 128 * 2);
   const LlmModel mla = model("{preset: deepseek-v3}");
   CHECK(mla.attention() == Attention::Mla);
-  CHECK(mla.kv_bytes_per_token == 61.0 * (512 + 64) * 2);  // 70,272 B
-  CHECK(model("{preset: deepseek-v3, dtype_bytes: 1}").kv_bytes_per_token == 61.0 * (512 + 64));
+  CHECK(mla.kv_B_per_token == 61.0 * (512 + 64) * 2);  // 70,272 B
+  CHECK(model("{preset: deepseek-v3, dtype_bytes: 1}").kv_B_per_token == 61.0 * (512 + 64));
   const LlmModel own = model(
       "{params: 10G, layers: 10, d_model: 1024, kv_heads: 8, head_dim: 64, kv_lora_rank: 256, rope_head_dim: 32}");
-  CHECK(own.kv_bytes_per_token == 10.0 * (256 + 32) * 2);
+  CHECK(own.kv_B_per_token == 10.0 * (256 + 32) * 2);
 }
 
 TEST_CASE("llm model: explicit MoE keys", "[llm_model]")

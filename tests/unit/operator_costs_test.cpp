@@ -114,13 +114,13 @@ TEST_CASE("a decode at batch 1 reads the weights of the shared and k routed expe
     const double d          = static_cast<double>(m.d_model);
     const double matrix     = (m.gated_mlp ? 3 : 2) * d * static_cast<double>(m.expert_ffn);
     const double experts    = static_cast<double>(m.experts_per_token + m.shared_experts);
-    const double bytes      = (experts * matrix + 2 * experts * d) * m.dtype_bytes / 8;
+    const double bytes      = (experts * matrix + 2 * experts * d) * m.dtype_B / 8;
     const double moe_layers = static_cast<double>(m.layers - m.dense_layers);
     CHECK(op(t, Op::MoeExperts) == Approx(moe_layers * bytes / (2e12 * 0.8)).epsilon(1e-12));
     // A large batch reaches every routed expert: the weights read approach all of them.
     BatchWork big;
     big.add_decodes(4096, 1000);
-    const double all  = (static_cast<double>(m.experts + m.shared_experts) * matrix) * m.dtype_bytes / 8;
+    const double all  = (static_cast<double>(m.experts + m.shared_experts) * matrix) * m.dtype_B / 8;
     const double read = op(operator_times(m, big, device(8), c), Op::MoeExperts) / moe_layers * 2e12 * 0.8;
     CHECK(read >= all);  // all the weights, plus the tokens' activations (or compute-bound)
   }

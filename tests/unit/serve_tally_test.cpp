@@ -35,7 +35,7 @@ TEST_CASE("serve tally: the KV drain ends at the last write, or with the last re
   CHECK(metric(tally.metrics(0, none), "kv_drain_end_s") == 102);
   CHECK(metric(tally.metrics(0, none), "kv_drain_bytes") == 0);
   ServeTotals drain;
-  drain.drain_bytes = 5e9;
+  drain.drain_B     = 5e9;
   drain.drain_end_s = 500;
   CHECK(metric(tally.metrics(0, drain), "kv_drain_end_s") == 500);
   CHECK(metric(tally.metrics(0, drain), "kv_drain_bytes") == 5e9);

@@ -32,17 +32,17 @@ TEST_CASE("stored files: capacity per target, removed files, names and the bytes
   CHECK(files.take(object, 3, 50, 1) == StoredFiles::Take::Full);  // 110 B > 100 B: nothing counted
   CHECK(files.used(3) == 60);
   CHECK(files.take(object, 1, 20, 2) == StoredFiles::Take::Taken);
-  CHECK(files.file_bytes(object) == 80);
+  CHECK(files.file_B(object) == 80);
   const auto parts = files.parts(object, 0, 40);  // an object's slice spreads as its bytes do
   REQUIRE(parts.size() == 2);
   CHECK((parts[0] == std::pair<size_t, double>{1, 10} && parts[1] == std::pair<size_t, double>{3, 30}));
   files.names().set("ckpt/0", object);
   CHECK(*files.named("ckpt/0") == object);
-  CHECK(files.set_bytes("ckpt") == 80);
+  CHECK(files.set_B("ckpt") == 80);
   files.give_back(object, 1, 20, 3);
   files.remove(object, 4);
   CHECK(files.named("ckpt/0") == nullptr);
-  CHECK(files.stored_bytes() == 0);
+  CHECK(files.stored_B() == 0);
   CHECK(files.take(object, 0, 1, 5) == StoredFiles::Take::Removed);
   // 60 B from 0 s, 80 B from 2 s, 60 B from 3 s, none from 4 s.
   CHECK(files.stored_byte_seconds(10) == 60 * 2 + 80 + 60);

@@ -28,7 +28,7 @@ TEST_CASE("training run: blocking checkpoints and a failure, by hand", "[trainin
   CHECK(out.wasted_s() == Approx(45));
   CHECK(out.useful_s == Approx(1000));
   CHECK(out.blocking_s == Approx(20));
-  CHECK(out.checkpoint_bytes == Approx(4e12));
+  CHECK(out.checkpoint_B == Approx(4e12));
   REQUIRE(out.records.size() == 4);
   CHECK(out.records[2].end_s == Approx(697));
   CHECK(out.records[2].iteration == 60);
@@ -236,7 +236,7 @@ TEST_CASE("training run: file-state bytes are written with the checkpoint", "[tr
   r.env.cost               = {{IoKind::PfsWrite, 5}};
   const TrainingResult out = r.go();
   CHECK(out.checkpoints == 1);
-  CHECK(out.file_state_bytes == 1e12);
+  CHECK(out.file_state_B == 1e12);
   CHECK(out.blocking_s == Approx(10));
 }
 

@@ -168,6 +168,6 @@ TEST_CASE("tiers: checkpoints in host memory only save no file state; the next w
   CHECK(out.records[1].blocking_s == Approx(1));
   CHECK(out.records[2].blocking_s == Approx(8));
   CHECK(out.records[2].bytes == Approx(3e12));
-  CHECK(out.file_state_bytes == Approx(1e12));
+  CHECK(out.file_state_B == Approx(1e12));
   CHECK(out.makespan_s == Approx(612));
 }

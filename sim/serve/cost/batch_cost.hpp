@@ -15,9 +15,9 @@ inline double batch_flop(const LlmModel& m, const BatchWork& w)
          4.0 * static_cast<double>(m.layers) * static_cast<double>(m.attention_width()) * pairs;
 }
 
-inline double batch_hbm_bytes(const LlmModel& m, const BatchWork& w)
+inline double batch_hbm_B(const LlmModel& m, const BatchWork& w)
 {
-  return m.weight_bytes() + m.kv_bytes_per_token * (w.prefill_kv_tokens + w.decode_context);
+  return m.weight_B() + m.kv_B_per_token * (w.prefill_kv_tokens + w.decode_context);
 }
 
 }  // namespace llsim

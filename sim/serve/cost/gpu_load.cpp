@@ -17,7 +17,7 @@ double GpuLoad::utilisation(const BatchWork& work, double seconds) const
 {
   if (!model_.has_shape() || flops_ == 0 || hbm_Bps_ == 0 || !(seconds > 0))
     return 1;
-  const double needed = std::max(batch_flop(model_, work) / flops_, batch_hbm_bytes(model_, work) / hbm_Bps_);
+  const double needed = std::max(batch_flop(model_, work) / flops_, batch_hbm_B(model_, work) / hbm_Bps_);
   return std::min(1.0, needed / seconds);
 }
 
@@ -27,11 +27,6 @@ double GpuLoad::load(const BatchWork& work, double seconds) const
   if (!power_)
     return u;
   return (power_->at(u) - power_->idle_W()) / (power_->full_W() - power_->idle_W());
-}
-
-double IterationModel::gpu_load(const BatchWork& work, double seconds) const
-{
-  return load_ ? load_->load(work, seconds) : 1;
 }
 
 }  // namespace llsim

@@ -1,4 +1,4 @@
-// How hard an iteration works its GPUs, for their power draw (sim/run/bill.hpp): the share of the
+// How hard an iteration works its GPUs, for their power draw (sim/accounting/bill.hpp): the share of the
 // iteration's time the busier of compute and HBM bandwidth would need at peak,
 //
 //   utilisation = min(1, max(flop / (GPUs x flops), bytes / (GPUs x hbm_bandwidth)) / seconds)

@@ -26,13 +26,13 @@ LlmModel from_preset(const Params& p)
   std::vector<std::string> names;
   for (LlmModel m : llm_presets()) {
     if (m.name == name) {
-      m.dtype_bytes        = p.quantity("dtype_bytes");  // a preset is an architecture, served at any precision
-      m.kv_bytes_per_token = kv_bytes_per_token(m);
+      m.dtype_B        = p.quantity("dtype_bytes");  // a preset is an architecture, served at any precision
+      m.kv_B_per_token = kv_B_per_token(m);
       return m;
     }
     names.push_back(m.name);
   }
-  p.fail("preset", "unknown model '" + name + "': " + suggestion(name, names));
+  p.fail("preset", unknown_word("model", name, names));
 }
 
 // MLA's two keys, which replace kv_heads x head_dim in the KV bytes.
@@ -86,7 +86,7 @@ void parse_shape(const Params& p, LlmModel& m)
     p.fail("heads", "must be a multiple of kv_heads (" + std::to_string(m.kv_heads) + ")");
   parse_mla(p, m);
   parse_experts(p, m);
-  m.kv_bytes_per_token = kv_bytes_per_token(m);
+  m.kv_B_per_token = kv_B_per_token(m);
   if (p.has("kv_bytes_per_token"))
     p.fail("kv_bytes_per_token", "derived from the shape and dtype_bytes; give one or the other");
 }
@@ -123,11 +123,11 @@ const char* attention_name(Attention a)
   return "MHA";
 }
 
-double kv_bytes_per_token(const LlmModel& m)
+double kv_B_per_token(const LlmModel& m)
 {
   if (m.attention() == Attention::Mla)
-    return static_cast<double>(m.layers * (m.kv_lora_rank + m.rope_head_dim)) * m.dtype_bytes;
-  return 2.0 * static_cast<double>(m.layers * m.kv_heads * m.head_dim) * m.dtype_bytes;
+    return static_cast<double>(m.layers * (m.kv_lora_rank + m.rope_head_dim)) * m.dtype_B;
+  return 2.0 * static_cast<double>(m.layers * m.kv_heads * m.head_dim) * m.dtype_B;
 }
 
 const ParamTable& llm_model_params()
@@ -206,16 +206,16 @@ LlmModel parse_llm_model(const Params& p)
   if (!p.has("params"))
     p.fail("params", "required: the model's parameter count (e.g. 70G), or give a 'preset'");
   LlmModel m;
-  m.name        = "custom";
-  m.params      = p.quantity("params");
-  m.dtype_bytes = p.quantity("dtype_bytes");
-  bool shape    = false;
+  m.name     = "custom";
+  m.params   = p.quantity("params");
+  m.dtype_B  = p.quantity("dtype_bytes");
+  bool shape = false;
   for (const char* key : kOwnKeys)
     shape = shape || (p.has(key) && std::string(key) != "params" && std::string(key) != "kv_bytes_per_token");
   if (shape)
     parse_shape(p, m);
   else if (p.has("kv_bytes_per_token"))
-    m.kv_bytes_per_token = p.quantity("kv_bytes_per_token");
+    m.kv_B_per_token = p.quantity("kv_bytes_per_token");
   else
     p.fail("layers", "give the shape (layers, d_model, kv_heads, head_dim) or kv_bytes_per_token");
   return m;

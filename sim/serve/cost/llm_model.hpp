@@ -28,16 +28,16 @@ enum class Attention { Mha, Gqa, Mla };
 
 struct LlmModel {
   std::string name;
-  double params             = 0;  // parameters, all of them (weights held in memory)
-  int64_t layers            = 0;  // 0 when only kv_bytes_per_token was given
-  int64_t d_model           = 0;
-  int64_t kv_heads          = 0;
-  int64_t head_dim          = 0;
-  double dtype_bytes        = 2;
-  double kv_bytes_per_token = 0;
-  int64_t heads             = 0;  // query heads; 0: not given (attention is then d_model wide)
-  int64_t kv_lora_rank      = 0;  // MLA's compressed KV; 0: MHA or GQA
-  int64_t rope_head_dim     = 0;  // MLA's decoupled RoPE key, cached beside the latent
+  double params         = 0;  // parameters, all of them (weights held in memory)
+  int64_t layers        = 0;  // 0 when only kv_bytes_per_token was given
+  int64_t d_model       = 0;
+  int64_t kv_heads      = 0;
+  int64_t head_dim      = 0;
+  double dtype_B        = 2;
+  double kv_B_per_token = 0;
+  int64_t heads         = 0;  // query heads; 0: not given (attention is then d_model wide)
+  int64_t kv_lora_rank  = 0;  // MLA's compressed KV; 0: MHA or GQA
+  int64_t rope_head_dim = 0;  // MLA's decoupled RoPE key, cached beside the latent
   // Mixture of experts (experts 0: a dense model).
   int64_t experts           = 0;     // routed experts per MoE layer
   int64_t experts_per_token = 0;     // routed experts each token reaches
@@ -49,7 +49,7 @@ struct LlmModel {
   int64_t ffn   = 0;  // intermediate size of a dense MLP
   int64_t vocab = 0;
 
-  double weight_bytes() const { return params * dtype_bytes; }
+  double weight_B() const { return params * dtype_B; }
   bool has_shape() const { return layers > 0 && d_model > 0; }
   bool moe() const { return experts > 0; }
   // Parameters one token computes with: params for a dense model.
@@ -61,7 +61,7 @@ struct LlmModel {
 
 const char* attention_name(Attention a);
 // KV bytes one token of context holds, from the shape (MHA, GQA or MLA).
-double kv_bytes_per_token(const LlmModel& m);
+double kv_B_per_token(const LlmModel& m);
 
 const ParamTable& llm_model_params();
 LlmModel parse_llm_model(const Params& p);

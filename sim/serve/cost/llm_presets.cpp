@@ -58,10 +58,10 @@ LlmModel deepseek_v3()
   return m;
 }
 
-std::vector<LlmModel> with_kv_bytes(std::vector<LlmModel> models)
+std::vector<LlmModel> with_kv_B(std::vector<LlmModel> models)
 {
   for (auto& m : models)
-    m.kv_bytes_per_token = kv_bytes_per_token(m);
+    m.kv_B_per_token = kv_B_per_token(m);
   return models;
 }
 
@@ -69,7 +69,7 @@ std::vector<LlmModel> with_kv_bytes(std::vector<LlmModel> models)
 
 const std::vector<LlmModel>& llm_presets()
 {
-  static const std::vector<LlmModel> presets = with_kv_bytes({
+  static const std::vector<LlmModel> presets = with_kv_B({
       // Llama 2 paper (Touvron et al. 2023, table 1) and meta-llama/Llama-2-{7b,13b,70b}-hf config.json.
       // These four keep the params they had before the catalogue, so results do not move.
       dense("llama2-7b", 6.74e9, {32, 4096, 32, 32, 128, 11008, 32000}),

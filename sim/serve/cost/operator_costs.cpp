@@ -60,14 +60,14 @@ struct LayerShape {
   double q_width;     // query heads x head_dim on this GPU
   double qkv_width;   // output of the QKV projection on this GPU
   double rope_width;  // rotated query and key widths
-  double kv_bytes;    // KV bytes one token of context holds in one layer on this GPU
+  double kv_B;        // KV bytes one token of context holds in one layer on this GPU
 };
 
 LayerShape layer_shape(const LlmModel& m, const OperatorDevice& dev)
 {
   LayerShape s{};
   s.d                 = static_cast<double>(m.d_model);
-  s.b                 = m.dtype_bytes;
+  s.b                 = m.dtype_B;
   s.t                 = static_cast<double>(dev.tp);
   s.q_width           = static_cast<double>(m.attention_width()) / s.t;
   const double layers = static_cast<double>(m.layers);
@@ -77,14 +77,14 @@ LayerShape layer_shape(const LlmModel& m, const OperatorDevice& dev)
     s.qkv_width         = s.q_width + latent;
     s.rope_width        = s.q_width / static_cast<double>(m.head_dim) * static_cast<double>(m.rope_head_dim) +
                    static_cast<double>(m.rope_head_dim);
-    s.kv_bytes = m.kv_bytes_per_token / layers;
+    s.kv_B = m.kv_B_per_token / layers;
   } else {
     // KV heads split across the GPUs, each GPU keeping at least one.
     const double kv_heads = std::max(1.0, static_cast<double>(m.kv_heads) / s.t);
     const double hd       = static_cast<double>(m.head_dim);
     s.qkv_width           = s.q_width + 2 * kv_heads * hd;
     s.rope_width          = s.q_width + kv_heads * hd;
-    s.kv_bytes            = 2 * kv_heads * hd * s.b;
+    s.kv_B                = 2 * kv_heads * hd * s.b;
   }
   return s;
 }
@@ -101,13 +101,13 @@ void attention_layer(const BatchWork& w, const LayerShape& s, const OperatorDevi
   if (w.prefill_tokens > 0) {
     const double n = static_cast<double>(w.prefill_tokens);
     add(Op::AttnPrefill, attention_kernel(4 * s.q_width * w.prefill_pairs,
-                                          w.prefill_kv_tokens * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
+                                          w.prefill_kv_tokens * s.kv_B + 2 * n * s.q_width * s.b, d, c));
   }
   // Decodes over no context are FastDecode's S-part, whose attention runs on its R-workers.
   if (w.decodes > 0 && w.decode_context > 0) {
     const double n = static_cast<double>(w.decodes);
-    add(Op::AttnDecode, attention_kernel(4 * s.q_width * w.decode_context,
-                                         w.decode_context * s.kv_bytes + 2 * n * s.q_width * s.b, d, c));
+    add(Op::AttnDecode,
+        attention_kernel(4 * s.q_width * w.decode_context, w.decode_context * s.kv_B + 2 * n * s.q_width * s.b, d, c));
   }
   add(Op::AttnPostProj, gemm_seconds(tokens, s.q_width, s.d, s.b, d, c));
   add(Op::AttnAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));
@@ -183,7 +183,7 @@ OperatorDevice operator_device(const GpuSpec& gpu, const LlmModel& model, int64_
   d.hbm_Bps         = gpu.hbm_Bps;
   d.link_Bps        = gpu.link_Bps;
   d.expert_parallel = expert_parallel;
-  d.peak_flops      = model.dtype_bytes <= 1 && gpu.fp8_flops > 0 ? gpu.fp8_flops : gpu.flops;
+  d.peak_flops      = model.dtype_B <= 1 && gpu.fp8_flops > 0 ? gpu.fp8_flops : gpu.flops;
   return d;
 }
 
@@ -208,12 +208,12 @@ double draw_experts_reached(int64_t experts, int64_t per_token, int64_t tokens, 
   return static_cast<double>(reached);
 }
 
-double gemm_seconds(double m, double k, double n, double dtype_bytes, const OperatorDevice& d,
+double gemm_seconds(double m, double k, double n, double dtype_B, const OperatorDevice& d,
                     const OperatorCoefficients& c)
 {
   if (m <= 0)
     return 0;
-  return roofline(2 * m * k * n, m, (k * n + m * k + m * n) * dtype_bytes, d, c);
+  return roofline(2 * m * k * n, m, (k * n + m * k + m * n) * dtype_B, d, c);
 }
 
 double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c)

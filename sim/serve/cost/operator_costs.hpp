@@ -110,7 +110,7 @@ OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevi
                        const std::vector<double>* reached = nullptr);
 
 // The pieces, for calibration and tests.
-double gemm_seconds(double m, double k, double n, double dtype_bytes, const OperatorDevice& d,
+double gemm_seconds(double m, double k, double n, double dtype_B, const OperatorDevice& d,
                     const OperatorCoefficients& c);
 double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c);
 // The pp - 1 sends of B bytes between stages, each one step: link_latency + B / (link x link_efficiency).

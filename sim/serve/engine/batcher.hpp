@@ -143,7 +143,7 @@ class Batcher : private BatchSteps {
   double swap_seconds(int64_t blocks) const { return static_cast<double>(blocks) * config_.swap_block_s; }
   // The blocks of a sequence swapped out now.
   int64_t swapped_blocks(int64_t id) const { return swap_.blocks_of(id); }
-  double block_bytes() const { return config_.block_B; }
+  double block_B() const { return config_.block_B; }
 
  private:
   struct Seq {

@@ -27,7 +27,7 @@ SwapTally::Move InstanceSwaps::record(const SwapMove& m) const
   r.instance = instance_;
   r.request  = m.id;
   r.out      = m.out;
-  r.bytes    = static_cast<double>(m.blocks) * batcher_.block_bytes();
+  r.bytes    = static_cast<double>(m.blocks) * batcher_.block_B();
   r.to       = pool_ ? pool_->name() : "cpu";
   return r;
 }

@@ -19,7 +19,7 @@ void require_gpus(const Params& p, const std::string& key, const GroupSpec& grou
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
                           const std::string& verdict, int64_t gpus)
 {
-  return "the weights (" + format_bytes(model.weight_bytes()) + ") " + verdict + " " +
+  return "the weights (" + format_bytes(model.weight_B()) + ") " + verdict + " " +
          std::to_string(gpus > 0 ? gpus : group.gpu->count) + " x " + format_bytes(group.gpu->hbm_B) +
          " of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name + "'";
 }
@@ -86,13 +86,13 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
   const int64_t n    = layout_tp(group, layout) * layout.pp;  // the instance's GPUs
   const double gpus  = static_cast<double>(n);
   const double hbm   = gpu.hbm_B * gpus * batching.gpu_memory_utilization;
-  const double room  = hbm - model.weight_bytes() - batching.activation_reserve_B * gpus;
+  const double room  = hbm - model.weight_B() - batching.activation_reserve_B * gpus;
   BatcherConfig c    = batching.base;
-  const double block = static_cast<double>(c.block_size) * model.kv_bytes_per_token;
+  const double block = static_cast<double>(c.block_size) * model.kv_B_per_token;
   if (batching.kv_blocks > 0) {  // vLLM's own count: it must fit beside the weights in the whole HBM
-    if (static_cast<double>(batching.kv_blocks) * block + model.weight_bytes() > gpu.hbm_B * gpus)
+    if (static_cast<double>(batching.kv_blocks) * block + model.weight_B() > gpu.hbm_B * gpus)
       p.fail(key, "batching.kv_blocks: " + std::to_string(batching.kv_blocks) + " KV blocks of " + format_bytes(block) +
-                      " and the weights (" + format_bytes(model.weight_bytes()) + ") exceed the " +
+                      " and the weights (" + format_bytes(model.weight_B()) + ") exceed the " +
                       format_bytes(gpu.hbm_B * gpus) + " of HBM of group '" + group.name + "'");
     c.kv_blocks = batching.kv_blocks;
   } else {

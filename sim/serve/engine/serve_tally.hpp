@@ -27,8 +27,8 @@ namespace llsim {
 // held, evictions, preemptions, and the KV writes (to a pool or SSD tier) that finished after the
 // last request ended, in the background: their bytes and when the last one finished.
 struct ServeTotals {
-  double kv_bytes_transferred = 0, pool_peak_bytes = 0, evicted_blocks = 0, preemptions = 0;
-  double drain_bytes = 0, drain_end_s = 0;
+  double kv_B_transferred = 0, pool_peak_B = 0, evicted_blocks = 0, preemptions = 0;
+  double drain_B = 0, drain_end_s = 0;
   double instance_time_s   = 0;  // the instances' GPU time (ServeInstance::held_seconds)
   int64_t routed_instances = 0;  // the instances the router chooses among (numbered from 0)
   std::vector<GroupUse> usage;   // per group of instances: held and busy host-seconds

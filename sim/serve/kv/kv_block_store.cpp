@@ -29,19 +29,19 @@ std::string key_of(uint64_t id)
 }  // namespace
 
 KvBlockStore::KvBlockStore(MemoryPool& pool, StorageService* ssd, double ssd_capacity_B, int64_t block_tokens,
-                           double kv_bytes_per_token)
+                           double kv_B_per_token)
     : pool_(pool)
     , ssd_(ssd)
     , ssd_capacity_B_(ssd_capacity_B)
     , block_tokens_(block_tokens)
-    , kv_bytes_per_token_(kv_bytes_per_token)
+    , kv_B_per_token_(kv_B_per_token)
 {}
 
-double KvBlockStore::block_bytes(size_t index, int64_t input_tokens) const
+double KvBlockStore::block_B(size_t index, int64_t input_tokens) const
 {
   const int64_t first  = static_cast<int64_t>(index) * block_tokens_;
   const int64_t tokens = std::clamp<int64_t>(input_tokens - first, 1, block_tokens_);
-  return static_cast<double>(tokens) * kv_bytes_per_token_;
+  return static_cast<double>(tokens) * kv_B_per_token_;
 }
 
 bool KvBlockStore::over_network(HostId host, const std::string& key) const
@@ -79,7 +79,7 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
 {
   for (int64_t k = from; k < to; ++k) {
     const auto i       = static_cast<size_t>(k);
-    const double bytes = block_bytes(i, input_tokens);
+    const double bytes = block_B(i, input_tokens);
     if (pool_.get(host, key_of(ids[i]), kNoDeadline) == PoolResult::Hit) {
       bytes_moved_ += over_network(host, key_of(ids[i])) ? bytes : 0;
       continue;
@@ -101,13 +101,13 @@ void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t 
   XBT_DEBUG("stores the %zu prefix blocks of a %ld-token prompt (those the pool lacks)", ids.size(),
             static_cast<long>(input_tokens));
   for (size_t i = 0; i < ids.size() && now() < deadline; ++i) {
-    const double bytes    = block_bytes(i, input_tokens);
+    const double bytes    = block_B(i, input_tokens);
     const std::string key = key_of(ids[i]);
     if (!pool_.holds(key) && pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i)) == PoolResult::Stored) {
       bytes_moved_ += over_network(host, key) ? bytes : 0;  // (not stored: the pool server is full or down)
       stored(bytes);
     }
-    peak_B_ = std::max(peak_B_, pool_.stored_bytes());
+    peak_B_ = std::max(peak_B_, pool_.stored_B());
     if (ssd_ != nullptr && !on_ssd(ids[i]))
       write_to_ssd(host, ids[i], bytes, deadline);
   }

@@ -25,7 +25,7 @@ class StorageService;
 class KvBlockStore {
  public:
   KvBlockStore(MemoryPool& pool, StorageService* ssd, double ssd_capacity_B, int64_t block_tokens,
-               double kv_bytes_per_token);
+               double kv_B_per_token);
 
   // Leading blocks of `ids` held in DRAM or on SSD.
   int64_t held_prefix(const std::vector<uint64_t>& ids) const;
@@ -37,14 +37,14 @@ class KvBlockStore {
   void store(HostId host, const std::vector<uint64_t>& ids, int64_t input_tokens, double deadline);
 
   void set_faults(HostFaults& faults) { faults_ = &faults; }  // inside the simulation, before any call
-  // Writes that finish after `t` (the phase's end) are the background drain: drain_bytes() of
+  // Writes that finish after `t` (the phase's end) are the background drain: drain_B() of
   // blocks stored in either tier, the last at drain_end_s() (0 when none).
   void drain_from(double t) { drain_from_s_ = t; }
-  double drain_bytes() const { return drain_B_; }
+  double drain_B() const { return drain_B_; }
   double drain_end_s() const { return drain_end_s_; }
-  double block_bytes(size_t index, int64_t input_tokens) const;
+  double block_B(size_t index, int64_t input_tokens) const;
   double bytes_moved() const { return bytes_moved_; }  // over the network (a pool server's own blocks excluded)
-  double peak_bytes() const { return peak_B_; }
+  double peak_B() const { return peak_B_; }
   double evictions() const;
 
  private:
@@ -60,7 +60,7 @@ class KvBlockStore {
   HostFaults* faults_ = nullptr;
   double ssd_capacity_B_;
   int64_t block_tokens_;
-  double kv_bytes_per_token_;
+  double kv_B_per_token_;
   double bytes_moved_ = 0, peak_B_ = 0, ssd_used_B_ = 0, ssd_evictions_ = 0;
   double drain_from_s_ = std::numeric_limits<double>::infinity(), drain_B_ = 0, drain_end_s_ = 0;
   struct SsdBlock {

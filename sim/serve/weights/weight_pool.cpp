@@ -83,7 +83,7 @@ size_t PoolWeights::pieces(double weight_B) const
   return static_cast<size_t>(std::ceil(weight_B / shape_.chunk_B));
 }
 
-double PoolWeights::piece_bytes(size_t piece, double weight_B) const
+double PoolWeights::piece_B(size_t piece, double weight_B) const
 {
   return std::min(shape_.chunk_B, weight_B - static_cast<double>(piece) * shape_.chunk_B);
 }
@@ -161,7 +161,7 @@ bool PoolWeights::move_pieces(const WeightTarget& t, bool put, const std::functi
       while (!state->failed && state->next < state->count && !stop()) {
         const size_t piece   = state->next++;
         const double until   = faults_->next_failure(t.host, now());
-        const double bytes   = piece_bytes(piece, t.weight_B);
+        const double bytes   = piece_B(piece, t.weight_B);
         const PoolResult got = put ? pool_.put(t.host, key(piece, t.weight_B), bytes, until)
                                    : pool_.get(t.host, key(piece, t.weight_B), until);
         state->failed        = state->failed || got != (put ? PoolResult::Stored : PoolResult::Hit);

@@ -44,7 +44,7 @@ class PoolWeights {
   void fill(const WeightTarget& t);  // puts the pieces from the host that just read them
   std::string key(size_t piece, double weight_B) const;
   size_t pieces(double weight_B) const;
-  double piece_bytes(size_t piece, double weight_B) const;
+  double piece_B(size_t piece, double weight_B) const;
 
   MemoryPool& pool_;
   StorageService& fill_;

@@ -84,7 +84,7 @@ std::shared_ptr<WeightLoad> read_weights(StorageService& storage, const std::str
                                          std::function<void(bool over)> finished)
 {
   const std::vector<FileId> set = storage.file_set(path);
-  const double held             = storage.set_bytes(path);
+  const double held             = storage.set_B(path);
   if (set.empty())
     throw SimulationError("no weights at '" + path + "' on storage '" + storage.name() + "' when instance " +
                           std::to_string(t.instance) +
@@ -101,7 +101,7 @@ std::shared_ptr<WeightLoad> read_weights(StorageService& storage, const std::str
   const double begin = 0, end = t.weight_B;
   double at = 0;
   for (FileId f : set) {
-    const double size = storage.file_bytes(f);
+    const double size = storage.file_B(f);
     const double from = std::max(begin, at), to = std::min(end, at + size);
     if (to > from)
       pieces.push_back({f, {from - at, to - from}});

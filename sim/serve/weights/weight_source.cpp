@@ -125,10 +125,10 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
     for (size_t server = 0; server < static_cast<size_t>(s->servers().count); ++server)
       names.push_back(FileNames::local_name(server, impl_->path));
     for (const std::string& name : names)
-      if (!s->file_set(name).empty() && s->set_bytes(name) < weight_B) {
-        const int digits = digits_to_tell_apart(s->set_bytes(name), weight_B, format_bytes);
+      if (!s->file_set(name).empty() && s->set_B(name) < weight_B) {
+        const int digits = digits_to_tell_apart(s->set_B(name), weight_B, format_bytes);
         p.fail("path", "the files at '" + impl_->path + "' on storage '" + s->name() + "' hold " +
-                           format_bytes(s->set_bytes(name), digits) + ", less than the model's " +
+                           format_bytes(s->set_B(name), digits) + ", less than the model's " +
                            format_bytes(weight_B, digits) + " of weights");
       }
   }
@@ -211,7 +211,7 @@ std::shared_ptr<WeightLoad> WeightSource::Impl::from_storage(const WeightTarget&
     return read_weights(*from, path, from->name(), t, shape, notify);
   const size_t server     = from->server_index(t.host);
   const std::string local = FileNames::local_name(server, path);
-  if (from->set_bytes(local) >= t.weight_B)
+  if (from->set_B(local) >= t.weight_B)
     return read_weights(*from, local, from->name() + " (own copy)", t, shape, notify);
   if (fill == nullptr && !from->file_set(path).empty())  // shared by its servers (the instances' disks)
     return read_weights(*from, path, from->name(), t, shape, notify);

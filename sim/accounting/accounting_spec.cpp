@@ -1,4 +1,4 @@
-#include "sim/scenario/accounting_spec.hpp"
+#include "sim/accounting/accounting_spec.hpp"
 
 #include <cctype>
 #include <set>

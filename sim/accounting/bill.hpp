@@ -1,4 +1,4 @@
-// The closed forms of the accounting (sim/run/accounting.hpp), for one host group:
+// The closed forms of the accounting (sim/accounting/accounting.hpp), for one host group:
 //
 //   IT power of a host        idle: host idle + GPUs x GPU idle
 //                             busy: host busy + GPUs x GPU tdp    (linear in the busy share)
@@ -10,9 +10,9 @@
 //   storage cost              bytes x seconds / (1e12 B x 730 h x 3600 s) x price per TB-month
 //   network cost              bytes delivered from group a to group b / 1e9 x price per GB (a -> b)
 #pragma once
+#include "sim/accounting/accounting_spec.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/platform/platform_spec.hpp"
-#include "sim/scenario/accounting_spec.hpp"
 
 #include <map>
 #include <string>

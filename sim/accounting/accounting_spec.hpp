@@ -4,7 +4,7 @@
 //                network: [{from: gpu, to: oss, per_GB: 0.01}]}
 //
 // Prices themselves sit with what they price: host groups (`cost`, `power`: group_prices.hpp)
-// and storage services (`cost: {per_TB_month}`). sim/run/accounting.hpp adds them up.
+// and storage services (`cost: {per_TB_month}`). sim/accounting/accounting.hpp adds them up.
 #pragma once
 #include "sim/core/params.hpp"
 #include "sim/platform/platform_spec.hpp"

@@ -1,6 +1,6 @@
-#include "sim/run/accounting.hpp"
+#include "sim/accounting/accounting.hpp"
 
-#include "sim/core/accounting_metrics.hpp"
+#include "sim/accounting/accounting_metrics.hpp"
 #include "sim/svc/storage.hpp"
 
 #include <algorithm>
@@ -43,21 +43,16 @@ struct Hold {
   std::optional<double> gpu_load_host_s;
 };
 
-std::vector<Hold> holds_of(const Scenario& scenario, const SimulationResult& result)
+std::vector<Hold> holds_of(const FinishedRun& run)
 {
   std::vector<Hold> holds;
-  for (size_t i = 0; i < scenario.phases.size(); ++i) {
-    const PhaseEntry& phase = scenario.phases[i];
-    std::vector<std::string> groups;
-    for (const GroupClaim& c : phase.claims)
-      groups.push_back(c.group);
-    groups.insert(groups.end(), phase.uses.begin(), phase.uses.end());
-    const std::vector<GroupUse> reported = result.phases[i].usage;
+  for (size_t i = 0; i < run.phases.size(); ++i) {
+    const std::vector<GroupUse>& reported = run.phases[i].usage;
     std::set<std::string> seen;
-    for (const std::string& name : groups) {
+    for (const std::string& name : run.phases[i].groups) {
       if (!seen.insert(name).second)
         continue;
-      Hold h{i, scenario.platform->find(name), std::nullopt, 0, std::nullopt};
+      Hold h{i, run.platform.find(name), std::nullopt, 0, std::nullopt};
       for (const GroupUse& u : reported)
         if (u.group == name) {
           h.held_host_s     = u.held_host_s;
@@ -91,10 +86,9 @@ std::map<std::string, double> phase_busy_scale(const std::vector<Hold>& holds, d
   return scale;
 }
 
-std::map<std::string, PhasesOnGroup> bill_phases(const Scenario& scenario, const SimulationResult& result,
-                                                 Accounting& out)
+std::map<std::string, PhasesOnGroup> bill_phases(const FinishedRun& run, Accounting& out)
 {
-  const std::vector<Hold> holds = holds_of(scenario, result);
+  const std::vector<Hold> holds = holds_of(run);
   // Phases on one group at the same time share its time evenly over their spans; a phase that
   // reports what it held (a serve phase's instances) pays that, at most its share.
   std::map<std::string, std::vector<size_t>> by_group;
@@ -104,7 +98,7 @@ std::map<std::string, PhasesOnGroup> bill_phases(const Scenario& scenario, const
   for (const auto& [group, ks] : by_group) {
     std::vector<std::pair<double, double>> spans;
     for (size_t k : ks)
-      spans.emplace_back(result.phases[holds[k].phase].start_s, result.phases[holds[k].phase].end_s);
+      spans.emplace_back(run.phases[holds[k].phase].start_s, run.phases[holds[k].phase].end_s);
     const std::vector<double> paid = shared_seconds(spans);
     for (size_t j = 0; j < ks.size(); ++j) {
       const Hold& h = holds[ks[j]];
@@ -113,7 +107,7 @@ std::map<std::string, PhasesOnGroup> bill_phases(const Scenario& scenario, const
         held[ks[j]] = std::min(held[ks[j]], *h.held_host_s);
     }
   }
-  const std::map<std::string, double> scale = phase_busy_scale(holds, result.simulated_time_s);
+  const std::map<std::string, double> scale = phase_busy_scale(holds, run.simulated_time_s);
   std::map<std::string, PhasesOnGroup> on_group;
   for (size_t k = 0; k < holds.size(); ++k) {
     const Hold& h    = holds[k];
@@ -121,7 +115,7 @@ std::map<std::string, PhasesOnGroup> bill_phases(const Scenario& scenario, const
     const GroupTime t{held[k], h.busy_host_s * cut, h.gpu_load_host_s.value_or(h.busy_host_s) * cut};
     on_group[h.group->name].held_s += t.held_s;
     on_group[h.group->name].busy_s += t.busy_s;
-    add(out.phases[h.phase], bill_group(*h.group, t, scenario.accounting));
+    add(out.phases[h.phase], bill_group(*h.group, t, run.prices));
   }
   return on_group;
 }
@@ -143,20 +137,19 @@ double service_busy_s(const GroupSpec& g, const Metrics& totals, double run_s)
 }
 
 // A service's servers are allocated the whole run; it pays for the time phases did not hold them.
-void bill_services(const Scenario& scenario, const SimulationResult& result,
-                   const std::map<std::string, PhasesOnGroup>& phases, Accounting& out)
+void bill_services(const FinishedRun& run, const std::map<std::string, PhasesOnGroup>& phases, Accounting& out)
 {
-  const double run_s = result.simulated_time_s;
+  const double run_s = run.simulated_time_s;
   std::map<std::string, double> sharing, busy_said;  // services per server group; their busy time
   std::vector<double> busy;
   size_t i = 0;
-  for (const Service* s : scenario.services->all()) {
+  for (const Service* s : run.services.all()) {
     sharing[s->servers().name] += 1;
-    busy.push_back(service_busy_s(s->servers(), result.services[i++].totals, run_s));
+    busy.push_back(service_busy_s(s->servers(), run.service_results[i++].totals, run_s));
     busy_said[s->servers().name] += busy.back();
   }
   i = 0;
-  for (const Service* s : scenario.services->all()) {
+  for (const Service* s : run.services.all()) {
     const GroupSpec& g         = s->servers();
     const auto on_group        = phases.find(g.name);
     const PhasesOnGroup phased = on_group == phases.end() ? PhasesOnGroup{} : on_group->second;
@@ -167,9 +160,9 @@ void bill_services(const Scenario& scenario, const SimulationResult& result,
     const double room = std::max(0.0, all_s - phased.busy_s), said = busy_said[g.name];
     const double busy_s = said > room ? busy[i] * room / said : busy[i];
     Bill& bill          = out.services[i];
-    add(bill, bill_group(g, {held_s, busy_s, 0}, scenario.accounting));
+    add(bill, bill_group(g, {held_s, busy_s, 0}, run.prices));
     if (const auto* storage = dynamic_cast<const StorageService*>(s)) {
-      const double byte_seconds = storage->stored_byte_seconds(result.simulated_time_s);
+      const double byte_seconds = storage->stored_byte_seconds(run.simulated_time_s);
       bill.storage_TB_months    = byte_seconds / (1e12 * kSecondsPerMonth);
       bill.storage_cost         = storage_cost(byte_seconds, storage->per_TB_month());
       bill.cost += bill.storage_cost;
@@ -190,16 +183,16 @@ void per_unit(const std::string& kind, const Metrics& metrics, Bill& bill)
 
 }  // namespace
 
-Accounting account(const Scenario& scenario, const SimulationResult& result)
+Accounting account(const FinishedRun& run)
 {
   Accounting out;
-  out.phases.resize(result.phases.size());
-  out.services.resize(result.services.size());
+  out.phases.resize(run.phases.size());
+  out.services.resize(run.service_results.size());
   std::set<std::string> held;
-  bill_services(scenario, result, bill_phases(scenario, result, out), out);
+  bill_services(run, bill_phases(run, out), out);
   for (size_t i = 0; i < out.phases.size(); ++i) {
-    add_network(out.phases[i], bill_network(result.phases[i].traffic, scenario.accounting));
-    per_unit(result.phases[i].kind, result.phases[i].metrics, out.phases[i]);
+    add_network(out.phases[i], bill_network(run.phases[i].traffic, run.prices));
+    per_unit(run.phases[i].kind, run.phases[i].metrics, out.phases[i]);
   }
   for (const Bill& b : out.phases)
     for (const GroupBill& g : b.groups)
@@ -214,7 +207,7 @@ Accounting account(const Scenario& scenario, const SimulationResult& result)
     out.cost += b.cost;
     out.energy_kwh += b.energy_kwh;
   }
-  for (const GroupSpec& g : scenario.platform->groups)
+  for (const GroupSpec& g : run.platform.groups)
     if (held.count(g.name) == 0)
       out.unbilled.push_back(g.name);
   return out;

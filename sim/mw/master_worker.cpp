@@ -1,9 +1,9 @@
-// The master side of the master-worker runtime (see master_worker.hpp).
 #include "sim/mw/master_worker.hpp"
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/faults/host_faults.hpp"
+#include "sim/sg/activities.hpp"
 #include "sim/sg/actors.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
@@ -15,7 +15,8 @@
 #include <limits>
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_mw);
-XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_master, llsim_mw, "scheduling events, assignments and failures noticed");
+XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_mw_master_worker, llsim_mw,
+                                "scheduling events, assignments, task starts and restarts, failures");
 
 namespace llsim {
 
@@ -39,9 +40,8 @@ MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks)
     : setup_(std::move(setup))
     , tasks_(std::move(tasks))
     , records_(tasks_.size())
-    , saved_(tasks_.size())
-    , saved_file_(tasks_.size())
     , stalls_(tasks_.size(), setup_.give_up_after)
+    , io_({setup_.platform, setup_.master, setup_.checkpointing, setup_.data, setup_.scratch}, tasks_, totals_)
 {
   for (int64_t w = 0; w < setup_.workers.count; ++w) {
     WorkerState state;
@@ -111,7 +111,7 @@ void MasterWorker::handle(const Message& m)
       unassigned_.insert(static_cast<size_t>(m.task));
     for (const size_t task : w.queue)
       if (stalls_.bounced(task) && stalled_.empty())
-        stalled_ = stall_error(m.worker, task, (tasks_[task].flops - saved_[task].progress_flops) / w.speed,
+        stalled_ = stall_error(m.worker, task, (tasks_[task].flops - io_.saved(task).progress_flops) / w.speed,
                                checkpoint_compute_s());
     unassigned_.insert(w.queue.begin(), w.queue.end());
     w.queue.clear();
@@ -251,6 +251,145 @@ CsvWriter MasterWorker::worker_table() const
     table.rows.push_back({setup_.platform.name(w.host), format_number(w.speed), std::to_string(w.completed),
                           format_number(w.busy_s), format_number(w.down_s), std::to_string(w.failures)});
   return table;
+}
+
+bool MasterWorker::run_task(size_t w, size_t task)
+{
+  WorkerState& state = workers_[w];
+  const Task& t      = tasks_[task];
+  const double down  = state.outage.down_s;
+  TaskRecord& record = records_[task];
+  record.attempts += 1;
+  if (record.start_s < 0)
+    record.start_s = now();
+  state.attempt_start_s    = now();
+  state.attempt_from_flops = 0;
+
+  if (!io_.read_input(workers_[w].host, task, down))
+    return false;
+  double progress = 0;
+  if (setup_.checkpointing.can_resume(io_.saved(task), w)) {
+    if (!io_.read_checkpoint(workers_[w].host, task, down))
+      return false;
+    progress                 = io_.saved(task).progress_flops;
+    state.attempt_from_flops = progress;
+  }
+  XBT_DEBUG("task %s, attempt %d: starts at %g of %g flops%s", t.id.c_str(), record.attempts, progress, t.flops,
+            record.attempts == 1 ? ""
+            : progress > 0       ? " (re-executed from its checkpoint)"
+                                 : " (re-executed from scratch)");
+  const double interval = setup_.checkpointing.interval_s();
+  const double segment  = std::isinf(interval) ? t.flops : interval * state.speed;
+  while (progress < t.flops) {
+    const double flops    = std::min(segment, t.flops - progress);
+    const double began    = now();
+    double remaining      = 0;
+    const bool done       = compute(flops, down, &remaining);
+    const double computed = flops - remaining;
+    totals_.executed_flops += computed;
+    state.busy_s += now() - began;
+    totals_.busy_s += now() - began;
+    if (!done)
+      return false;
+    progress += flops;
+    if (progress < t.flops && setup_.checkpointing.store() != CheckpointStore::None &&
+        !io_.write_checkpoint(workers_[w].host, task, static_cast<long>(w), progress, down))
+      return false;
+  }
+  if (t.spill_B > 0 && !io_.spill(workers_[w].host, t.spill_B, down))
+    return false;
+  if (!io_.write_output(workers_[w].host, task, records_[task], down))
+    return false;
+  record.end_s  = now();
+  record.worker = static_cast<long>(w);
+  totals_.useful_flops += t.flops;
+  return true;
+}
+
+std::string MasterWorker::stall_error(size_t w, size_t task, double needed_s, double checkpoint_s) const
+{
+  const Task& t = tasks_[task];
+  StallFigures f;
+  f.task         = t.id;
+  f.attempts     = records_[task].attempts + stalls_.stall(task).bounces;
+  f.stall        = stalls_.stall(task);
+  f.needed_s     = needed_s;
+  f.flops        = t.flops;
+  f.checkpoint_s = checkpoint_s;
+  f.mtbf_s       = setup_.faults.mtbf_s(workers_[w].host);
+  return stall_message(f);
+}
+
+double MasterWorker::checkpoint_compute_s() const
+{
+  return setup_.checkpointing.store() == CheckpointStore::None ? std::numeric_limits<double>::infinity()
+                                                               : setup_.checkpointing.interval_s();
+}
+
+void MasterWorker::give_up_if_stalled(size_t w, size_t task)
+{
+  const WorkerState& state = workers_[w];
+  const Task& t            = tasks_[task];
+  const double to_end_s    = (t.flops - state.attempt_from_flops) / state.speed;
+  const double checkpoint  = checkpoint_compute_s();
+  if (!stalls_.failed(task,
+                      {io_.saved(task).progress_flops, now() - state.attempt_start_s, std::min(to_end_s, checkpoint)}))
+    return;
+  throw SimulationError(stall_error(w, task, to_end_s, checkpoint));
+}
+
+void MasterWorker::go_down(size_t w, long lost_task)
+{
+  WorkerState& state = workers_[w];
+  const Outage o     = state.outage;
+  state.alive        = false;
+  state.running      = -1;
+  state.failures += 1;
+  const double noticed = o.down_s + setup_.failure_timeout_s;
+  XBT_DEBUG("goes down until %g s, %s%s lost; the master notices at %g s", o.up_s, lost_task >= 0 ? "task " : "no task",
+            lost_task >= 0 ? tasks_[static_cast<size_t>(lost_task)].id.c_str() : "", noticed);
+  post({Message::Kind::Failed, w, lost_task, noticed});
+  // It rejoins once it is up again and the master has noticed the failure.
+  const double rejoin = std::max(o.up_s, noticed);
+  state.wake->wait_until([this] { return finished_; }, rejoin);
+  state.down_s += std::min(now(), o.up_s) - o.down_s;
+  state.alive = true;
+  if (finished_)
+    return;
+  // Outages that came and went while the master still thought it down are over: the one under
+  // way now, or the next, is what it meets.
+  state.outage = setup_.faults.outage_at(state.host, now());
+  post({Message::Kind::Back, w, -1, rejoin});
+}
+
+void MasterWorker::worker_loop(size_t w)
+{
+  WorkerState& state = workers_[w];
+  while (true) {
+    state.wake->wait_until([this, &state] { return finished_ || (state.up_for_master && !state.queue.empty()); },
+                           state.outage.down_s);
+    if (finished_)
+      return;
+    if (now() >= state.outage.down_s) {
+      go_down(w, -1);
+      continue;
+    }
+    const size_t task = state.queue.front();
+    state.queue.pop_front();
+    state.queued_etc_s           = std::max(0.0, state.queued_etc_s - etc(task, state));
+    state.running                = static_cast<long>(task);
+    state.running_end_estimate_s = now() + etc(task, state);
+    if (!run_task(w, task)) {
+      give_up_if_stalled(w, task);
+      go_down(w, static_cast<long>(task));
+      continue;
+    }
+    state.running = -1;
+    state.completed += 1;
+    if (state.queue.empty())
+      state.free_since_s = now();
+    post({Message::Kind::Done, w, static_cast<long>(task), now()});
+  }
 }
 
 }  // namespace llsim

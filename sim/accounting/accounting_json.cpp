@@ -1,16 +1,16 @@
-#include "sim/run/accounting_json.hpp"
+#include "sim/accounting/accounting_json.hpp"
 
-#include "sim/run/json_number.hpp"
+#include "sim/core/json_number.hpp"
 #include "sim/svc/storage.hpp"
 
 namespace llsim {
 
 namespace {
 
-nlohmann::ordered_json prices_json(const Scenario& scenario)
+nlohmann::ordered_json prices_json(const FinishedRun& run)
 {
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
-  for (const GroupSpec& g : scenario.platform->groups) {
+  for (const GroupSpec& g : run.platform.groups) {
     nlohmann::ordered_json group;
     group["price_basis"] =
         g.cost.basis.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(g.cost.basis);
@@ -21,11 +21,11 @@ nlohmann::ordered_json prices_json(const Scenario& scenario)
     groups[g.name]         = group;
   }
   nlohmann::ordered_json storage = nlohmann::ordered_json::object();
-  for (const Service* s : scenario.services->all())
+  for (const Service* s : run.services.all())
     if (const auto* st = dynamic_cast<const StorageService*>(s))
       storage[s->name()] = {{"per_TB_month", json_number(st->per_TB_month())}};
   nlohmann::ordered_json network = nlohmann::ordered_json::array();
-  for (const NetworkPrice& n : scenario.accounting.network)
+  for (const NetworkPrice& n : run.prices.network)
     network.push_back({{"from", n.from}, {"to", n.to}, {"per_GB", json_number(n.per_GB)}});
   return {{"groups", groups}, {"storage", storage}, {"network", network}};
 }
@@ -59,20 +59,19 @@ nlohmann::ordered_json bill_json(const Bill& bill)
 
 }  // namespace
 
-nlohmann::ordered_json accounting_json(const Scenario& scenario, const SimulationResult& result)
+nlohmann::ordered_json accounting_json(const FinishedRun& run, const Accounting& a)
 {
-  const Accounting& a = result.accounting;
   nlohmann::ordered_json out;
-  out["currency"] = scenario.accounting.currency;
-  out["pue"]      = json_number(scenario.accounting.pue);
-  out["per_kWh"]  = json_number(scenario.accounting.per_kWh);
-  out["prices"]   = prices_json(scenario);
+  out["currency"] = run.prices.currency;
+  out["pue"]      = json_number(run.prices.pue);
+  out["per_kWh"]  = json_number(run.prices.per_kWh);
+  out["prices"]   = prices_json(run);
   out["phases"]   = nlohmann::ordered_json::object();
   out["services"] = nlohmann::ordered_json::object();
-  for (size_t i = 0; i < result.phases.size(); ++i)
-    out["phases"][result.phases[i].name] = bill_json(a.phases[i]);
-  for (size_t i = 0; i < result.services.size(); ++i)
-    out["services"][result.services[i].name] = bill_json(a.services[i]);
+  for (size_t i = 0; i < run.phases.size(); ++i)
+    out["phases"][run.phases[i].name] = bill_json(a.phases[i]);
+  for (size_t i = 0; i < run.service_results.size(); ++i)
+    out["services"][run.service_results[i].name] = bill_json(a.services[i]);
   out["unbilled_groups"] = a.unbilled;
   return out;
 }

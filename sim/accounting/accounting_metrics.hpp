@@ -1,7 +1,7 @@
-// The metrics the accounting (sim/run/accounting.hpp) adds to every phase and service in
+// The metrics the accounting (sim/accounting/accounting.hpp) adds to every phase and service in
 // summary.json, after the kind's own: cost, energy_kwh, and for a phase its cost and energy per
-// unit of the work its kind does. MetricCatalog appends them to each phase and service kind's
-// declared table, so `llsim models` lists them with the kind's own.
+// unit of the work its kind does. It appends them to MetricCatalog's table of each phase and service
+// kind, so `llsim models` lists them with the kind's own.
 #pragma once
 #include "sim/core/metrics.hpp"
 

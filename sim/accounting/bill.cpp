@@ -1,4 +1,4 @@
-#include "sim/run/bill.hpp"
+#include "sim/accounting/bill.hpp"
 
 #include <algorithm>
 

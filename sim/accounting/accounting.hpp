@@ -14,17 +14,32 @@
 //   (sim/sg/traffic_ledger.hpp).
 // Energy: every host draws its idle power while held and its busy power while at work (its GPUs
 // computing, its cores running tasks, its disks or threads serving), in between linearly; serving
-// GPUs in proportion to their load (sim/serve/cost/gpu_load.hpp, sim/run/bill.hpp); PUE scales it all.
+// GPUs in proportion to their load (sim/serve/cost/gpu_load.hpp, sim/accounting/bill.hpp); PUE scales it all.
 // A service's work loads no GPU. A group is busy at most all its hosts the whole run: beyond
 // that, the services' busy time is cut first, then the phases'.
 #pragma once
-#include "sim/run/simulation.hpp"
+#include "sim/accounting/accounting_spec.hpp"
+#include "sim/accounting/bill.hpp"
+#include "sim/phase/phase_result.hpp"
+#include "sim/platform/platform_spec.hpp"
+#include "sim/svc/directory.hpp"
+#include "sim/svc/service_result.hpp"
 
-#include <string>
 #include <vector>
 
 namespace llsim {
 
-Accounting account(const Scenario& scenario, const SimulationResult& result);
+// What the accounting reads of a finished run: the prices, the hosts and services, and what the
+// phases and services reported (in the directory's order).
+struct FinishedRun {
+  const PlatformSpec& platform;
+  const AccountingSpec& prices;
+  const ServiceDirectory& services;
+  double simulated_time_s;
+  const std::vector<PhaseResult>& phases;
+  const std::vector<ServiceResult>& service_results;
+};
+
+Accounting account(const FinishedRun& run);
 
 }  // namespace llsim

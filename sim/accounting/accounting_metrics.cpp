@@ -1,4 +1,4 @@
-#include "sim/core/accounting_metrics.hpp"
+#include "sim/accounting/accounting_metrics.hpp"
 
 namespace llsim {
 
@@ -37,6 +37,10 @@ MetricTable accounting_metrics(const std::string& family, const std::string& kin
                    std::string("energy_kwh per the same unit (null when none)")});
     }
   return t;
+}
+
+namespace {
+const bool appended = MetricCatalog::append_to_every(accounting_metrics);
 }
 
 }  // namespace llsim
