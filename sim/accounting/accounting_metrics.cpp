@@ -2,23 +2,6 @@
 
 namespace llsim {
 
-std::vector<WorkUnit> work_units(const std::string& phase_kind)
-{
-  if (phase_kind == "serve")
-    return {{"output_tokens", 1e6, "M_output_tokens", "a million output tokens of requests that did not fail"}};
-  if (phase_kind == "train")
-    return {{"checkpoints", 1, "checkpoint", "a checkpoint taken"}};
-  if (phase_kind == "ingest")
-    return {{"files", 1e6, "M_files", "a million files created"}, {"data_bytes", 1e12, "TB", "a TB of their bytes"}};
-  if (phase_kind == "preprocess")
-    return {{"bytes", 1e12, "TB", "a TB of corpus deduplicated"}};
-  if (phase_kind == "transfer")
-    return {{"bytes", 1e12, "TB", "a TB written"}};
-  if (phase_kind == "tasks")
-    return {{"completed", 1, "task", "a task completed"}};
-  return {};
-}
-
 MetricTable accounting_metrics(const std::string& family, const std::string& kind)
 {
   if (family != "phase" && family != "service")

@@ -1,23 +1,15 @@
 // The metrics the accounting (sim/accounting/accounting.hpp) adds to every phase and service in
 // summary.json, after the kind's own: cost, energy_kwh, and for a phase its cost and energy per
-// unit of the work its kind does. It appends them to MetricCatalog's table of each phase and service
+// unit of the work its kind does (sim/phase/work_units.hpp). It appends them to MetricCatalog's table of each phase and service
 // kind, so `llsim models` lists them with the kind's own.
 #pragma once
 #include "sim/core/metrics.hpp"
+#include "sim/phase/work_units.hpp"
 
 #include <string>
 #include <vector>
 
 namespace llsim {
-
-// A unit of a phase kind's work: `metric` / `divisor` units, named `name` (cost_per_<name>).
-struct WorkUnit {
-  const char* metric;
-  double divisor;
-  const char* name;
-  const char* description;
-};
-std::vector<WorkUnit> work_units(const std::string& phase_kind);
 
 // `family` "phase" or "service" (empty for any other family).
 MetricTable accounting_metrics(const std::string& family, const std::string& kind);

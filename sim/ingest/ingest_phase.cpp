@@ -32,6 +32,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/ingest/ingest_run.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/metadata.hpp"
@@ -173,5 +174,7 @@ const MetricTable kIngestMetrics = {
 
 LLSIM_REGISTER(Phase, "ingest", IngestPhase, "client ranks run a metadata workload", kIngestParams);
 LLSIM_DECLARE_METRICS(Phase, "ingest", kIngestMetrics);
+LLSIM_DECLARE_WORK_UNITS("ingest", {{"files", 1e6, "M_files", "a million files created"},
+                                    {"data_bytes", 1e12, "TB", "a TB of their bytes"}});
 
 }  // namespace llsim

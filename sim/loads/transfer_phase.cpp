@@ -33,6 +33,7 @@
 #include "sim/core/time_series.hpp"
 #include "sim/faults/host_faults.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
@@ -213,5 +214,6 @@ const MetricTable kTransferMetrics = {
 LLSIM_REGISTER(Phase, "transfer", TransferPhase, "bulk data movement from a group into a storage service",
                kTransferParams);
 LLSIM_DECLARE_METRICS(Phase, "transfer", kTransferMetrics);
+LLSIM_DECLARE_WORK_UNITS("transfer", {{"bytes", 1e12, "TB", "a TB written"}});
 
 }  // namespace llsim

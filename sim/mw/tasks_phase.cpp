@@ -35,6 +35,7 @@
 #include "sim/mw/master_worker.hpp"
 #include "sim/mw/task_source.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -190,5 +191,6 @@ const MetricTable kTasksMetrics = {
 LLSIM_REGISTER(Phase, "tasks", TasksPhase, "master-worker bag of tasks with schedulers, failures, checkpoints",
                kTasksParams);
 LLSIM_DECLARE_METRICS(Phase, "tasks", kTasksMetrics);
+LLSIM_DECLARE_WORK_UNITS("tasks", {{"completed", 1, "task", "a task completed"}});
 
 }  // namespace llsim

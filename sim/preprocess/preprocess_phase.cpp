@@ -60,6 +60,7 @@
 #include "sim/core/text.hpp"
 #include "sim/mw/task_scheduler.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 #include "sim/preprocess/corpus_placement.hpp"
 #include "sim/preprocess/minhash_lsh.hpp"
 #include "sim/preprocess/preprocess_run.hpp"
@@ -435,5 +436,6 @@ const MetricTable kPreprocessMetrics = {
 LLSIM_REGISTER(Phase, "preprocess", PreprocessPhase, "MinHash-LSH deduplication of a corpus on a cluster",
                kPreprocessParams);
 LLSIM_DECLARE_METRICS(Phase, "preprocess", kPreprocessMetrics);
+LLSIM_DECLARE_WORK_UNITS("preprocess", {{"bytes", 1e12, "TB", "a TB of corpus deduplicated"}});
 
 }  // namespace llsim

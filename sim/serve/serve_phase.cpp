@@ -24,6 +24,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 #include "sim/serve/engine/batch_scheduler.hpp"
 #include "sim/serve/engine/scaling_driver.hpp"
 #include "sim/serve/engine/serve_system.hpp"
@@ -316,5 +317,7 @@ class ServePhase : public Phase {
 
 LLSIM_REGISTER(Phase, "serve", ServePhase, "LLM inference on a serving system against an SLO", kServeParams);
 LLSIM_DECLARE_METRICS(Phase, "serve", ServeTally::metric_table());
+LLSIM_DECLARE_WORK_UNITS("serve", {{"output_tokens", 1e6, "M_output_tokens",
+                                    "a million output tokens of requests that did not fail"}});
 
 }  // namespace llsim

@@ -39,6 +39,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 #include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/forwarding.hpp"
@@ -440,5 +441,6 @@ MetricTable train_metrics()
 LLSIM_REGISTER(Phase, "train", TrainPhase, "training with checkpoints, failures and restarts on a Sunway-like machine",
                kTrainParams);
 LLSIM_DECLARE_METRICS(Phase, "train", train_metrics());
+LLSIM_DECLARE_WORK_UNITS("train", {{"checkpoints", 1, "checkpoint", "a checkpoint taken"}});
 
 }  // namespace llsim
