@@ -3,8 +3,10 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 namespace llsim {
 
@@ -40,6 +42,9 @@ void run_plot_script(const std::string& run_dir, const std::string& script_name)
   const std::string script = analysis_script(script_name);
   const std::string command =
       shell_quote(python_interpreter()) + " " + shell_quote(script) + " " + shell_quote(run_dir);
+  // The script writes to the same stdout: what llsim printed goes out first, even into a file.
+  std::cout.flush();
+  std::fflush(stdout);
   if (std::system(command.c_str()) != 0)
     throw SimulationError("plotting failed (" + command + "); the results themselves are written in " + run_dir);
 }

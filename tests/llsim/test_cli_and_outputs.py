@@ -128,9 +128,14 @@ _, _, err = run("run", "scenarios/demo.yaml", "--out", failed,
 check("simulation failed" in err and "is full" in err, f"disk-full message: {err}")
 check(not os.path.exists(failed), "a failed run left outputs behind")
 
-# Plots: --plot writes PNGs; plot.py without matplotlib says so and fails.
+# Plots: --plot writes PNGs; plot.py without matplotlib says so and fails. Into a pipe, the
+# console table comes out whole before the plot script's line.
 plotted = scratch_dir()
-run("run", "scenarios/demo.yaml", "--quiet", "--plot", "--out", plotted)
+_, out, _ = run("run", "scenarios/demo.yaml", "--plot", "--out", plotted)
+lines = out.splitlines()
+plots_at = [i for i, line in enumerate(lines) if "plots: " in line]
+check(len(plots_at) == 1 and lines[plots_at[0]].startswith("plots: ") and plots_at[0] == len(lines) - 1,
+      f"the plots line comes last, on its own line: {out[-600:]}")
 for name in ["timeline.png", "stage.png", "archive.png", "service_fs.png", "service_vault.png"]:
     path = os.path.join(plotted, "plots", name)
     check(os.path.isfile(path) and os.path.getsize(path) > 1000, f"plot {name} missing")
