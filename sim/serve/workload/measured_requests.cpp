@@ -124,6 +124,11 @@ TraceRequest benchmark_request(const nlohmann::json& doc, size_t i, size_t n)
     const nlohmann::json& gaps = list(doc, "itls", &n)[i];
     if (!gaps.is_array())
       throw BadField("'itls'" + at + " must be a list of seconds");
+    // One gap between each two output tokens at most (fewer when a step streams several).
+    if (static_cast<int64_t>(gaps.size()) > std::max<int64_t>(0, r.output_tokens - 1))
+      throw BadField("'itls'" + at + " holds " + std::to_string(gaps.size()) + " gaps between tokens for " +
+                     std::to_string(r.output_tokens) + " output tokens (at most " +
+                     std::to_string(std::max<int64_t>(0, r.output_tokens - 1)) + ")");
     for (size_t k = 0; k < gaps.size(); ++k)
       sum += seconds_of(gaps[k], "'itls'" + at + "[" + std::to_string(k) + "]");
     r.measured_tpot_s = tpot(sum, r.output_tokens);

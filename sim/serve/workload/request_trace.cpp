@@ -34,7 +34,7 @@ int64_t token_count(const nlohmann::json& v, const char* key)
   return it->get<int64_t>();
 }
 
-TraceRequest mooncake_line(const std::string& line)
+TraceRequest mooncake_line(const std::string& line, int64_t block_tokens)
 {
   const nlohmann::json v = nlohmann::json::parse(line, nullptr, false);
   if (v.is_discarded() || !v.is_object())
@@ -54,6 +54,11 @@ TraceRequest mooncake_line(const std::string& line)
       throw BadLine("'hash_ids' must hold integers from 0 to 18446744073709551615");
     r.hash_ids.push_back(id.get<uint64_t>());
   }
+  const int64_t filled = (r.input_tokens + block_tokens - 1) / block_tokens;
+  if (static_cast<int64_t>(r.hash_ids.size()) > filled)
+    throw BadLine(std::to_string(r.hash_ids.size()) + " hash_ids are more blocks than its input_length of " +
+                  std::to_string(r.input_tokens) + " tokens fills (" + std::to_string(filled) + " of " +
+                  std::to_string(block_tokens) + " tokens)");
   return r;
 }
 
@@ -100,7 +105,7 @@ void check_count(const std::string& file, size_t line, size_t requests)
                       " requests, llsim's limit for a trace");
 }
 
-RequestTrace read_mooncake(const std::string& file, bool skip_bad_lines)
+RequestTrace read_mooncake(const std::string& file, bool skip_bad_lines, int64_t block_tokens)
 {
   std::ifstream in = open_trace_file(file);
   RequestTrace trace;
@@ -112,7 +117,7 @@ RequestTrace read_mooncake(const std::string& file, bool skip_bad_lines)
       continue;
     check_count(file, number, trace.requests.size());
     try {
-      trace.requests.push_back(mooncake_line(line));
+      trace.requests.push_back(mooncake_line(line, block_tokens));
     } catch (const BadLine& e) {
       if (!skip_bad_lines)
         throw ConfigError(
@@ -215,10 +220,11 @@ const char* trace_format_names()
   return "mooncake, azure, burstgpt, requests or vllm_benchmark";
 }
 
-RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines)
+RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines,
+                                int64_t mooncake_block_tokens)
 {
-  RequestTrace trace = format == TraceFormat::Mooncake        ? read_mooncake(file, skip_bad_lines)
-                       : format == TraceFormat::Requests      ? read_request_log(file, skip_bad_lines)
+  RequestTrace trace = format == TraceFormat::Mooncake   ? read_mooncake(file, skip_bad_lines, mooncake_block_tokens)
+                       : format == TraceFormat::Requests ? read_request_log(file, skip_bad_lines)
                        : format == TraceFormat::VllmBenchmark ? read_vllm_benchmark(file)
                                                               : read_csv_trace(file, format, skip_bad_lines);
   if (trace.requests.empty())

@@ -37,7 +37,13 @@ struct RequestTrace {
   bool spaced_arrivals = false;  // a vLLM benchmark result without start_times: arrivals 1 / rate apart
 };
 
-RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines = false);
+// Tokens per prefix block id (hash_ids) in Mooncake's released traces.
+inline constexpr int64_t kMooncakeBlockTokens = 512;
+
+// `mooncake_block_tokens`: a Mooncake line with more hash_ids than its input_length fills in
+// blocks of this many tokens is a bad line.
+RequestTrace read_request_trace(const std::string& file, TraceFormat format, bool skip_bad_lines = false,
+                                int64_t mooncake_block_tokens = kMooncakeBlockTokens);
 // The trace file opened for reading; a ConfigError for a directory or a file that cannot be read.
 std::ifstream open_trace_file(const std::string& file);
 

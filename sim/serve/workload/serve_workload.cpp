@@ -24,7 +24,9 @@ const ParamTable& rate_step_params()
   return t;
 }
 
-TimeWarp parse_rate_profile(const Params& p)
+// `span_s`: trace time (after start) of the last request the workload keeps; a step that begins
+// at or after it changes no arrival.
+TimeWarp parse_rate_profile(const Params& p, double span_s)
 {
   std::vector<std::pair<double, double>> steps;
   const YamlRef list = p.raw("rate_profile");
@@ -34,6 +36,10 @@ TimeWarp parse_rate_profile(const Params& p)
     const Params step(list.item(i), rate_step_params());
     if (!steps.empty() && step.quantity("from") <= steps.back().first)
       step.fail("from", "steps must be in increasing time order");
+    if (step.quantity("from") >= span_s)
+      step.fail("from", "the step begins at " + format_number(step.quantity("from")) +
+                            " s, after the workload's requests (they arrive within " + format_number(span_s) +
+                            " s of start): it would change nothing");
     steps.emplace_back(step.quantity("from"), step.quantity("scale"));
   }
   return TimeWarp(p.quantity("rate_scale"), std::move(steps));
@@ -57,12 +63,16 @@ const ParamTable& serve_workload_params()
       ParamSpec::distribution("arrival", Dimension::Duration, "synthetic: time between arrivals")
           .may_be_absent()
           .at_least(0),
-      ParamSpec::distribution("input_tokens", Dimension::Number,
-                              "synthetic: prompt tokens (rounded, at least 1); with a trace, drawn instead of its own")
+      ParamSpec::distribution(
+          "input_tokens", Dimension::Number,
+          "synthetic: prompt tokens (rounded, at least 1; a mean below 1 is refused); with a trace, drawn "
+          "instead of its own")
           .may_be_absent()
           .at_least(0),
-      ParamSpec::distribution("output_tokens", Dimension::Number,
-                              "synthetic: output tokens (rounded, at least 1); with a trace, drawn instead of its own")
+      ParamSpec::distribution(
+          "output_tokens", Dimension::Number,
+          "synthetic: output tokens (rounded, at least 1; a mean below 1 is refused); with a trace, drawn "
+          "instead of its own")
           .may_be_absent()
           .at_least(0),
       ParamSpec::integer("block_tokens", "mooncake: tokens per prefix block id (absent: 512, the release's)")
@@ -72,8 +82,10 @@ const ParamTable& serve_workload_params()
       ParamSpec::quantity("rate_scale", Dimension::Number, "arrivals come this many times faster")
           .defaults("1")
           .positive(),
-      ParamSpec::list("rate_profile", "[{from, scale}]: from trace time `from` (after start) on, arrivals come "
-                                      "`scale` times faster (before the first step, rate_scale times)")
+      ParamSpec::list("rate_profile",
+                      "[{from, scale}]: from trace time `from` (after start) on, arrivals come "
+                      "`scale` times faster (before the first step, rate_scale times); a step after the last "
+                      "request kept is refused")
           .defaults("[]")
           .with_fields(rate_step_params()),
       ParamSpec::quantity("start", Dimension::Duration,
@@ -95,6 +107,16 @@ const ParamTable& serve_workload_params()
 
 namespace {
 
+// A request has at least one token: draws are rounded up to 1, but a distribution whose draws
+// are mostly below 1 describes no workload.
+std::shared_ptr<const Distribution> token_distribution(const Params& p, const char* key)
+{
+  auto d = p.distribution(key);
+  if (d->mean() < 1)
+    p.fail(key, "a request has at least one token; these draws have a mean of " + format_number(d->mean()));
+  return d;
+}
+
 int64_t tokens(const Distribution& d, Rng& rng)
 {
   return std::max<int64_t>(1, std::llround(std::min(d.sample(rng), 1e12)));
@@ -111,7 +133,7 @@ std::vector<TraceRequest> synthetic(const Params& p, uint64_t seed, const std::s
   if (p.flag("skip_bad_lines"))
     p.fail("skip_bad_lines", "only for a trace");
   const auto arrival = p.distribution("arrival");
-  const auto input = p.distribution("input_tokens"), output = p.distribution("output_tokens");
+  const auto input = token_distribution(p, "input_tokens"), output = token_distribution(p, "output_tokens");
   Rng rng = Rng::stream(seed, stream);
   std::vector<TraceRequest> out(static_cast<size_t>(p.integer("requests")));
   double t = 0;
@@ -130,8 +152,8 @@ void redraw_lengths(const Params& p, std::vector<TraceRequest>& requests, uint64
 {
   if (!p.has("input_tokens") && !p.has("output_tokens"))
     return;
-  const auto input  = p.has("input_tokens") ? p.distribution("input_tokens") : nullptr;
-  const auto output = p.has("output_tokens") ? p.distribution("output_tokens") : nullptr;
+  const auto input  = p.has("input_tokens") ? token_distribution(p, "input_tokens") : nullptr;
+  const auto output = p.has("output_tokens") ? token_distribution(p, "output_tokens") : nullptr;
   Rng rng           = Rng::stream(seed, stream);
   for (TraceRequest& r : requests) {
     if (input) {
@@ -168,7 +190,7 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
       p.fail("block_tokens", "only the mooncake format has prefix blocks");
     RequestTrace trace;
     try {
-      trace = read_request_trace(file, format, p.flag("skip_bad_lines"));
+      trace = read_request_trace(file, format, p.flag("skip_bad_lines"), w.block_tokens);
     } catch (const ConfigError& e) {
       p.fail("trace", e.what());
     }
@@ -187,7 +209,8 @@ ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::str
   const double start    = p.quantity("start");
   const double end      = p.has("duration") ? start + p.quantity("duration") : std::numeric_limits<double>::infinity();
   const size_t keep     = p.has("max_requests") ? static_cast<size_t>(p.integer("max_requests")) : w.requests.size();
-  const TimeWarp warp   = parse_rate_profile(p);
+  const double last     = w.requests.empty() ? 0 : w.requests.back().arrival_s - t0;
+  const TimeWarp warp   = parse_rate_profile(p, std::min(last, end) - start);
   const int64_t max_in  = p.has("max_input_tokens") ? p.integer("max_input_tokens") : INT64_MAX;
   const int64_t max_out = p.has("max_output_tokens") ? p.integer("max_output_tokens") : INT64_MAX;
   // Kept requests move forward in place: a million-request trace is not copied.

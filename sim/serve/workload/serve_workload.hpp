@@ -24,7 +24,7 @@ namespace llsim {
 struct ServeWorkload {
   std::vector<TraceRequest> requests;  // arrival order
   size_t bad_lines     = 0;
-  int64_t block_tokens = 512;  // tokens per prefix block id
+  int64_t block_tokens = kMooncakeBlockTokens;  // tokens per prefix block id
 };
 
 const ParamTable& serve_workload_params();
