@@ -14,6 +14,7 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/ingest/ingest_workload.hpp"
 
 #include <cmath>
@@ -74,8 +75,8 @@ class TraceReplay : public IngestWorkload {
         throw ConfigError(where + "client must be a rank from 0 to " + std::to_string(ranks - 1) + " (the phase has " +
                           std::to_string(ranks) + " ranks)");
       if (!parse_meta_op(t.rows[r][op], &o.op))
-        throw ConfigError(where + "unknown op '" + t.rows[r][op] +
-                          "' (expected mkdir, create, open, stat, readdir, unlink or close)");
+        throw ConfigError(where + unknown_word("op", t.rows[r][op],
+                                               {"mkdir", "create", "open", "stat", "readdir", "unlink", "close"}));
       o.path = t.rows[r][path];
       if (o.path.empty() || o.path[0] != '/' || (o.path.size() > 1 && o.path.back() == '/') ||
           o.path.find("//") != std::string::npos)

@@ -45,7 +45,7 @@ class Table : public IterationModel {
       const std::string& k    = csv.rows[r][kind];
       const std::string where = file + ":" + std::to_string(csv.line_of_row[r]) + ": ";
       if (k != "prefill" && k != "decode")
-        throw ConfigError(where + "kind '" + k + "' (expected prefill or decode)");
+        throw ConfigError(where + unknown_word("kind", k, {"prefill", "decode"}));
       const double x = csv.number(r, tokens), y = csv.number(r, seconds);
       if (x < 0 || y < 0)
         throw ConfigError(where + "tokens and seconds must be >= 0");

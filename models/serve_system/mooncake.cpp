@@ -206,7 +206,7 @@ class Mooncake : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.kv_B_transferred = store_->bytes_moved() + handoff_B_;
+    t.kv_B_transferred = store_->moved_B() + handoff_B_;
     t.pool_peak_B      = store_->peak_B();
     t.evicted_blocks   = store_->evictions();
     t.preemptions      = prefill_.preemptions() + decode_.preemptions();

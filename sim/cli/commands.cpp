@@ -254,9 +254,7 @@ int main_with_args(const std::vector<std::string>& args)
     return kExitConfigError;
   }
   if (args[0].rfind("-", 0) != 0 && std::find(kCommands.begin(), kCommands.end(), args[0]) == kCommands.end())
-    return usage_error("unknown command '" + args[0] + "'" +
-                       (nearest(args[0], kCommands).empty() ? std::string()
-                                                            : "; did you mean '" + nearest(args[0], kCommands) + "'?"));
+    return usage_error(unknown_word("command", args[0], kCommands));
   CommandLine cli;
   try {
     cli.app.parse(reversed(args[0] == "help" ? std::vector<std::string>{"--help"} : args));

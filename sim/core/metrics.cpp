@@ -1,5 +1,7 @@
 #include "sim/core/metrics.hpp"
 
+#include "sim/core/registry.hpp"
+
 #include <map>
 #include <set>
 
@@ -20,18 +22,6 @@ Catalog& catalog()
 {
   static Catalog c;
   return c;
-}
-
-// __FILE__ relative to the repository when the build says where that is.
-std::string relative_source(const char* file)
-{
-  std::string path = file;
-#ifdef LLSIM_SOURCE_DIR
-  const std::string root = std::string(LLSIM_SOURCE_DIR) + "/";
-  if (path.compare(0, root.size(), root) == 0)
-    path = path.substr(root.size());
-#endif
-  return path;
 }
 
 std::string kind_text(const std::string& family, const std::string& name)
@@ -114,24 +104,29 @@ Catalog& completed()
 bool MetricCatalog::add(const std::string& family, const std::string& name, MetricTable table, const char* file)
 {
   Catalog& c               = catalog();
-  const std::string source = relative_source(file);
+  const std::string source = source_relative(file);
   const auto taken         = c.declarations.find({family, name});
   if (taken != c.declarations.end()) {
     c.errors.push_back(kind_text(family, name) + " declares its metrics twice: in " + taken->second.file + " and in " +
                        source);
     return false;
   }
-  MetricDeclaration& d =
-      c.declarations.emplace(Key{family, name}, MetricDeclaration{family, name, source, std::move(table)})
-          .first->second;
-  if (c.complete)
-    complete(c, d);
+  if (c.complete) {
+    c.errors.push_back(source + ": " + kind_text(family, name) + " declares its metrics after the catalogue was read");
+    return false;
+  }
+  c.declarations.emplace(Key{family, name}, MetricDeclaration{family, name, source, std::move(table)});
   return true;
 }
 
 bool MetricCatalog::append_to_every(MetricAppendix appendix)
 {
-  catalog().appendices.push_back(appendix);
+  Catalog& c = catalog();
+  if (c.complete) {
+    c.errors.push_back("metrics appended to every kind after the catalogue was read");
+    return false;
+  }
+  c.appendices.push_back(appendix);
   return true;
 }
 

@@ -62,10 +62,12 @@ using MetricAppendix = MetricTable (*)(const std::string& family, const std::str
 
 class MetricCatalog {
  public:
-  // Called by LLSIM_DECLARE_METRICS. A second table for the same kind, or a name twice in one
-  // table (its appendices' rows included), is recorded in errors().
+  // Called by LLSIM_DECLARE_METRICS, from a static initialiser. A second table for the same kind,
+  // a name twice in one table (its appendices' rows included), or a table declared after the
+  // first lookup is recorded in errors().
   static bool add(const std::string& family, const std::string& name, MetricTable table, const char* file);
-  // Called from a static initialiser, before any lookup; lookups see every table with its appendices.
+  // Called from a static initialiser; lookups see every table with its appendices (one appended
+  // after the first lookup is recorded in errors()).
   static bool append_to_every(MetricAppendix appendix);
   // nullptr when the kind declares no table.
   static const MetricDeclaration* find(const std::string& family, const std::string& name);

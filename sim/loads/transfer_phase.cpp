@@ -79,7 +79,7 @@ class TransferPhase : public Phase {
       : name_(context.phase_name)
       , from_(context.platform.group_param(p, "from"))
       , storage_(context.services.get<StorageService>(p, "to"))
-      , bytes_per_sender_(p.size("bytes").value)
+      , B_per_sender_(p.size("bytes").value)
       , streams_per_sender_(static_cast<size_t>(p.integer("streams")))
       , chunk_B_(p.size("chunk").value)
       , in_flight_(static_cast<size_t>(p.integer("in_flight")))
@@ -87,10 +87,9 @@ class TransferPhase : public Phase {
       , give_up_after_(p.integer("give_up_after"))
   {
     context.uses.push_back(from_.name);
-    if (bytes_per_sender_ / chunk_B_ > kMaxChunksPerSender)
-      p.fail("bytes", "bytes / chunk is " + format_number(bytes_per_sender_ / chunk_B_) +
-                          " requests per sender; at most " + format_number(kMaxChunksPerSender) +
-                          " (a larger chunk, or fewer bytes?)");
+    if (B_per_sender_ / chunk_B_ > kMaxChunksPerSender)
+      p.fail("bytes", "bytes / chunk is " + format_number(B_per_sender_ / chunk_B_) + " requests per sender; at most " +
+                          format_number(kMaxChunksPerSender) + " (a larger chunk, or fewer bytes?)");
   }
 
   void run(PhaseRuntime& runtime) override
@@ -150,7 +149,7 @@ class TransferPhase : public Phase {
     FileStream::Setup s;
     s.client             = host;
     s.file               = file;
-    s.bytes              = bytes_per_sender_ / static_cast<double>(streams_per_sender_);
+    s.bytes              = B_per_sender_ / static_cast<double>(streams_per_sender_);
     s.chunk_B            = chunk_B_;
     s.in_flight          = in_flight_;
     s.give_up_after      = give_up_after_;
@@ -191,7 +190,7 @@ class TransferPhase : public Phase {
   std::string name_;
   const GroupSpec& from_;
   StorageService& storage_;
-  double bytes_per_sender_;
+  double B_per_sender_;
   size_t streams_per_sender_;
   double chunk_B_;
   size_t in_flight_;

@@ -25,7 +25,7 @@ bool TaskIo::transfer(HostId from, HostId to, double bytes, double deadline)
   if (!llsim::transfer(setup_.platform, from, to, bytes, deadline))
     return false;
   if (bytes >= 1)
-    totals_.bytes_transferred += bytes;
+    totals_.transferred_B += bytes;
   return true;
 }
 
@@ -55,7 +55,7 @@ bool TaskIo::write_checkpoint(HostId host, size_t task, long worker, double prog
   saved_[task]      = {progress, worker};
   totals_.checkpoint_B += policy.size_B();
   if (!local)
-    totals_.bytes_transferred += policy.size_B();
+    totals_.transferred_B += policy.size_B();
   return true;
 }
 
@@ -65,7 +65,7 @@ bool TaskIo::read_checkpoint(HostId host, size_t task, double deadline)
   if (!policy.storage()->read(host, saved_file_[task], 0, policy.size_B(), deadline).ok())
     return false;
   if (policy.store() != CheckpointStore::WorkerDisk)
-    totals_.bytes_transferred += policy.size_B();
+    totals_.transferred_B += policy.size_B();
   return true;
 }
 
@@ -92,9 +92,9 @@ bool TaskIo::read_input(HostId host, size_t task, double deadline)
       return false;
     const bool local = copy.host == host;
     if (part.scratch)
-      totals_.scratch_read_remote += local ? 0 : part.bytes;
+      totals_.scratch_read_remote_B += local ? 0 : part.bytes;
     else
-      (local ? totals_.bytes_read_local : totals_.bytes_read_remote) += part.bytes;
+      (local ? totals_.read_local_B : totals_.read_remote_B) += part.bytes;
   }
   return true;
 }
@@ -117,7 +117,7 @@ bool TaskIo::write_output(HostId host, size_t task, TaskRecord& record, double d
   }
   record.output_file = file;
   if (!own)
-    totals_.bytes_written_remote += t.output_B;
+    totals_.written_remote_B += t.output_B;
   // Further copies go to the next servers, over the network (a replication pipeline).
   const size_t servers = static_cast<size_t>(to.servers().count);
   const size_t first   = own ? to.server_index(host) : 0;
@@ -130,7 +130,7 @@ bool TaskIo::write_output(HostId host, size_t task, TaskRecord& record, double d
     if (!c.ok())
       return false;
     if (to.servers().host(static_cast<int64_t>(server)) != host)
-      totals_.bytes_written_remote += t.output_B;
+      totals_.written_remote_B += t.output_B;
   }
   return true;
 }

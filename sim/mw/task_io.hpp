@@ -16,13 +16,13 @@ namespace llsim {
 class Platform;
 
 struct TaskIoTotals {
-  double bytes_transferred    = 0;  // completed transfers: inputs, outputs, checkpoints
-  double checkpoint_B         = 0;  // checkpoints written
-  double bytes_read_local     = 0;  // task inputs read from the data service on the worker's own disks
-  double bytes_read_remote    = 0;  // task inputs read from the data service over the network
-  double scratch_read_remote  = 0;  // earlier tasks' outputs read from another worker
-  double spill_B              = 0;  // written to the worker's disks and read back
-  double bytes_written_remote = 0;  // task outputs written to another host, over the network
+  double transferred_B         = 0;  // completed transfers: inputs, outputs, checkpoints
+  double checkpoint_B          = 0;  // checkpoints written
+  double read_local_B          = 0;  // task inputs read from the data service on the worker's own disks
+  double read_remote_B         = 0;  // task inputs read from the data service over the network
+  double scratch_read_remote_B = 0;  // earlier tasks' outputs read from another worker
+  double spill_B               = 0;  // written to the worker's disks and read back
+  double written_remote_B      = 0;  // task outputs written to another host, over the network
 };
 
 struct TaskIoSetup {

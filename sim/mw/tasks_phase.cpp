@@ -131,7 +131,7 @@ class TasksPhase : public Phase {
             {"p95_turnaround_s", percentile(turnaround, 0.95)},
             {"reexecutions", reexecutions},
             {"wasted_flops", std::max(0.0, totals.executed_flops - totals.useful_flops)},
-            {"bytes_transferred", totals.bytes_transferred},
+            {"bytes_transferred", totals.transferred_B},
             {"checkpoint_bytes", totals.checkpoint_B},
             {"worker_utilization", totals.makespan_s > 0 ? totals.busy_s / (workers * totals.makespan_s) : 0}};
   }

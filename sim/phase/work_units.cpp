@@ -1,30 +1,45 @@
 #include "sim/phase/work_units.hpp"
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 
 namespace llsim {
 
 namespace {
 
-std::map<std::string, std::vector<WorkUnit>>& declared()
+struct Declared {
+  std::map<std::string, std::vector<WorkUnit>> units;
+  bool read = false;
+};
+
+Declared& declared()
 {
-  static std::map<std::string, std::vector<WorkUnit>> map;
-  return map;
+  static Declared d;
+  return d;
 }
 
 }  // namespace
 
 bool declare_work_units(const std::string& phase_kind, std::vector<WorkUnit> units)
 {
-  declared()[phase_kind] = std::move(units);
+  // A mistake in llsim's own code, found as the program starts: no run could bill correctly.
+  Declared& d = declared();
+  if (d.read || !d.units.emplace(phase_kind, std::move(units)).second) {
+    std::fprintf(stderr, "llsim: internal error: phase kind '%s' declares its work units %s\n", phase_kind.c_str(),
+                 d.read ? "after they were read" : "twice");
+    std::abort();
+  }
   return true;
 }
 
 const std::vector<WorkUnit>& work_units(const std::string& phase_kind)
 {
   static const std::vector<WorkUnit> none;
-  const auto it = declared().find(phase_kind);
-  return it == declared().end() ? none : it->second;
+  Declared& d   = declared();
+  d.read        = true;
+  const auto it = d.units.find(phase_kind);
+  return it == d.units.end() ? none : it->second;
 }
 
 }  // namespace llsim

@@ -19,7 +19,8 @@ struct WorkUnit {
   const char* description;
 };
 
-// Called from a static initialiser, before any lookup.
+// Called from a static initialiser, once per kind; a second declaration, or one after the first
+// lookup, stops the program (an error in llsim's code).
 bool declare_work_units(const std::string& phase_kind, std::vector<WorkUnit> units);
 // Empty for a kind that declared none.
 const std::vector<WorkUnit>& work_units(const std::string& phase_kind);

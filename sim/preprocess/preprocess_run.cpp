@@ -99,8 +99,8 @@ void PreprocessRun::run(PhaseRuntime& runtime)
     const double began = now();
     mw.run();
     XBT_DEBUG("stage %s done in %g s: corpus read %g B locally and %g B remotely, intermediates %g B remotely",
-              dedup_stage_name(stage.stage), now() - began, mw.totals().bytes_read_local, mw.totals().bytes_read_remote,
-              mw.totals().scratch_read_remote);
+              dedup_stage_name(stage.stage), now() - began, mw.totals().read_local_B, mw.totals().read_remote_B,
+              mw.totals().scratch_read_remote_B);
     record_stage(stage, mw, began);
     previous.clear();
     for (size_t t = 0; t < tasks.size(); ++t) {
@@ -186,13 +186,13 @@ void PreprocessRun::record_stage(const StagePlan& stage, const MasterWorker& mw,
 {
   const MasterWorkerTotals& t = mw.totals();
   PreprocessTotals& a         = totals_;
-  a.read_local += t.bytes_read_local;
-  a.read_remote += t.bytes_read_remote;
-  a.scratch_remote += t.scratch_read_remote;
+  a.read_local += t.read_local_B;
+  a.read_remote += t.read_remote_B;
+  a.scratch_remote += t.scratch_read_remote_B;
   a.spill += t.spill_B;
   a.busy_s += t.busy_s;
   a.tasks += static_cast<double>(stage.tasks);
-  a.written_remote += t.bytes_written_remote;
+  a.written_remote += t.written_remote_B;
   a.peak_memory = std::max(a.peak_memory, std::min(stage.each.memory_B, s_.memory_B));
   for (const TaskRecord& r : mw.records())
     a.reexecutions += std::max(0, r.attempts - 1);

@@ -43,17 +43,18 @@ std::string xbt_log_setting(const std::string& setting)
     return setting;
   if (colon == std::string::npos || name.empty())
     throw std::invalid_argument("--log=" + setting + ": expected CATEGORY:LEVEL, e.g. --log=llsim.svc.storage:debug");
-  const std::string level           = setting.substr(colon + 1);
-  static const char* const levels[] = {"trace", "debug", "verbose", "info", "warning", "error", "critical"};
-  if (std::none_of(std::begin(levels), std::end(levels), [&](const char* l) { return level == l; }))
-    throw std::invalid_argument("--log=" + setting + ": unknown level '" + level +
-                                "' (expected trace, debug, verbose, info, warning, error or critical)");
+  const std::string level                      = setting.substr(colon + 1);
+  static const std::vector<std::string> levels = {"trace", "debug", "verbose", "info", "warning", "error", "critical"};
+  if (std::find(levels.begin(), levels.end(), level) == levels.end())
+    throw std::invalid_argument("--log=" + setting + ": " + unknown_word("level", level, levels));
   std::string xbt_name = name;
   std::replace(xbt_name.begin(), xbt_name.end(), '.', '_');
   const std::vector<std::string> names = category_names();
   if (std::find(names.begin(), names.end(), xbt_name) == names.end()) {
+    // Written back as documented, llsim.<room>.<file>: the file's own underscores stay.
     std::string close = nearest(xbt_name, names);
-    std::replace(close.begin(), close.end(), '_', '.');
+    for (int dots = 0, at = 0; dots < 2 && (at = static_cast<int>(close.find('_'))) >= 0; ++dots)
+      close[static_cast<size_t>(at)] = '.';
     throw std::invalid_argument("--log=" + setting + ": no log category '" + name + "'" +
                                 (close.empty() ? std::string(" (llsim's are named after their source files, e.g. "
                                                              "llsim.svc.storage)")

@@ -140,8 +140,8 @@ LLSIM_DECLARE_METRICS(Service, StorageService::kKind, kStorageMetrics);
 Metrics StorageService::totals() const
 {
   Metrics m = Service::totals();
-  m.push_back({"bytes_written", bytes_written_});
-  m.push_back({"bytes_read", bytes_read_});
+  m.push_back({"bytes_written", written_B_});
+  m.push_back({"bytes_read", read_B_});
   m.push_back({"stored_bytes", files_.stored_B()});
   m.push_back({"charged_bytes_written", charged_written_});
   m.push_back({"charged_bytes_read", charged_read_});
@@ -254,7 +254,7 @@ void StorageService::write_to_disk(const TargetIo& io, const IoCallback& done)
                                  return;
                                }
                                give_credit(io);
-                               bytes_written_ += io.bytes;
+                               written_B_ += io.bytes;
                                server.pool->stats().add(now(), io.bytes, 1);
                                done({});
                              }});
@@ -268,7 +268,7 @@ void StorageService::read_from_disk(const TargetIo& io, const IoCallback& done)
                                  return;
                                }
                                if (io.forwarded) {
-                                 bytes_read_ += io.bytes;
+                                 read_B_ += io.bytes;
                                  servers_[server_of_target(io.target)].pool->stats().add(now(), io.bytes, 1);
                                  done({});
                                  return;
@@ -290,7 +290,7 @@ void StorageService::send_read(const TargetIo& io, const IoCallback& done)
     interrupted(io, done);
     return;
   }
-  bytes_read_ += io.bytes;
+  read_B_ += io.bytes;
   server.pool->stats().add(now(), io.bytes, 1);
   done({});
 }

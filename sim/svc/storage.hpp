@@ -185,7 +185,7 @@ class StorageService : public Service {
   double per_TB_month_ = 0;
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
-  double bytes_written_ = 0, bytes_read_ = 0;
+  double written_B_ = 0, read_B_ = 0;
   double charged_written_ = 0, charged_read_ = 0;
 };
 

@@ -41,14 +41,14 @@ FileId StoredFiles::new_object()
 
 double& StoredFiles::File::on(size_t target)
 {
-  if (bytes_on.empty() || bytes_on.back().first < target) {
-    bytes_on.emplace_back(target, 0.0);
-    return bytes_on.back().second;
+  if (B_on_target.empty() || B_on_target.back().first < target) {
+    B_on_target.emplace_back(target, 0.0);
+    return B_on_target.back().second;
   }
-  auto it = std::lower_bound(bytes_on.begin(), bytes_on.end(), target,
+  auto it = std::lower_bound(B_on_target.begin(), B_on_target.end(), target,
                              [](const std::pair<size_t, double>& e, size_t t) { return e.first < t; });
-  if (it == bytes_on.end() || it->first != target)
-    it = bytes_on.insert(it, {target, 0.0});
+  if (it == B_on_target.end() || it->first != target)
+    it = B_on_target.insert(it, {target, 0.0});
   return it->second;
 }
 
@@ -57,7 +57,7 @@ void StoredFiles::remove(FileId f, double now_s)
   const auto it = files_.find(f);
   if (it == files_.end())
     return;
-  for (const auto& [target, bytes] : it->second.bytes_on) {
+  for (const auto& [target, bytes] : it->second.B_on_target) {
     used_[target] -= bytes;
     stored_.change(now_s, -bytes);
   }
@@ -96,7 +96,7 @@ std::vector<std::pair<size_t, double>> StoredFiles::parts(FileId f, double offse
   // share of every writer's bytes).
   const double total = file_B(f);
   std::vector<std::pair<size_t, double>> out;
-  for (const auto& [target, held] : file.bytes_on)
+  for (const auto& [target, held] : file.B_on_target)
     if (held > 0 && total > 0)
       out.emplace_back(target, held * bytes / total);
   return out;
@@ -105,7 +105,7 @@ std::vector<std::pair<size_t, double>> StoredFiles::parts(FileId f, double offse
 double StoredFiles::file_B(FileId f) const
 {
   double bytes = 0;
-  for (const auto& on : files_.at(f).bytes_on)
+  for (const auto& on : files_.at(f).B_on_target)
     bytes += on.second;
   return bytes;
 }

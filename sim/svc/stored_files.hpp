@@ -62,7 +62,7 @@ class StoredFiles {
     StripeLayout layout;
     // Bytes per target, sorted by target: a whole checkpoint object can span thousands of
     // targets, accounted in target order (appends), and a striped file only a few.
-    std::vector<std::pair<size_t, double>> bytes_on;
+    std::vector<std::pair<size_t, double>> B_on_target;
     double& on(size_t target);
   };
   FileId add(const StripeLayout& layout);

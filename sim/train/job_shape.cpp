@@ -31,10 +31,10 @@ JobShape read_job_shape(const Params& phase, const GroupSpec& nodes)
                                      "' has " + std::to_string(nodes.gpu->count) + " GPUs per node (one rank each)");
   const Params model           = phase.section("model", model_params());
   job.model.params             = model.quantity("params");
-  job.model.bytes_per_param    = model.quantity("state_bytes_per_param");
+  job.model.B_per_param        = model.quantity("state_bytes_per_param");
   job.model.weight_B_per_param = model.quantity("weight_bytes_per_param");
   job.model.embedding_stage    = phase.section("shard_imbalance", imbalance_params()).quantity("embedding_stage");
-  if (job.model.weight_B_per_param > job.model.bytes_per_param)
+  if (job.model.weight_B_per_param > job.model.B_per_param)
     model.fail("weight_bytes_per_param", "the weights cannot take more than state_bytes_per_param");
   parse_sharding(model.text("sharding"), &job.model.sharding);  // one of its words: Params checked it
   const Params par    = phase.section("parallelism", parallelism_params());

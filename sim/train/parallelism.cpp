@@ -35,7 +35,7 @@ double replicated_share(const ModelState& m)
     return 1;
   case Sharding::Zero1:
   case Sharding::Zero2:
-    return m.weight_B_per_param / m.bytes_per_param;
+    return m.weight_B_per_param / m.B_per_param;
   case Sharding::Zero3:
   case Sharding::Fsdp:
     return 0;

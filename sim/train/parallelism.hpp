@@ -28,11 +28,11 @@ enum class Sharding { None, Zero1, Zero2, Zero3, Fsdp };
 
 struct ModelState {
   double params             = 0;
-  double bytes_per_param    = 0;
+  double B_per_param        = 0;
   double weight_B_per_param = 2;  // of bytes_per_param, the weights (the rest: optimizer state)
   double embedding_stage    = 1;  // share of stage 0 relative to the other stages
   Sharding sharding         = Sharding::None;
-  double total_B() const { return params * bytes_per_param; }
+  double total_B() const { return params * B_per_param; }
 };
 
 struct RankPosition {

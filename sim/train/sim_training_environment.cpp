@@ -122,9 +122,9 @@ bool SimTrainingEnvironment::replay(IoKind kind, double share) const
   return true;
 }
 
-const std::vector<std::pair<size_t, double>>& SimTrainingEnvironment::bytes_per_target(IoKind kind, double share)
+const std::vector<std::pair<size_t, double>>& SimTrainingEnvironment::B_per_target(IoKind kind, double share)
 {
-  auto& cached = bytes_per_target_[{static_cast<int>(kind), share}];
+  auto& cached = B_per_target_[{static_cast<int>(kind), share}];
   if (!cached.empty())
     return cached;
   std::map<size_t, double> per_target;
@@ -170,7 +170,7 @@ SimTrainingEnvironment::begin(IoKind kind, double share, double scale, const std
       cost = m.second;
   op->end = op->start + cost * scale;
   if (is_write(kind))
-    for (const auto& [target, bytes] : bytes_per_target(kind, share)) {
+    for (const auto& [target, bytes] : B_per_target(kind, share)) {
       const IoOutcome taken = storage_of(kind).account(op->object, target, bytes * scale);
       if (!taken.ok())
         throw SimulationError(taken.message);

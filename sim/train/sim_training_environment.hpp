@@ -95,7 +95,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   StorageService& storage_of(IoKind kind) const;
   // Bytes of one checkpoint (scale 1) on each target, in target order; computed once per
   // (kind, share), since a charged checkpoint takes capacity target by target.
-  const std::vector<std::pair<size_t, double>>& bytes_per_target(IoKind kind, double share);
+  const std::vector<std::pair<size_t, double>>& B_per_target(IoKind kind, double share);
 
   const IoRoute& route_;
   const IoPlan& plan_;
@@ -113,7 +113,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   int64_t replays_    = 0;
   int64_t checkpoint_ = 0;
   std::vector<std::pair<std::pair<int, double>, double>> measured_;  // (kind, share) -> cost for scale 1
-  std::map<std::pair<int, double>, std::vector<std::pair<size_t, double>>> bytes_per_target_;
+  std::map<std::pair<int, double>, std::vector<std::pair<size_t, double>>> B_per_target_;
   std::array<IoTotals, 5> totals_{};
   std::deque<FileId> pfs_objects_, local_objects_;
   std::unique_ptr<Operation> background_;

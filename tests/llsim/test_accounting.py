@@ -2,7 +2,10 @@
 hours x price, busy power x time at full use, idle power x time when idle, the storage integral of
 bytes over time, PUE and the price of energy, serving billed while its instances are up, and
 holders of one group at the same time splitting it. The prices in the inputs are assumptions."""
-from harness import check, check_close, finish, run_out, summary
+import os
+import re
+
+from harness import ROOT, check, check_close, finish, run_out, summary
 
 EXACT = 1e-12
 HOUR, KWH = 3600.0, 3.6e6
@@ -148,4 +151,23 @@ check(summary(out)["accounting"]["currency"] == "EUR", "currency in summary.json
 report = open(out + "/report.md").read()
 check("## Cost and energy" in report and "EUR" in report and "2.5 EUR per_gpu_hour" in report,
       "report.md shows cost, energy and the prices in the currency")
+# docs/accounting.md's table of work units names, for each phase kind, the cost_per_<unit>
+# metrics the kind declares (docs/models.md, generated from the code).
+def read(*path):
+    with open(os.path.join(ROOT, *path), encoding="utf-8") as f:
+        return f.read()
+
+
+declared = {}
+phases = read("docs", "models.md").split("## Interface `phase`", 1)[1].split("\n## ", 1)[0]
+for section in phases.split("\n### `")[1:]:
+    kind = section.split("`", 1)[0]
+    declared[kind] = set(re.findall(r"\| `cost_per_(\w+)` \|", section))
+per_unit = read("docs", "accounting.md").split("## Per unit of work", 1)[1].split("\n## ", 1)[0]
+documented = {}
+for kind, unit in re.findall(r"^\| (\w+) \| (.*) \|$", per_unit, re.M):
+    if kind != "kind":
+        documented[kind] = set(re.findall(r"`(\w+)`", unit)) or {unit.split()[0]}
+check(len(documented) == 6 and documented == {k: v for k, v in declared.items() if v},
+      f"docs/accounting.md's work units {documented} are the declared ones {declared}")
 finish()

@@ -82,7 +82,7 @@ for args, text in [(["run"], "SCENARIO is required"),
                     "no log category 'llsim.svc.storge': did you mean 'llsim.svc.storage'?"),
                    (["run", "scenarios/demo.yaml", "--log=llsim"], "expected CATEGORY:LEVEL"),
                    (["simulate"], "unknown command 'simulate'"),
-                   (["runn", "scenarios/demo.yaml"], "unknown command 'runn'; did you mean 'run'?"),
+                   (["runn", "scenarios/demo.yaml"], "unknown command 'runn': did you mean 'run'? (expected run, validate"),
                    (["trace"], "'trace' expects the subcommand 'stats'"),
                    (["run", "scenarios/demo.yaml", "scenarios/demo.yaml"], "not expected: scenarios/demo.yaml")]:
     _, _, err = run(*args, expect=2)

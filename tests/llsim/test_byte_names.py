@@ -1,5 +1,6 @@
 """Byte quantities have one suffix in code, as docs/developing.md says: a C++ name of a quantity
-in bytes carries `_B` (hbm_B, kv_B_per_token), like `_s` for seconds and `_W` for watts. Names
+in bytes carries `_B` (hbm_B, kv_B_per_token, read_B), like `_s` for seconds and `_W` for watts;
+constants (kMaxCsvLineBytes) spell the unit out, as their PascalCase has no suffix. Names
 users read (YAML keys, metrics, CSV columns) say `bytes` and live in string literals, which the
 checker skips, as it skips comments. The checker runs first on samples whose faults are known.
 (The llsim binary, argv[1], is not used.)"""
@@ -12,7 +13,8 @@ from harness import ROOT, check, finish
 # trace has a bytes column, and the method that turns on a service's stored_bytes column.
 NOT_QUANTITIES = {"format_bytes", "has_bytes", "reports_stored_bytes", "reports_stored_bytes_"}
 SKIPPED = re.compile(r'//[^\n]*|/\*.*?\*/|R"\((?:.|\n)*?\)"|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
-NAME = re.compile(r"\b[A-Za-z_]\w*_bytes(?:_\w*)?\b")
+# A snake_case name with "bytes" as a word of it: weight_bytes, bytes_read, kv_bytes_per_token.
+NAME = re.compile(r"\b(?:[a-z]\w*_)?bytes_\w+\b|\b[a-z]\w*_bytes\b")
 
 
 def faults(files):
@@ -28,10 +30,12 @@ def faults(files):
 
 
 sample = {"a.cpp": 'double weight_bytes = 0;  // weight_bytes in a comment\nput("stored_bytes", x);\n',
-          "b.hpp": "/* kv_bytes\n */ double kv_B_per_token, kv_bytes_per_token;\nformat_bytes(x);\n"}
+          "b.hpp": "/* kv_bytes\n */ double kv_B_per_token, kv_bytes_per_token;\nformat_bytes(x);\n",
+          "c.cpp": "t.bytes_read += bytes; double read_B = 0; kMaxLineBytes;\n"}
 got = faults(sample)
 check(got == ["a.cpp:1: weight_bytes (a byte quantity ends in _B)",
-              "b.hpp:2: kv_bytes_per_token (a byte quantity ends in _B)"], f"the checker finds the samples' faults: {got}")
+              "b.hpp:2: kv_bytes_per_token (a byte quantity ends in _B)",
+              "c.cpp:1: bytes_read (a byte quantity ends in _B)"], f"the checker finds the samples' faults: {got}")
 
 files = {}
 for top in ("sim", "models", "tests/unit", "tests/fuzz"):

@@ -44,7 +44,8 @@ four = train("phases.0.ranks_per_node=4", "phases.0.parallelism={data: 2, pipeli
 check_close(four["checkpoint_blocking_s"], 4 * STATE / 2 / 8 / SNAPSHOT_BPS, 1e-9,
             "4 ranks per host: half a stage's tensor slices each")
 run_fails(SCENARIO, "has 8 nodes x 8 ranks = 64 ranks", "phases.0.parallelism={data: 2, pipeline: 2, tensor: 8}")
-run_fails(SCENARIO, "unknown sharding 'zero4' (expected none, zero1, zero2, zero3 or fsdp)", "phases.0.model.sharding=zero4")
+run_fails(SCENARIO, "unknown sharding 'zero4': did you mean 'zero1'? (expected none, zero1, zero2, zero3 or fsdp)",
+          "phases.0.model.sharding=zero4")
 run_fails(SCENARIO, "cannot take more than state_bytes_per_param", "phases.0.model.weight_bytes_per_param=16")
 run_fails(SCENARIO, "16 ranks per node, but group 'gpu' has 8 GPUs per node", "phases.0.ranks_per_node=16",
           "phases.0.parallelism={data: 8, pipeline: 2, tensor: 8}")

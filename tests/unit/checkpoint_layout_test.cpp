@@ -13,7 +13,7 @@ struct Case {
   Case()
   {
     model.params          = 1e9;
-    model.bytes_per_param = 10;  // 10 GB
+    model.B_per_param     = 10;  // 10 GB
     model.embedding_stage = 3;   // stage 0: 3/4 of the state
     io.nodes              = 16;
     io.targets            = 8;

@@ -118,8 +118,9 @@ TEST_CASE("gpu spec: errors", "[gpu_spec]")
   CHECK_THROWS_WITH(gpu("{preset: l40s, interconnect_bandwidth: 100GBps}"),
                     Catch::Contains("gpu.interconnect_bandwidth") && Catch::Contains("follows from pcie_gen"));
   CHECK_THROWS_WITH(gpu("{hbm: 80GB, interconnect: nvlink}"), Catch::Contains("needs interconnect_bandwidth"));
-  CHECK_THROWS_WITH(gpu("{hbm: 80GB, interconnect: pci}"),
-                    Catch::Contains("unknown interconnect 'pci' (expected nvlink, infinity_fabric or pcie)"));
+  CHECK_THROWS_WITH(
+      gpu("{hbm: 80GB, interconnect: pci}"),
+      Catch::Contains("unknown interconnect 'pci': did you mean 'pcie'? (expected nvlink, infinity_fabric or pcie)"));
   CHECK_THROWS_WITH(gpu("{hbm: 80GB, pcie_gen: 4}"), Catch::Contains("give both pcie_gen and pcie_lanes"));
   CHECK_THROWS_WITH(gpu("{hbm: 80GB, interconnect_bandwidth: 1GBps}"), Catch::Contains("give the interconnect"));
   CHECK_THROWS_WITH(gpu("{flops: 1TFlops}"), Catch::Contains("hbm: required") && Catch::Contains("or give a preset"));

@@ -202,7 +202,7 @@ TEST_CASE("iteration model table: bad tables", "[iteration_model]")
   CHECK_THROWS_WITH(bad("t3.csv", "prefill,0,0.01\nprefill,0,0.02\nprefill,5,0.03\n" + decode)(),
                     Catch::Contains(":3: a second prefill row for 0 tokens"));
   CHECK_THROWS_WITH(bad("t4.csv", "prefil,0,0.01\n" + decode)(),
-                    Catch::Contains("kind 'prefil' (expected prefill or decode)"));
+                    Catch::Contains("unknown kind 'prefil': did you mean 'prefill'? (expected prefill or decode)"));
   CHECK_THROWS_WITH(bad("t5.csv", "prefill,0,-1\nprefill,5,0.03\n" + decode)(),
                     Catch::Contains("tokens and seconds must be >= 0"));
 }

@@ -5,6 +5,7 @@
 #include "sim/core/metrics.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/phase/phase.hpp"
+#include "sim/phase/work_units.hpp"
 #include "sim/svc/service.hpp"
 
 #include <catch2/catch.hpp>
@@ -151,6 +152,24 @@ TEST_CASE("every phase and service kind declares the accounting's metrics after 
   REQUIRE(storage != nullptr);
   CHECK(storage->table.back().name == "energy_kwh");
   CHECK(storage->table[storage->table.size() - 2].unit == MetricUnit::Currency);
+}
+
+TEST_CASE("every phase kind's work units divide a metric the kind declares")
+{
+  size_t kinds = 0;
+  for (const MetricDeclaration* d : MetricCatalog::all()) {
+    if (d->family != Phase::kInterfaceName)
+      continue;
+    for (const WorkUnit& u : work_units(d->name)) {
+      const MetricSpec* divided = d->find(u.metric);
+      INFO(d->name << " divides its cost by " << u.metric);
+      REQUIRE(divided != nullptr);
+      CHECK(divided->unit != MetricUnit::Currency);
+      CHECK(d->find(std::string("cost_per_") + u.name) != nullptr);
+    }
+    kinds += work_units(d->name).empty() ? 0 : 1;
+  }
+  CHECK(kinds == 6);  // serve, train, ingest, preprocess, transfer, tasks; requests does no unit of work
 }
 
 TEST_CASE("values are written by their declared unit")

@@ -81,7 +81,7 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
     const auto i       = static_cast<size_t>(k);
     const double bytes = block_B(i, input_tokens);
     if (pool_.get(host, key_of(ids[i]), kNoDeadline) == PoolResult::Hit) {
-      bytes_moved_ += over_network(host, key_of(ids[i])) ? bytes : 0;
+      moved_B_ += over_network(host, key_of(ids[i])) ? bytes : 0;
       continue;
     }
     const auto it = ssd_files_.find(ids[i]);
@@ -91,7 +91,7 @@ int64_t KvBlockStore::fetch(HostId host, const std::vector<uint64_t>& ids, int64
     if (until <= now() || !ssd_->read(host, it->second.file, 0, it->second.bytes, until).ok())
       return k;
     ssd_order_.splice(ssd_order_.begin(), ssd_order_, it->second.at);
-    bytes_moved_ += bytes;
+    moved_B_ += bytes;
   }
   return to;
 }
@@ -104,7 +104,7 @@ void KvBlockStore::store(HostId host, const std::vector<uint64_t>& ids, int64_t 
     const double bytes    = block_B(i, input_tokens);
     const std::string key = key_of(ids[i]);
     if (!pool_.holds(key) && pool_.put(host, key, bytes, deadline, static_cast<int64_t>(i)) == PoolResult::Stored) {
-      bytes_moved_ += over_network(host, key) ? bytes : 0;  // (not stored: the pool server is full or down)
+      moved_B_ += over_network(host, key) ? bytes : 0;  // (not stored: the pool server is full or down)
       stored(bytes);
     }
     peak_B_ = std::max(peak_B_, pool_.stored_B());
@@ -150,7 +150,7 @@ void KvBlockStore::write_to_ssd(HostId host, uint64_t id, double bytes, double d
     }
     return;
   }
-  bytes_moved_ += bytes;
+  moved_B_ += bytes;
   stored(bytes);
 }
 

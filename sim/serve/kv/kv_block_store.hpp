@@ -43,7 +43,7 @@ class KvBlockStore {
   double drain_B() const { return drain_B_; }
   double drain_end_s() const { return drain_end_s_; }
   double block_B(size_t index, int64_t input_tokens) const;
-  double bytes_moved() const { return bytes_moved_; }  // over the network (a pool server's own blocks excluded)
+  double moved_B() const { return moved_B_; }  // over the network (a pool server's own blocks excluded)
   double peak_B() const { return peak_B_; }
   double evictions() const;
 
@@ -61,7 +61,7 @@ class KvBlockStore {
   double ssd_capacity_B_;
   int64_t block_tokens_;
   double kv_B_per_token_;
-  double bytes_moved_ = 0, peak_B_ = 0, ssd_used_B_ = 0, ssd_evictions_ = 0;
+  double moved_B_ = 0, peak_B_ = 0, ssd_used_B_ = 0, ssd_evictions_ = 0;
   double drain_from_s_ = std::numeric_limits<double>::infinity(), drain_B_ = 0, drain_end_s_ = 0;
   struct SsdBlock {
     size_t file;
