@@ -12,6 +12,7 @@
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/run/run_folder.hpp"
 #include "sim/run/simulation.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/sg/log_setting.hpp"
@@ -109,14 +110,16 @@ int run_command(const RunArguments& a)
   const auto started        = std::chrono::steady_clock::now();
   Scenario scenario         = load_scenario(a.scenario, load);
   const std::string out_dir = a.out.empty() ? "out/" + scenario.name : a.out;
-  check_output_dir(out_dir);
+  RunFolder folder(out_dir);
   const bool progress           = !a.quiet && isatty(STDERR_FILENO);
   const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
   const double wall_s           = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  write_outputs(out_dir, scenario, result, wall_s);
-  write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, {}));
+  write_outputs(folder.staging(), scenario, result, wall_s);
+  write_file_atomically(folder.staging() + "/report.md", run_report(scenario, load, result, {}));
+  folder.publish();
   std::cout << (a.quiet ? run_footer(scenario, result, wall_s, out_dir)
                         : summary_table(scenario, result, wall_s, out_dir));
+  // Plots join the published run: a run killed while plotting is whole, with fewer plots.
   if (a.plot) {
     run_plot_script(out_dir);
     write_file_atomically(out_dir + "/report.md", run_report(scenario, load, result, plots_in(out_dir)));

@@ -12,6 +12,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -19,6 +20,20 @@
 #include <fstream>
 
 namespace llsim {
+
+namespace {
+
+// The kill tests (tests/llsim/test_run_folder.py) stop llsim as `kill -9` would, right after its
+// n-th file is in place: LLSIM_KILL_AFTER_WRITES=n.
+void killed_after_writes_for_tests()
+{
+  static const char* const setting = std::getenv("LLSIM_KILL_AFTER_WRITES");
+  static long written              = 0;
+  if (setting != nullptr && ++written == std::atol(setting))
+    std::raise(SIGKILL);
+}
+
+}  // namespace
 
 void write_file_atomically(const std::string& path, const std::string& content)
 {
@@ -34,6 +49,7 @@ void write_file_atomically(const std::string& path, const std::string& content)
   std::filesystem::rename(temporary, path, error);
   if (error)
     throw SimulationError("cannot rename '" + temporary + "' to '" + path + "': " + error.message());
+  killed_after_writes_for_tests();
 }
 
 std::string summary_json(const Scenario& scenario, const SimulationResult& result, double wall_time_s)

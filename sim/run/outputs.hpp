@@ -1,6 +1,7 @@
 // Writing a run's results: DIR/summary.json, DIR/<phase>[_<table>].csv, DIR/resolved.yaml and
 // the same document as JSON, DIR/resolved.json (see resolved_json.hpp).
-// Every file goes to a temporary name first and is renamed, so a crash never leaves a half file.
+// Every file goes to a temporary name first and is renamed; the folder itself appears whole
+// (sim/run/run_folder.hpp).
 #pragma once
 #include "sim/run/simulation.hpp"
 #include "sim/scenario/scenario.hpp"
