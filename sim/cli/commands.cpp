@@ -40,7 +40,7 @@ const char* const kUsage =
     "                   [--objective METRIC] [--maximize] [--seeds N] [--jobs J | --slurm [--partition P] [--time T]]\n"
     "                   [--out DIR] [--exhaustive] [--plot]\n"
     "       llsim models [--markdown]\n"
-    "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]\n"
+    "       llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--nodes N] [--json] [--skip-bad-lines]\n"
     "       llsim calibrate --model M --gpu G (--steps F | --profile F | --attention F | --cpu-overheads F\n"
     "                   | --all-reduce F) [--fit K,...] [--start C] [--folds K] [--seed N] [--errors FILE]\n"
     "                   [--out FILE]\n"

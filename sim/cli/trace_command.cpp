@@ -199,8 +199,8 @@ int trace_stats_command(const TraceArguments& a)
     return kExitOk;
   }
   std::ostringstream text;
-  text << file << " (" << trace_format_name(format) << "): " << trace.requests.size() << " requests over "
-       << format_number(duration) << " s";
+  text << file << " (" << trace_format_name(format) << "): " << trace.requests.size() << " requests over " << std::fixed
+       << std::setprecision(1) << duration << " s";
   if (duration > 0)
     text << ", " << std::fixed << std::setprecision(3) << n / duration << " requests/s";
   text << "\n";

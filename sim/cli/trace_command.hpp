@@ -1,4 +1,4 @@
-// `llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--json] [--skip-bad-lines]`:
+// `llsim trace stats TRACE [--format F] [--cache-blocks N,...] [--nodes N] [--json] [--skip-bad-lines]`:
 // the request rate, input and output length percentiles and the ideal prefix hit ratio of a
 // request trace for each cache size (sim/serve/kv/prefix_cache.hpp), as text or one JSON object.
 // A fault trace (--format infinitehbd, or a .json file holding an array) is summarised per fault

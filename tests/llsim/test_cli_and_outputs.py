@@ -144,6 +144,12 @@ proc = subprocess.run(["/usr/bin/python3", "-S", os.path.join(ROOT, "analysis", 
 check(proc.returncode != 0 and "matplotlib is not available" in proc.stderr,
       f"plot.py without matplotlib: exit {proc.returncode}, {proc.stderr}")
 
+# trace stats: its span with one decimal, and its usage names every option.
+_, out, _ = run("trace", "stats", "traces/azure_llm_inference_2023_conv.csv")
+check("19366 requests over 3501.7 s, 5.530 requests/s" in out, f"trace stats' first line: {out[:200]}")
+_, _, err = run("trace", "stats", expect=2)
+check("[--nodes N]" in err, f"trace stats' usage names --nodes: {err}")
+
 # Progress line: on a terminal for runs over a second, never with --quiet or into a pipe.
 # `script` (util-linux) gives llsim a pseudo-terminal.
 LONG_RUN = ["scenarios/bench/transfer_100k.yaml", "--set", "platform.groups.clients.count=20000"]

@@ -147,4 +147,13 @@ for kind in kinds:
     page = f"docs/phases/{kind}.md"
     check(os.path.exists(os.path.join(ROOT, page)) and f"({page})" in readme, f"README.md does not link {page}")
 
+# A key the docs call unread would be a parameter that changes no result, which llsim does not
+# have (each declared key changes a result, and its test shows it): no page may say so. tdp, once
+# called unread, prices energy (tests/llsim/test_accounting.py).
+UNREAD = re.compile(r"no model reads (it|them)\b|nothing reads (it|them)\b|carried for a .* to come", re.I)
+for page in all_pages:
+    with open(page, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            check(not UNREAD.search(line), f"{os.path.relpath(page, ROOT)}:{number} calls a key unread: {line.strip()}")
+
 finish()

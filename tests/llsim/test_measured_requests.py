@@ -18,7 +18,7 @@ check_close(j["measured_ttft_s"]["mean"], (0.2 + 0.5 + 0.1) / 3, 1e-9, "mean mea
 check_close(j["measured_ttft_s"]["max"], 0.5, 1e-9, "max measured TTFT")
 check_close(j["measured_tpot_s"]["mean"], 0.05, 1e-9, "time per output token from first and last tokens")
 _, text, _ = run("trace", "stats", BENCH)
-check("(vllm_benchmark): 3 requests over 0.5 s" in text, f"a .json file is a vLLM benchmark result: {text}")
+check("(vllm_benchmark): 3 requests over 0.5 s," in text, f"a .json file is a vLLM benchmark result: {text}")
 check("measured TTFT: mean 0.07 s" in text and "measured time per output token: mean 0.015 s" in text,
       f"TTFTs and inter-token gaps read: {text}")
 
