@@ -17,7 +17,7 @@ class RunFolder {
   // holds files but no summary.json (not a run of llsim's, which publish() would replace).
   explicit RunFolder(const std::string& out);
   ~RunFolder();  // a run that did not publish leaves nothing behind
-  RunFolder(const RunFolder&) = delete;
+  RunFolder(const RunFolder&)            = delete;
   RunFolder& operator=(const RunFolder&) = delete;
 
   const std::string& staging() const { return staging_; }
