@@ -1,11 +1,13 @@
 """`llsim plan` against the exhaustive grid on three scenarios of scenarios/plan/ (serving
 instances, KVCache pool servers, the checkpoint interval): the same answer with at most a third
 of the runs; resuming; an infeasible plan; bad command lines. About 50 s on 2 cores (the
-checkpoint grid is 156 runs)."""
+checkpoint grid is 156 runs). The frontier plot (analysis/plan_plot.py): its axes in words with
+units, the currency the runs' accounting names; each point labelled with its axis values."""
 import csv
 import json
 import os
 import subprocess
+import sys
 
 from harness import LLSIM, ROOT, check, finish, run, scratch_dir
 
@@ -43,6 +45,7 @@ for name, scenario, args in CASES:
     check(grid["points_run"] == grid["grid_points"], f"{name}: the exhaustive run ran every point")
     check(searched["points_run"] * 3 <= grid["grid_points"],
           f"{name}: at most a third of the runs: {searched['points_run']} of {grid['grid_points']} points")
+checkpoint_grid = out  # the last case's full grid, plotted below
 
 # The instances plan again: every run kept, the same answer, the counts in report.md.
 out = scratch_dir()
@@ -137,4 +140,45 @@ out = scratch_dir()
 run("plan", CASES[0][1], *args, "--out", out, "--quiet", "--plot")
 check(os.path.exists(os.path.join(out, "plots", "pareto_0.png")), "--plot draws plots/pareto_0.png")
 check("![pareto_0](plots/pareto_0.png)" in open(os.path.join(out, "report.md")).read(), "report.md shows the plot")
+
+# What the plot says. An axis is a metric in words with its unit, from the metric's name (the rule
+# every declared metric follows); a cost is in the runs' accounting.currency.
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+import matplotlib  # noqa: E402
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import plan_plot  # noqa: E402
+
+for metric, title in [("run.cost", "run cost (EUR)"), ("run.energy_kwh", "run energy (kWh)"),
+                      ("chat.slo_attainment", "chat slo attainment"), ("chat.goodput_rps", "chat goodput (requests/s)"),
+                      ("services.kv.pool_peak_bytes", "services kv pool peak bytes (B)"),
+                      ("chat.cost_per_M_output_tokens", "chat cost per M output tokens (EUR)"),
+                      ("chat.kwh_per_M_output_tokens", "chat energy per M output tokens (kWh)"),
+                      ("simulated_time_s", "simulated time (s)")]:
+    check(plan_plot.axis_title(metric, "EUR") == title, f"{metric} titled {plan_plot.axis_title(metric, 'EUR')!r}")
+# Two axes, every point run, costs in EUR: the SLO's TTFT changes neither the cost nor the p99 TTFT,
+# so each instance count's two points are at one place and share a label.
+out = scratch_dir()
+run("plan", CASES[0][1], "--axis", "platform.groups.gpu.count=1..3", "--axis", "phases.chat.slo.ttft=1s,2s", "--target",
+    "chat.p99_ttft_s<=1000", "--set", "accounting.currency=EUR", "--exhaustive", "--out", out, "--quiet", "--plot")
+fig = plan_plot.plot_target(plt, plan_plot.read_plan(out), 0, os.path.join(scratch_dir(), "pareto_0.png"))
+ax = fig.axes[0]
+check((ax.get_xlabel(), ax.get_ylabel()) == ("run cost (EUR)", "chat p99 ttft (s)"),
+      f"the plot's axes: {ax.get_xlabel()!r}, {ax.get_ylabel()!r}")
+check(ax.get_title().endswith("\npoints labelled gpu.count, slo.ttft"), f"the title names the axes: {ax.get_title()!r}")
+labels = sorted(t.get_text() for t in ax.texts)
+check(labels == ["1, 1s; 1, 2s", "2, 1s; 2, 2s", "3, 1s; 3, 2s"], f"the points' labels: {labels}")
+plt.close(fig)
+# The checkpoint interval's 39 points: only the frontier and the answer are labelled, and the title says so.
+plan = plan_plot.read_plan(checkpoint_grid)
+fig = plan_plot.plot_target(plt, plan, 0, os.path.join(scratch_dir(), "pareto_0.png"))
+ax = fig.axes[0]
+named = sorted(r["phases.train.checkpoint.policy.interval"] for r in plan["rows"]
+               if r["frontier"] == "1" or r["answer"] == "1")
+check(len(plan["rows"]) == 39 and sorted(t.get_text() for t in ax.texts) == named,
+      f"labels of the frontier {named}: {[t.get_text() for t in ax.texts]}")
+check(ax.get_title().endswith("points labelled policy.interval (the frontier's and the answer's)") and
+      ax.get_xlabel() == "run cost (USD)" and ax.get_ylabel() == "train goodput",
+      f"the checkpoint plot's titles: {ax.get_title()!r}, {ax.get_xlabel()!r}, {ax.get_ylabel()!r}")
+plt.close(fig)
 finish()

@@ -6,7 +6,9 @@ unchanged, everything else text; the plots read it with every scalar as text. pl
 for a 6e6-second span and turns a service CSV's bytes per sample into GB/s (the last, shorter
 sample by its own length); the rates it draws add up to the bytes in summary.json; the serve
 plot's KV pool occupancy ends at the stored bytes summary.json gives, and its KV legend names
-the instances by role; a missing or invalid run
+the instances by role; a service plot draws servers whose values in a panel are the same once,
+named for all of them ('fwd-0–7 (8 identical)'), keeps a server's colour in every panel and gives
+a panel whose lines differ from the top panel's a legend; a missing or invalid run
 directory is an error (exit 1, 'plot.py: ...').
 Needs python3-matplotlib (run with /usr/bin/python3)."""
 import json
@@ -19,7 +21,7 @@ from harness import ROOT, check, check_close, finish, run, scratch_dir, summary
 
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
 import plot  # noqa: E402
-from plots import common, serve  # noqa: E402
+from plots import common, serve, services  # noqa: E402
 
 PLOT_SCRIPT = os.path.join(ROOT, "analysis", "plot.py")
 
@@ -232,6 +234,67 @@ for t, expected in [(0, 0), (5, 2.5e9), (10, 5e9), (200, 5e9), (290, 5e9), (295,
                     (400, 2e9)]:
     check(abs(common.level_at(curve, t) - expected) <= 1e-3, f"stored level at {t} s: {common.level_at(curve, t)}, "
           f"expected {expected}")
+
+# Servers whose values in a panel are the same throughout are one line, named for all of them.
+check(services.group_label([f"fwd-{i}" for i in range(8)]) == "fwd-0–7 (8 identical)" and
+      services.group_label(["oss-0", "oss-2"]) == "oss-0, oss-2 (2 identical)" and services.group_label(["a"]) == "a",
+      "identical servers named as a range when numbered in a row, else listed")
+groups = services.identical_groups({"s-10": [1, 2], "s-2": [1, 2], "s-1": [0, 2]})
+check(groups == [("s-1", 0, [0, 2]), ("s-2, s-10 (2 identical)", 1, [1, 2])],
+      f"identical series grouped in the servers' natural order: {groups}")
+
+
+class KeptFigures:
+    """pyplot for a Run, except that a figure it saves and closes is kept for the checks."""
+
+    def __init__(self):
+        self.figures = []
+
+    def subplots(self, *args, **kwargs):
+        return plt.subplots(*args, **kwargs)
+
+    def close(self, fig):
+        self.figures.append(fig)
+
+
+def servers_named(label):
+    match = re.search(r"\((\d+) identical\)$", label)
+    return int(match.group(1)) if match else 1
+
+
+# Every service plot drawn per server: no two lines of a panel coincide, each panel's lines stand
+# for every server once, a line has one colour in every panel, and a panel whose lines stand for
+# other servers than the top panel's has a legend of its own.
+legends = {}
+for kind, out in runs.items():
+    kept = KeptFigures()
+    service_run = common.Run(out, kept)
+    for name in summary(out)["services"]:
+        samples = service_run.service(name)
+        if samples is None or samples.per_server is None:
+            continue
+        services.plot_service(service_run, name)
+        fig = kept.figures[-1]
+        top = fig.axes[0].get_legend_handles_labels()[1]
+        colours = {}
+        for i, ax in enumerate(fig.axes):
+            drawn = [(tuple(line.get_xdata()), tuple(line.get_ydata())) for line in ax.get_lines()]
+            labels = ax.get_legend_handles_labels()[1]
+            check(len(set(drawn)) == len(drawn), f"{kind}: service {name}, panel {i}: lines coincide: {labels}")
+            check(sum(servers_named(label) for label in labels) == len(samples.per_server),
+                  f"{kind}: service {name}, panel {i}: {labels} stand for the {len(samples.per_server)} servers")
+            check(labels == top or ax.get_legend() is not None,
+                  f"{kind}: service {name}, panel {i}: lines {labels}, other than the top panel's, without a legend")
+            for line in ax.get_lines():
+                colours.setdefault(line.get_label(), set()).add(line.get_color())
+        check(all(len(c) == 1 for c in colours.values()), f"{kind}: service {name}: a line's colours {colours}")
+        legends[kind, name] = [[t.get_text() for t in ax.get_legend().get_texts()] if ax.get_legend() else None
+                               for ax in fig.axes]
+        plt.close(fig)
+# The memory pool's two servers move and hold the same blocks: one line per panel, named in the top
+# panel's legend.
+check(legends.get(("requests", "kv")) == [["cpu-0–1 (2 identical)"], None, None, None, None],
+      f"memory_pool.yaml's kv: the legends {legends.get(('requests', 'kv'))}")
 
 # A missing or invalid run directory: exit 1 and a message naming plot.py.
 bad_summary = scratch_dir()
