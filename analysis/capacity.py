@@ -6,7 +6,7 @@ usage: analysis/capacity.py RESULTS --x PATH --metric M --target "<= 2s" [--phas
 RESULTS is a sweep directory (DIR/summary.csv is read, or DIR/results.csv when there is no
 summary) or one of those two files. PATH is a grid axis of the sweep (a column such as
 platform.groups.decode.count); its values must be numbers or quantities with units (2, 0.5,
-250MBps, 2min). M is a metric column (chat.p90_tbt_s); without a phase prefix it is looked up
+250MBps, 2min). M is a metric column (chat.p90_slo_tbt_s); without a phase prefix it is looked up
 in every phase and must be unique, or named with --phase chat. The target is an operator
 (<=, <, >=, >) and a value, plain or with a unit converted to the metric's SI unit: durations
 (ns us ms s min h d), sizes (B KB MB GB TB PB, KiB MiB GiB TiB PiB), bandwidths (B/s KB/s MB/s
@@ -14,7 +14,7 @@ GB/s TB/s, MBps GBps GiBps, Mbps Gbps in bits), or % (a fraction: 90% is 0.9).
 
 The answer is the smallest value of PATH whose mean over the seeds meets the target, printed as
 one line on stdout:
-  smallest platform.groups.decode.count meeting chat.p90_tbt_s <= 0.1: 4 (mean 0.0417, 95% CI 0.0401-0.0433)
+  smallest platform.groups.decode.count meeting chat.p90_slo_tbt_s <= 0.1: 4 (mean 0.0417, 95% CI 0.0401-0.0433)
 or, when no value meets it, "no swept value of PATH meets ...; the best is ..." (exit status 0:
 that is an answer too; the remedy is to sweep further). When the grid has other axes besides
 PATH, the answer is given per combination of their values (one line each, "with A=a, B=b"),
@@ -393,10 +393,10 @@ def write_report(sweep_dir, begin, end, section):
 def main():
     ap = argparse.ArgumentParser(prog="analysis/capacity.py", description=__doc__.splitlines()[0],
                                  epilog="example: analysis/capacity.py out/decode_sweep --x platform.groups.decode.count "
-                                        "--metric p90_tbt_s --phase chat --target '<= 100ms'")
+                                        "--metric p90_slo_tbt_s --phase chat --target '<= 100ms'")
     ap.add_argument("results", metavar="RESULTS", help="sweep directory, or its results.csv or summary.csv")
     ap.add_argument("--x", required=True, metavar="PATH", help="the swept grid column to answer in")
-    ap.add_argument("--metric", required=True, metavar="M", help="metric column, e.g. chat.p90_tbt_s or p90_tbt_s")
+    ap.add_argument("--metric", required=True, metavar="M", help="metric column, e.g. chat.p90_slo_tbt_s or p90_slo_tbt_s")
     ap.add_argument("--target", required=True, help='operator and value, e.g. "<= 2s", ">= 0.9", ">= 5GB/s"')
     ap.add_argument("--phase", metavar="NAME", help="phase (or services.NAME) the metric belongs to")
     ap.add_argument("--out", metavar="PNG", help="the plot (default DIR/capacity_<metric>.png)")

@@ -122,7 +122,7 @@ def simulate(llsim, out, name, **keys):
         m = json.load(f)["phases"]["chat"]
     if m["completed"] != keys["batch"]:
         sys.exit(f"{name}: {m['completed']} of {keys['batch']} requests completed")
-    return m["mean_ttft_s"] * 1e3, m["mean_tbt_s"] * 1e3
+    return m["mean_ttft_s"] * 1e3, m["mean_tpot_s"] * 1e3
 
 
 PEAK_FLOPS = {"a100-80gb": 312e12, "h100-80gb": 989.4e12}  # dense BF16, the presets' figures

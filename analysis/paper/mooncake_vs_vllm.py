@@ -35,7 +35,7 @@ SCENARIO = "scenarios/paper/mooncake_vs_vllm.yaml"
 TRACE = "traces/mooncake_conversation_trace.jsonl"
 SYSTEMS = {"mooncake": [],
            "vllm": ["phases.chat.system={impl: vllm, instances: colocated, router: least_loaded}"]}
-KEPT = ["slo_attainment", "goodput_rps", "p90_ttft_s", "p90_tbt_s", "prefix_hit_ratio", "gpu_utilization"]
+KEPT = ["slo_attainment", "goodput_rps", "p90_ttft_s", "p90_slo_tbt_s", "prefix_hit_ratio", "gpu_utilization"]
 
 
 def bisect(llsim, out_dir, system, lo, hi, steps, target, sets):

@@ -21,7 +21,7 @@ def plot_serve(run, name, phase):
     axes = fig.axes
     draw_latency_cdf(axes[0], [float(r["ttft_s"]) for r in done], parse_duration(slo.get("ttft")), "TTFT", 1.0, "s")
     statistic = slo.get("tbt_statistic", "")
-    draw_latency_cdf(axes[1], [float(r["tbt_s"]) for r in done if float(r["tbt_s"]) > 0],
+    draw_latency_cdf(axes[1], [float(r["slo_tbt_s"]) for r in done if float(r["slo_tbt_s"]) > 0],
                      parse_duration(slo.get("tbt")), f"TBT ({statistic or 'per request'})", 1e3, "ms")
     return [fig.save(), plot_serve_over_time(run, name, phase, requests)]
 

@@ -16,7 +16,7 @@ from harness import ROOT, check, finish, run, scratch_dir
 
 SCENARIO = "tests/inputs/serve_mooncake.yaml"
 X = "platform.groups.decode.count"
-METRIC = "chat.p90_tbt_s"
+METRIC = "chat.p90_slo_tbt_s"
 # 600 Poisson arrivals of 1000-token prompts and 500-token answers every 5 ms on average; 16
 # prefill instances keep the prefill side out of the way, so the decode instances set the TBT.
 BASE = ["--set", "phases.chat.workload={requests: 600, arrival: {dist: exponential, mean: 0.005s}, "
@@ -76,7 +76,7 @@ if not os.path.exists(report):
         f.write("# Sweep of serve_mooncake\n\nWritten before capacity.py ran.\n")
 head = open(report).read().split("\n## Capacity")[0]
 png = os.path.join(sweep, "tbt.png")
-code, out, err = capacity(sweep, "--x", X, "--metric", "p90_tbt_s", "--phase", "chat", "--target", "<= 0.1",
+code, out, err = capacity(sweep, "--x", X, "--metric", "p90_slo_tbt_s", "--phase", "chat", "--target", "<= 0.1",
                           "--out", png)
 check(code == 0, f"capacity.py exit {code}: {err}")
 mean, lo, hi = means.get(expected, (math.nan, "", ""))
@@ -89,7 +89,7 @@ check(os.path.isfile(png) and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", f
 code, out2, err = capacity(os.path.join(sweep, "results.csv"), "--x", X, "--metric", METRIC, "--target", "<=100ms")
 check(code == 0 and f": {label(expected)} (mean {mean:.4g}" in out2 and "<= 100ms (0.1)" in out2,
       f"results.csv and 100ms: {out2!r} {err}")
-check(os.path.isfile(os.path.join(sweep, "capacity_chat_p90_tbt_s.png")), "default plot DIR/capacity_chat_p90_tbt_s.png")
+check(os.path.isfile(os.path.join(sweep, "capacity_chat_p90_slo_tbt_s.png")), "default plot DIR/capacity_chat_p90_slo_tbt_s.png")
 text = open(report).read()
 check(text.startswith(head), "report.md: what was there before the Capacity section is kept")
 check(text.count("\n## Capacity\n") == 1 and text.count(f"capacity.py begin: {METRIC} against {X}") == 1,

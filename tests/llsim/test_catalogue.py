@@ -65,12 +65,12 @@ check_close(m["mean_ttft_s"], prefill_s(P, 4000, 312e12, 2039e9), 0.02, "TTFT at
 half = phase_metrics(PRESET, "chat", "platform.groups.gpu.gpu.flops=156TFlops")
 check_close(half["mean_ttft_s"], 2 * m["mean_ttft_s"], 0.02, "overriding the preset's flops with half doubles TTFT")
 slow = phase_metrics(PRESET, "chat", "platform.groups.gpu.gpu.hbm_bandwidth=1019.5GBps")
-check_close(slow["mean_tbt_s"], 2 * m["mean_tbt_s"], 0.02, "half the preset's HBM bandwidth doubles the decode gap")
+check_close(slow["mean_slo_tbt_s"], 2 * m["mean_slo_tbt_s"], 0.02, "half the preset's HBM bandwidth doubles the decode gap")
 _, _, err = run("run", PRESET, "--quiet", "--out", scratch_dir(), "--set", "platform.groups.gpu.gpu.hbm=16GB", expect=2)
 check("8 x 16 GB of HBM" in err, f"16 GB per GPU overriding 80 GB: LLaMA3-70B's weights no longer fit: {err}")
 h100 = phase_metrics(PRESET, "chat", "platform.groups.gpu.gpu.preset=h100-sxm")
 check_close(h100["mean_ttft_s"], m["mean_ttft_s"] * 312 / 989.4, 0.02, "H100 SXM's figures in place of the A100's")
-check_close(h100["mean_tbt_s"], m["mean_tbt_s"] * 2039 / 3350, 0.02, "H100 SXM's HBM bandwidth in place of the A100's")
+check_close(h100["mean_slo_tbt_s"], m["mean_slo_tbt_s"] * 2039 / 3350, 0.02, "H100 SXM's HBM bandwidth in place of the A100's")
 
 # --- MoE: Mixtral 8x7B alone on 2 x H100 SXM. Prefill charges the active params' compute;
 # weights held and read count all 46.7 G. A dense model of the same shape and total params is
@@ -92,7 +92,7 @@ dense = phase_metrics(MIXTRAL, "chat", "phases.chat.model={params: 46.7G, layers
 check(mix["mean_ttft_s"] < 0.4 * dense["mean_ttft_s"],
       f"a MoE prefill is cheaper than a dense one of the same total params: {mix['mean_ttft_s']} vs "
       f"{dense['mean_ttft_s']}")
-check_close(mix["mean_tbt_s"], dense["mean_tbt_s"], 1e-9, "decode alone reads the total weights, as the dense model")
+check_close(mix["mean_slo_tbt_s"], dense["mean_slo_tbt_s"], 1e-9, "decode alone reads the total weights, as the dense model")
 
 # --- Qwen3-30B-A3B under load on one H100 SXM.
 qwen = phase_metrics(QWEN, "chat")

@@ -46,7 +46,7 @@ check(ops["moe_experts"] == 0 and ops["mlp_up_proj"] > 0, "a dense model: MLP, n
 
 # Its decode gap: the second iteration, the rest of the operators' time.
 chat2, ops2 = simulate("phases.chat.workload.output_tokens=2")
-check_close(chat2["mean_tbt_s"], sum(ops2.values()) - chat2["mean_ttft_s"], 1e-9,
+check_close(chat2["mean_slo_tbt_s"], sum(ops2.values()) - chat2["mean_ttft_s"], 1e-9,
             "decode gap = the sum of the operators of the decode")
 
 # --- TP2 adds exactly two all-reduces per layer per iteration (Llama-3.1-8B fits on one GPU).
@@ -111,7 +111,7 @@ base, _ = simulate("phases.chat.workload.output_tokens=3")
 def moves(what, *sets, scenario_base=None, **_):
     chat, _ = simulate("phases.chat.workload.output_tokens=3", *sets)
     reference = scenario_base or base
-    check(chat["mean_ttft_s"] != reference["mean_ttft_s"] or chat["mean_tbt_s"] != reference["mean_tbt_s"],
+    check(chat["mean_ttft_s"] != reference["mean_ttft_s"] or chat["mean_slo_tbt_s"] != reference["mean_slo_tbt_s"],
           f"{what} moves TTFT or TBT")
 
 

@@ -38,19 +38,19 @@ check("llama3-70b" in listing and "-> 327680 B of KV per token" in listing, "mod
 m = single()
 check_close(m["mean_ttft_s"], prefill_s(4000), 0.02, "TTFT alone = roofline prefill of 4,000 tokens")
 mean_gap = sum(decode_s(4000 + k) for k in range(49)) / 49
-check_close(m["mean_tbt_s"], mean_gap, 0.02, "TBT alone = roofline decode at batch 1 (tail mean)")
+check_close(m["mean_slo_tbt_s"], mean_gap, 0.02, "TBT alone = roofline decode at batch 1 (tail mean)")
 check(m["completed"] == 1 and m["slo_attainment"] == 1, "the request completes within its SLO")
 # Each statistic exactly: gap k is the decode at context 4000 + k; the tail mean averages the
 # longest ceil(10% of 49) = 5 gaps, the last ones.
 gaps = [decode_s(4000 + k) for k in range(49)]
 for statistic, expected in [("tail_mean", sum(gaps[-5:]) / 5), ("mean", sum(gaps) / 49), ("max", gaps[-1])]:
-    check_close(single(f"phases.chat.slo.tbt_statistic={statistic}")["mean_tbt_s"], expected, 1e-9,
+    check_close(single(f"phases.chat.slo.tbt_statistic={statistic}")["mean_slo_tbt_s"], expected, 1e-9,
                 f"TBT statistic {statistic} of a request alone")
 check_close(single("phases.chat.iteration.mfu=0.25")["mean_ttft_s"], 2 * prefill_s(4000), 0.02,
             "half the MFU doubles the compute-bound prefill")
-check_close(single("phases.chat.iteration.hbm_efficiency=0.4")["mean_tbt_s"], 2 * mean_gap, 0.02,
+check_close(single("phases.chat.iteration.hbm_efficiency=0.4")["mean_slo_tbt_s"], 2 * mean_gap, 0.02,
             "half the HBM efficiency doubles the memory-bound decode")
-check_close(single("phases.chat.iteration.overhead=5ms")["mean_tbt_s"], mean_gap + 0.005, 0.02,
+check_close(single("phases.chat.iteration.overhead=5ms")["mean_slo_tbt_s"], mean_gap + 0.005, 0.02,
             "a per-iteration overhead adds to every gap")
 check_close(single("platform.groups.gpu.gpu.count=4")["mean_ttft_s"], 2 * prefill_s(4000), 0.02,
             "half the GPUs per instance double the prefill")
@@ -117,7 +117,7 @@ check(len(after_gap) == 1 and rows[after_gap[0]][1] < 0.5 and
 # a decode of context c at 0.012 + 1e-7 c.
 tab = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}")
 check_close(tab["mean_ttft_s"], 0.1 + 0.8 * 3000 / 7000, 1e-6, "table: interpolated prefill")
-check_close(tab["mean_tbt_s"], 0.012 + 1e-7 * (4000 + 49), 0.01, "table: interpolated decode")
+check_close(tab["mean_slo_tbt_s"], 0.012 + 1e-7 * (4000 + 49), 0.01, "table: interpolated decode")
 # Only the roofline reads the GPUs' flops and hbm_bandwidth: a table needs neither, the roofline both.
 bare_gpu = "platform.groups.gpu.gpu={hbm: 80GB, count: 8}"
 check(single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}", bare_gpu) == tab,
@@ -128,25 +128,25 @@ check("the roofline needs the GPUs' flops and hbm_bandwidth (give both in platfo
 
 # The model's shape: the KV bytes per token and the weights decide the memory-bound decode.
 shape = ["phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128}"]
-check_close(single(*shape)["mean_tbt_s"], m["mean_tbt_s"], 1e-9, "the preset equals its written shape")
+check_close(single(*shape)["mean_slo_tbt_s"], m["mean_slo_tbt_s"], 1e-9, "the preset equals its written shape")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 64, head_dim: 128}")
-      ["mean_tbt_s"] > m["mean_tbt_s"], "more KV heads, more KV read per decode")
+      ["mean_slo_tbt_s"] > m["mean_slo_tbt_s"], "more KV heads, more KV read per decode")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 512}")
-      ["mean_tbt_s"] > m["mean_tbt_s"], "wider heads, more KV read per decode")
+      ["mean_slo_tbt_s"] > m["mean_slo_tbt_s"], "wider heads, more KV read per decode")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 32768, kv_heads: 8, head_dim: 128}")
       ["mean_ttft_s"] > m["mean_ttft_s"], "a wider model, more attention flops in the prefill")
 check(single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, "
-             "dtype_bytes: 1}")["mean_tbt_s"] < 0.6 * m["mean_tbt_s"], "one-byte weights halve the decode")
-check_close(single("phases.chat.model.dtype_bytes=1")["mean_tbt_s"],
+             "dtype_bytes: 1}")["mean_slo_tbt_s"] < 0.6 * m["mean_slo_tbt_s"], "one-byte weights halve the decode")
+check_close(single("phases.chat.model.dtype_bytes=1")["mean_slo_tbt_s"],
             single("phases.chat.model={params: 70.6G, layers: 80, d_model: 8192, kv_heads: 8, head_dim: 128, "
-                   "dtype_bytes: 1}")["mean_tbt_s"], 1e-9, "dtype_bytes applies to a preset too")
+                   "dtype_bytes: 1}")["mean_slo_tbt_s"], 1e-9, "dtype_bytes applies to a preset too")
 direct = single("phases.chat.iteration={impl: table, file: serve_iteration_table.csv}",
                 "phases.chat.model={params: 70.6G, kv_bytes_per_token: 1MB}",
                 "phases.chat.batching.gpu_memory_utilization=0.225")
 check(direct["rejected"] == 1, "kv_bytes_per_token sizes the KV: 2.8 GB hold fewer than 4,050 tokens of 1 MB")
 check_close(single("platform.groups.gpu.gpu.flops=156TFlops")["mean_ttft_s"], 2 * m["mean_ttft_s"], 0.02,
             "gpu.flops: half the flops, twice the compute-bound prefill")
-check_close(single("platform.groups.gpu.gpu.hbm_bandwidth=1.02TBps")["mean_tbt_s"], 2 * m["mean_tbt_s"], 0.02,
+check_close(single("platform.groups.gpu.gpu.hbm_bandwidth=1.02TBps")["mean_slo_tbt_s"], 2 * m["mean_slo_tbt_s"], 0.02,
             "gpu.hbm_bandwidth: half the bandwidth, twice the memory-bound decode")
 check(single("platform.groups.gpu.gpu.hbm=19.7GB")["rejected"] == 1, "gpu.hbm sizes the KV")
 

@@ -74,7 +74,7 @@ recomputed = summary(run_out(SCENARIO, *TWO))["phases"]["chat"]
 prefill = phase_metrics(SCENARIO, "chat", "phases.chat.workload.input_tokens=4161",
                         "phases.chat.workload.output_tokens=2")["mean_ttft_s"]
 decode = phase_metrics(SCENARIO, "chat", "phases.chat.workload.input_tokens=4160",
-                       "phases.chat.workload.output_tokens=2")["mean_tbt_s"]
+                       "phases.chat.workload.output_tokens=2")["mean_slo_tbt_s"]
 victim_B = 260 * BLOCK
 for nic, faster in [("25GBps", "swap"), ("1GBps", "recompute")]:
     swapped_out = run_out(SCENARIO, *TWO, *TO_POOL, f"platform.groups.mem.nic.bandwidth={nic}")

@@ -3,8 +3,18 @@
 #include "sim/core/percentile.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace llsim {
+
+namespace {
+
+double mean_of(const std::vector<double>& values)
+{
+  return values.empty() ? 0 : std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+}
+
+}  // namespace
 
 ServeTally::ServeTally(const std::vector<TraceRequest>& requests, const SloSpec& slo, size_t instances,
                        double sample_period_s)
@@ -139,10 +149,16 @@ const MetricTable& ServeTally::request_metrics()
       {"p50_ttft_s", MetricUnit::Seconds, "median of the same (0 when none)"},
       {"p90_ttft_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
       {"p99_ttft_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
-      {"mean_tbt_s", MetricUnit::Seconds,
-       "mean TBT statistic (slo.tbt_statistic) of the completed requests with at least one token gap (0 when none)"},
-      {"p90_tbt_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
-      {"p99_tbt_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
+      {"mean_tpot_s", MetricUnit::Seconds,
+       "mean time per output token after the first (a request's mean token gap), over the completed requests with "
+       "at least one gap (0 when none)"},
+      {"p90_tpot_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
+      {"p99_tpot_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
+      {"mean_slo_tbt_s", MetricUnit::Seconds,
+       "mean of the requests' TBT statistic that the SLO limits (slo.tbt_statistic: by default the mean of a "
+       "request's longest 10% of gaps), over the same requests (0 when none)"},
+      {"p90_slo_tbt_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
+      {"p99_slo_tbt_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
       {"tokens_per_s", MetricUnit::PerSecond,
        "output tokens of the requests that did not fail, per second of the phase"},
       {"output_tokens", MetricUnit::Count, "output tokens of the requests that did not fail"},
@@ -162,7 +178,9 @@ const MetricTable& ServeTally::request_metrics()
       {"kv_drain_end_s", MetricUnit::Seconds,
        "when the last of them was written, in simulated time like the phase's end_s (the phase's end when none "
        "was left); the simulation's end includes it"},
-      {"gpu_utilization", MetricUnit::Ratio, "iteration time / (instances x phase time)"},
+      {"gpu_utilization", MetricUnit::Ratio,
+       "the GPUs' busy time (iterations, KV swap moves) / the time the instances held them (instance_time_s): over "
+       "the instances that existed; an iteration is busy all its time, memory-bound or not"},
       {"mean_concurrency", MetricUnit::Number,
        "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
       {"preemptions", MetricUnit::Count,
@@ -174,8 +192,8 @@ const MetricTable& ServeTally::request_metrics()
 
 Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
 {
-  std::vector<double> ttft, tbt;
-  double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0, tbt_sum = 0;
+  std::vector<double> ttft, tpot, slo_tbt;
+  double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0;
   for (const Record& r : records_) {
     rejected += r.rejected ? 1 : 0;
     failed += r.failed ? 1 : 0;
@@ -190,8 +208,8 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
     ttft.push_back(r.first_s - r.arrival_s);
     ttft_sum += ttft.back();
     if (r.gaps.gaps() > 0) {
-      tbt.push_back(r.gaps.statistic());
-      tbt_sum += tbt.back();
+      tpot.push_back(r.gaps.mean());
+      slo_tbt.push_back(r.gaps.statistic());
     }
   }
   const double n = static_cast<double>(records_.size()), span = end_s_ - start_s_;
@@ -199,33 +217,35 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
   double busy            = 0;
   for (double b : busy_s_)
     busy += b;
-  Metrics m = {
-      {"requests", n},
-      {"completed", completed},
-      {"rejected", rejected},
-      {"failed", failed},
-      {"slo_attainment", n > 0 ? met / n : 0},
-      {"goodput_rps", span > 0 ? met / span : 0},
-      {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
-      {"p50_ttft_s", percentile(ttft, 0.50)},
-      {"p90_ttft_s", percentile(ttft, 0.90)},
-      {"p99_ttft_s", percentile(ttft, 0.99)},
-      {"mean_tbt_s", tbt.empty() ? 0 : tbt_sum / static_cast<double>(tbt.size())},
-      {"p90_tbt_s", percentile(tbt, 0.90)},
-      {"p99_tbt_s", percentile(tbt, 0.99)},
-      {"tokens_per_s", span > 0 ? tokens / span : 0},
-      {"output_tokens", tokens},
-      {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
-      {"load_imbalance", load_imbalance(system.routed_instances)},
-      {"kv_bytes_transferred", system.kv_B_transferred},
-      {"pool_peak_bytes", system.pool_peak_B},
-      {"evicted_blocks", system.evicted_blocks},
-      {"kv_drain_bytes", system.drain_B},
-      {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
-      {"gpu_utilization", span > 0 && !busy_s_.empty() ? busy / (span * static_cast<double>(busy_s_.size())) : 0},
-      {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
-      {"preemptions", system.preemptions},
-      {"bad_lines", static_cast<double>(bad_lines)}};
+  Metrics m = {{"requests", n},
+               {"completed", completed},
+               {"rejected", rejected},
+               {"failed", failed},
+               {"slo_attainment", n > 0 ? met / n : 0},
+               {"goodput_rps", span > 0 ? met / span : 0},
+               {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
+               {"p50_ttft_s", percentile(ttft, 0.50)},
+               {"p90_ttft_s", percentile(ttft, 0.90)},
+               {"p99_ttft_s", percentile(ttft, 0.99)},
+               {"mean_tpot_s", mean_of(tpot)},
+               {"p90_tpot_s", percentile(tpot, 0.90)},
+               {"p99_tpot_s", percentile(tpot, 0.99)},
+               {"mean_slo_tbt_s", mean_of(slo_tbt)},
+               {"p90_slo_tbt_s", percentile(slo_tbt, 0.90)},
+               {"p99_slo_tbt_s", percentile(slo_tbt, 0.99)},
+               {"tokens_per_s", span > 0 ? tokens / span : 0},
+               {"output_tokens", tokens},
+               {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
+               {"load_imbalance", load_imbalance(system.routed_instances)},
+               {"kv_bytes_transferred", system.kv_B_transferred},
+               {"pool_peak_bytes", system.pool_peak_B},
+               {"evicted_blocks", system.evicted_blocks},
+               {"kv_drain_bytes", system.drain_B},
+               {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
+               {"gpu_utilization", system.instance_time_s > 0 ? busy / system.instance_time_s : 0},
+               {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
+               {"preemptions", system.preemptions},
+               {"bad_lines", static_cast<double>(bad_lines)}};
   for (const auto& metric : swaps_.metrics())
     m.push_back(metric);
   for (const auto& metric : loads_.metrics(start_s_))
@@ -275,13 +295,13 @@ Metrics ServeTally::scaling_metrics(const ServeTotals& system) const
 CsvWriter ServeTally::requests_table() const
 {
   CsvWriter t;
-  t.header = {"request",    "arrival_s", "first_token_s", "finish_s", "ttft_s",   "tbt_s", "output_tokens",
-              "hit_blocks", "blocks",    "instance",      "met_slo",  "rejected", "failed"};
+  t.header = {"request",       "arrival_s",  "first_token_s", "finish_s", "ttft_s",  "tpot_s",   "slo_tbt_s",
+              "output_tokens", "hit_blocks", "blocks",        "instance", "met_slo", "rejected", "failed"};
   for (size_t i = 0; i < records_.size(); ++i) {
     const Record& r = records_[i];
     const bool done = r.finish_s >= 0;
     t.add_numbers({static_cast<double>(i), r.arrival_s, done ? r.first_s : -1, r.finish_s,
-                   done ? r.first_s - r.arrival_s : -1, done ? r.gaps.statistic() : -1,
+                   done ? r.first_s - r.arrival_s : -1, done ? r.gaps.mean() : -1, done ? r.gaps.statistic() : -1,
                    static_cast<double>(r.output_tokens), static_cast<double>(r.hit_blocks),
                    static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0,
                    r.rejected ? 1.0 : 0.0, r.failed ? 1.0 : 0.0});

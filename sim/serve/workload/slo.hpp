@@ -35,7 +35,8 @@ class GapTracker {
   GapTracker() = default;
   GapTracker(const SloSpec& slo, int64_t expected_gaps);
   void add(double gap);
-  double statistic() const;  // 0 without gaps
+  double statistic() const;                                                            // 0 without gaps
+  double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0; }  // the TPOT
   int64_t gaps() const { return count_; }
 
  private:
