@@ -1,7 +1,9 @@
 #include "sim/faults/host_faults.hpp"
 
+#include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
 #include "sim/core/text.hpp"
+#include "sim/core/work_limits.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -49,10 +51,22 @@ void HostFaults::load(const YamlRef& faults)
     const uint64_t key = Rng::stream_key(seed_, "faults." + group.name);
     auto model         = entry.make(p, FaultModel::Context{platform_, group, key});
     auto causes        = model->causes();
-    models_.push_back({&group, std::move(model), key, std::move(causes)});
+    models_.push_back({&group, std::move(model), key, std::move(causes), item.location()});
     for (int64_t h = 0; h < group.count; ++h)
       model_of_[group.host(h)] = static_cast<int>(models_.size() - 1);
   }
+}
+
+// Faults faster than any work progresses would draw outages without end: the run stops at the
+// limit, naming the entry that drew them.
+void HostFaults::refuse_excess_outages(const Model& model, double reached_s) const
+{
+  const double mtbf_s = model.model->mtbf_s(0);
+  throw SimulationError(model.at + ": faults of group '" + model.group->name + "': " +
+                        excess_work(static_cast<double>(drawn_), kMostHostOutages,
+                                    "that many drawn by simulated time " + readable_duration(reached_s) +
+                                        ", a mean time between failures of " + readable_duration(mtbf_s) + " per host",
+                                    "faults this frequent leave no time for work; a longer mtbf fits"));
 }
 
 const Outage& HostFaults::outage(HostId h, size_t k)
@@ -66,6 +80,8 @@ const Outage& HostFaults::outage(HostId h, size_t k)
       drawn.push_back({});
       continue;
     }
+    if (++drawn_ > kMostHostOutages.most)
+      refuse_excess_outages(model, previous_up);
     Rng rng = Rng::keyed(Rng::keyed(model.key, index).bits(), drawn.size());
     drawn.push_back(model.model->outage(index, drawn.size(), previous_up, rng));
   }

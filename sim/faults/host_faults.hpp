@@ -46,14 +46,17 @@ class HostFaults {
     std::unique_ptr<FaultModel> model;
     uint64_t key;
     std::vector<FaultCause> causes;
+    std::string at;  // where the scenario declares it ("file:line:col"), for its errors
   };
   const Outage& outage(HostId h, size_t k);  // generates up to outage k
+  [[noreturn]] void refuse_excess_outages(const Model& model, double reached_s) const;
 
   const PlatformSpec& platform_;
   uint64_t seed_;
   std::vector<Model> models_;
   std::vector<int> model_of_;                 // per host: index into models_, -1 none
   std::vector<std::vector<Outage>> outages_;  // per host: drawn so far
+  size_t drawn_ = 0;                          // over all hosts (bounded: sim/core/work_limits.hpp)
 };
 
 // The failures of a set of hosts taken together, e.g. a job that fails when one of its nodes

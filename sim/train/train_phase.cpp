@@ -52,6 +52,7 @@
 #include "sim/train/job_shape.hpp"
 #include "sim/train/sim_training_environment.hpp"
 #include "sim/train/training_run.hpp"
+#include "sim/train/training_work.hpp"
 
 #include <cmath>
 #include <memory>
@@ -203,11 +204,8 @@ class TrainPhase : public Phase {
     parallelism_              = job.parallelism;
     io_system_.ranks_per_node = job.ranks_per_node;
 
-    setup_.iteration = p.distribution("iteration");
-    if (p.has("work") == p.has("iterations"))
-      p.ref().fail("give exactly one of 'work' (useful compute time) or 'iterations'");
-    setup_.iterations = p.has("iterations") ? static_cast<double>(p.integer("iterations"))
-                                            : std::ceil(p.quantity("work") / setup_.iteration->mean());
+    setup_.iteration  = p.distribution("iteration");
+    setup_.iterations = read_training_iterations(p, *setup_.iteration);
     setup_.resume     = p.flag("resume");
 
     const Params ckpt = p.section("checkpoint", checkpoint_params());
@@ -237,6 +235,7 @@ class TrainPhase : public Phase {
                             std::to_string(plan_.writers.size()) +
                             " of this job's checkpoint (a node cannot be its own partner)");
     setup_.policy       = policy_.get();
+    setup_.policy_at    = ckpt.ref().child("policy").location();
     setup_.mode         = mode_.get();
     setup_.file_state   = file_state_.get();
     setup_.checkpoint_B = plan_.total_B();

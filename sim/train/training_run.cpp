@@ -3,6 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/train/spare_pool.hpp"
+#include "sim/train/training_work.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -103,6 +104,9 @@ class Run {
     out_.mean_blocking_s = out_.checkpoints > 0 ? out_.blocking_s / static_cast<double>(out_.checkpoints) : 0;
     out_.interval_s      = s_.policy->interval_s(out_.mean_blocking_s, s_.job_mtbf_s, s_.iteration->mean());
     per_checkpoint_      = std::max(1.0, std::round(out_.interval_s / s_.iteration->mean()));
+    if (out_.checkpoints > 0)  // an interval that a checkpoint's cost decides is known from the first
+      refuse_excess_checkpoints(s_.policy_at, static_cast<double>(out_.checkpoints), s_.iterations - done_,
+                                per_checkpoint_);
   }
 
   // Computes iterations up to `target`, each once its batch is read; false if a failure struck

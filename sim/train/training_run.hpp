@@ -64,6 +64,7 @@ struct TrainingSetup {
   int64_t give_up_after      = 1000;
   size_t writers             = 1;  // of the plan (node-local levels)
   double job_mtbf_s          = 0;
+  std::string policy_at;  // where the scenario sets the policy ("file:line:col"), for its errors
 };
 
 struct CheckpointRecord {

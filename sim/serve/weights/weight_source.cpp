@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
+#include "sim/core/work_limits.hpp"
 #include "sim/serve/weights/weight_peers.hpp"
 #include "sim/serve/weights/weight_pool.hpp"
 #include "sim/serve/weights/weight_reads.hpp"
@@ -13,6 +14,7 @@
 #include "sim/svc/storage.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iterator>
 #include <set>
 
@@ -91,7 +93,10 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
   impl_->path  = p.text("path");
   if (impl_->path.empty())
     p.fail("path", "expected the name of the weights' file set, e.g. models/llama3-70b");
-  impl_->shape           = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
+  impl_->shape = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
+  refuse_excess_work(p, "chunk", std::ceil(weight_B / impl_->shape.chunk_B), kMostWeightPieces,
+                     format_bytes(weight_B) + " of weights in pieces of " + format_bytes(impl_->shape.chunk_B),
+                     "a chunk of at least " + format_bytes(weight_B / kMostWeightPieces.most) + " fits");
   const bool peers       = p.text("from") == "peers";
   const std::string kind = peers ? "peers" : services.kind_of(p, "from");
   if (kind != "peers" && kind != MemoryPool::kKind && kind != StorageService::kKind)

@@ -1,0 +1,32 @@
+#include "sim/core/work_limits.hpp"
+
+#include <cstdio>
+
+namespace llsim {
+
+namespace {
+
+// "86400", "8.64e+13": whole below a billion, three significant digits beyond.
+std::string count_text(double n)
+{
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, n < 1e9 ? "%.0f" : "%.3g", n);
+  return buffer;
+}
+
+}  // namespace
+
+std::string excess_work(double asked, const WorkLimit& limit, const std::string& why, const std::string& fits)
+{
+  return "asks for " + count_text(asked) + " " + limit.units + " (" + why + "); llsim simulates each one and " +
+         "refuses more than " + count_text(limit.most) + " (docs/scenario.md, Limits): " + fits;
+}
+
+void refuse_excess_work(const Params& p, const std::string& key, double asked, const WorkLimit& limit,
+                        const std::string& why, const std::string& fits)
+{
+  if (asked > limit.most)
+    p.fail(key, excess_work(asked, limit, why, fits));
+}
+
+}  // namespace llsim
