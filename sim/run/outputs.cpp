@@ -23,13 +23,19 @@ namespace llsim {
 
 namespace {
 
-// The kill tests (tests/llsim/test_run_folder.py) stop llsim as `kill -9` would, right after its
-// n-th file is in place: LLSIM_KILL_AFTER_WRITES=n.
+// The kill tests (tests/llsim/test_run_folder.py, test_sweep.py) stop llsim as `kill -9` would,
+// right after its n-th file is in place: LLSIM_KILL_AFTER_WRITES=n. The setting is this
+// process's: a sweep's runs, started later, write their files whole.
 void killed_after_writes_for_tests()
 {
-  static const char* const setting = std::getenv("LLSIM_KILL_AFTER_WRITES");
-  static long written              = 0;
-  if (setting != nullptr && ++written == std::atol(setting))
+  static const long kill_after = [] {
+    const char* setting = std::getenv("LLSIM_KILL_AFTER_WRITES");
+    const long n        = setting != nullptr ? std::atol(setting) : 0;
+    unsetenv("LLSIM_KILL_AFTER_WRITES");
+    return n;
+  }();
+  static long written = 0;
+  if (++written == kill_after)
     std::raise(SIGKILL);
 }
 

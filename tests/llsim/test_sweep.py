@@ -119,6 +119,39 @@ check([w["resumed"] for w in resumed].count("1") == len(done_before), "the finis
 check(open(os.path.join(killed, "results.csv")).read() == open(os.path.join(whole, "results.csv")).read(),
       "after the kill and restart, results.csv is that of the uninterrupted sweep")
 
+# Killed right after each file the sweep itself writes (sweep.json, then after its runs
+# results.csv, summary.csv, wall_times.csv, report.md; its runs write theirs whole): every run
+# folder is whole or absent, every table present is the uninterrupted sweep's, and the same sweep
+# started again completes with that sweep's tables.
+SHORT_ARGS = KILL_ARGS[:-1] + ["phases.train.checkpoint.policy={impl: fixed, interval: 1h},{impl: daly}"]
+short = scratch_dir()
+run(*SHORT_ARGS, "--out", short)
+TABLES = ["results.csv", "summary.csv", "report.md"]
+
+
+def table(folder, name):
+    """A sweep table, its --out (report.md's command line) written as OUT."""
+    with open(os.path.join(folder, name)) as f:
+        return f.read().replace(folder, "OUT")
+
+
+for kill_after in range(1, 6):
+    killed = scratch_dir()
+    proc = subprocess.run([LLSIM, *SHORT_ARGS, "--out", killed], cwd=ROOT, capture_output=True,
+                          env=dict(os.environ, LLSIM_KILL_AFTER_WRITES=str(kill_after)))
+    check(proc.returncode == -signal.SIGKILL, f"killed after its write {kill_after}: exit {proc.returncode}")
+    folders = [d for d in os.listdir(os.path.join(killed, "runs")) if not d.startswith(".")]
+    check(all(os.path.exists(os.path.join(killed, "runs", d, "summary.json")) for d in folders),
+          f"killed after write {kill_after}: every run folder is whole: {folders}")
+    check(len(folders) == (0 if kill_after == 1 else 2), f"killed after write {kill_after}: {len(folders)} runs")
+    for name in TABLES:
+        check(not os.path.exists(os.path.join(killed, name)) or table(killed, name) == table(short, name),
+              f"killed after write {kill_after}: {name} absent or the whole sweep's")
+    run(*SHORT_ARGS, "--out", killed)
+    for name in TABLES:
+        check(table(killed, name) == table(short, name),
+              f"killed after write {kill_after}, then run again: {name} is the whole sweep's")
+
 # A directory keeps one sweep: another grid into it is refused before anything runs.
 _, _, err = run("sweep", SCENARIO, "--out", out2, *BASE, "--grid", "phases.chat.workload.output_tokens=10,20", "--quiet",
                 expect=2)
