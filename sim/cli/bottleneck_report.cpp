@@ -35,13 +35,13 @@ std::string bottleneck_line(const SimulationResult& result)
   for (const PhaseResult& p : result.phases) {
     const auto ranked = ranked_shares(p.waits);
     if (!ranked.empty())
-      out += "  " + p.name + ": " + ranked.front().first + " " + percent(ranked.front().second);
+      out += "  " + p.name + ": " + ranked.front().first + " " + percent(ranked.front().second) + " of " + p.waits_of;
     if (!p.turned_away.empty())
       out += (ranked.empty() ? "  " + p.name + ":" : ",") + " turned away " + turned_away_text(p);
     if (!ranked.empty() || !p.turned_away.empty())
       out += ";";
   }
-  return out.empty() ? "" : "what limited each phase (share of its work's time):" + out + "\n";
+  return out.empty() ? "" : "what limited each phase:" + out + "\n";
 }
 
 std::string bottleneck_section(const SimulationResult& result)
@@ -51,10 +51,12 @@ std::string bottleneck_section(const SimulationResult& result)
                     "on a disk, on the network (named by the kind of link that held the flow back), in a metadata "
                     "server's queue or service, computing, in GPU iterations (by what "
                     "set their time, counted once per sequence in the batch), or waiting for KV memory or a "
-                    "batch slot. Parallel requests each count, so the shares are of request-seconds. Requests "
-                    "a serving system turned away spent no time: they are counted by reason "
-                    "(docs/accounting.md).\n\n"
-                    "| phase | most limiting | share | then | requests turned away |\n|---|---|---|---|---|\n";
+                    "batch slot or for weights. Each share is of the time its phase names: a serve phase's "
+                    "requests' time (parallel requests each count), a train phase's job time (makespan), "
+                    "other phases' work time (parallel work each counts). Requests a serving system turned "
+                    "away spent no time: they are counted by reason (docs/accounting.md).\n\n"
+                    "| phase | most limiting | share | of | then | requests turned away |\n"
+                    "|---|---|---|---|---|---|\n";
   for (const PhaseResult& p : result.phases) {
     const auto ranked = ranked_shares(p.waits);
     std::string then;
@@ -62,8 +64,8 @@ std::string bottleneck_section(const SimulationResult& result)
       then += (then.empty() ? "" : ", ") + ranked[k].first + " " + percent(ranked[k].second);
     const std::string limit = phase_limit(p);
     out += "| " + p.name + " | " + (limit.empty() ? "nothing charged" : limit) + " | " +
-           (ranked.empty() ? "" : percent(ranked.front().second)) + " | " + markdown_cell(then) + " | " +
-           markdown_cell(turned_away_text(p)) + " |\n";
+           (ranked.empty() ? "" : percent(ranked.front().second)) + " | " + (ranked.empty() ? "" : p.waits_of) + " | " +
+           markdown_cell(then) + " | " + markdown_cell(turned_away_text(p)) + " |\n";
   }
   for (const PhaseResult& p : result.phases) {
     std::string background;
@@ -71,8 +73,7 @@ std::string bottleneck_section(const SimulationResult& result)
       background += (background.empty() ? "" : ", ") + resource + " " +
                     readable(MetricUnit::Seconds, p.background_waits.at(resource));
     if (!background.empty())
-      out += "\n" + p.name + "'s background work, which no request waits for and the shares leave out: " + background +
-             ".\n";
+      out += "\n" + p.name + "'s background and provisioning work, which the shares leave out: " + background + ".\n";
   }
   return out;
 }

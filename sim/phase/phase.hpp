@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,13 @@ struct PhaseRuntime {
   std::function<Metrics(const std::string& phase)> metrics_of;
 };
 
+// What limited a phase: seconds per resource, and what they are seconds of (a share of them is a
+// share of that time).
+struct PhaseTime {
+  std::map<std::string, double> seconds;
+  std::string of;  // "the requests' time", "the job's time", ...
+};
+
 class Phase {
  public:
   using Context                               = PhaseLoadContext;
@@ -78,6 +86,14 @@ class Phase {
   // After the run: what it held and used of some of its groups (claims and uses). A group it
   // does not report was held whole from its start to its end, idle.
   virtual std::vector<GroupUse> usage() const { return {}; }
+  // After the run, from the seconds its work was charged at each resource (sim/sg/wait_ledger.hpp):
+  // by default those seconds as they are, where parallel work each counts. A phase whose charges
+  // are not in its own time (a training job's I/O requests run many at once, some only charged)
+  // turns them into its time.
+  virtual PhaseTime time_spent(std::map<std::string, double> charged) const
+  {
+    return {std::move(charged), "its work's time"};
+  }
   // Once every phase of the scenario is loaded: checks that need what other phases declare
   // (files a later-listed phase writes); a ConfigError when they fail.
   virtual void check_with_others() const {}

@@ -23,8 +23,10 @@ struct PhaseResult {
   Metrics metrics;
   std::vector<OutputTable> tables;
   std::vector<GroupUse> usage;  // Phase::usage()
-  // Seconds its work spent at each resource (sim/sg/wait_ledger.hpp), by resource name.
+  // Seconds its work spent at each resource (sim/sg/wait_ledger.hpp) as the phase counts its time
+  // (Phase::time_spent), by resource name, and what they are seconds of.
   std::map<std::string, double> waits;
+  std::string waits_of;
   // Requests it turned away, by reason (sim/sg/wait_ledger.hpp).
   std::map<std::string, double> turned_away;
   // Seconds of its background work (sim/sg/wait_ledger.hpp), by resource name.

@@ -48,6 +48,7 @@ nlohmann::ordered_json bottlenecks_json(const SimulationResult& result)
     nlohmann::ordered_json phase;
     phase["limit"]       = limit.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(limit);
     phase["share"]       = ranked.empty() ? nlohmann::ordered_json(nullptr) : json_number(ranked.front().second);
+    phase["of"]          = p.waits_of;
     phase["shares"]      = shares;
     phase["seconds"]     = seconds;
     phase["turned_away"] = turned_away;

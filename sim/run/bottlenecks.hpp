@@ -19,7 +19,8 @@ std::vector<std::pair<std::string, double>> ranked_shares(const std::map<std::st
 // away, "turned away: <the commonest reason>"; empty when neither.
 std::string phase_limit(const PhaseResult& p);
 
-// summary.json's `bottlenecks`: per phase, {limit, share, shares: {resource: share}, seconds:
+// summary.json's `bottlenecks`: per phase, {limit, share, of (what the shares are of: "the
+// requests' time"), shares: {resource: share}, seconds:
 // {resource: seconds}, turned_away: {reason: requests}, background_seconds: {resource: seconds}},
 // largest first (limit null when nothing was charged or turned away; share null when nothing was
 // charged). Background seconds are not in the shares.

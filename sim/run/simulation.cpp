@@ -105,7 +105,9 @@ SimulationResult simulate(Scenario& scenario, const SimulationOptions& options)
     result.phases[i].metrics          = scenario.phases[i].model->metrics();
     result.phases[i].tables           = scenario.phases[i].model->tables();
     result.phases[i].usage            = scenario.phases[i].model->usage();
-    result.phases[i].waits            = phase_waits(static_cast<int>(i));
+    PhaseTime spent                   = scenario.phases[i].model->time_spent(phase_waits(static_cast<int>(i)));
+    result.phases[i].waits            = std::move(spent.seconds);
+    result.phases[i].waits_of         = std::move(spent.of);
     result.phases[i].turned_away      = phase_turned_away(static_cast<int>(i));
     result.phases[i].background_waits = phase_waits(background_tag(static_cast<int>(i)));
     result.phases[i].traffic          = phase_traffic(static_cast<int>(i));

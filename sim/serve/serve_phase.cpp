@@ -248,15 +248,21 @@ class ServePhase : public Phase {
       weights_->stop();
   }
 
-  // The requests' time outside a batch, less what the ledger has from elsewhere (KV and weight
-  // transfers), divided between KV memory and batch slots as the waits the instances saw through
-  // their iterations divide; time no iteration saw (no instance running) stays undivided.
+  // The requests' time outside a batch, less what the ledger has from elsewhere (KV transfers):
+  // first their wait for their instance's weights, then the rest divided between KV memory and
+  // batch slots as the waits the instances saw through their iterations divide; time no
+  // iteration saw (no instance running) stays undivided. The loads' own I/O is the phase's
+  // provisioning work, apart (InstanceWeights).
   void charge_time_outside_batches() const
   {
     double elsewhere = 0;
     for (const auto& [resource, seconds] : phase_waits(phase_tag()))
       elsewhere += resource.rfind("GPU", 0) == 0 ? 0 : seconds;
-    const double outside = tally_->queued_request_seconds() - elsewhere;
+    const double weights =
+        std::min(std::max(0.0, tally_->queued_request_seconds() - elsewhere), tally_->weight_wait_seconds());
+    if (weights > 0)
+      charge_wait("waiting for weights", weights);
+    const double outside = tally_->queued_request_seconds() - elsewhere - weights;
     const double kv = tally_->kv_wait_seconds(), slots = tally_->slot_wait_seconds();
     if (!(kv + slots > 0)) {
       charge_wait("waiting for a batch slot or KV memory", outside);
@@ -273,6 +279,11 @@ class ServePhase : public Phase {
   }
 
   std::vector<GroupUse> usage() const override { return system_ ? system_->totals().usage : std::vector<GroupUse>{}; }
+
+  PhaseTime time_spent(std::map<std::string, double> charged) const override
+  {
+    return {std::move(charged), "the requests' time"};
+  }
 
   // After the simulation, so that the system's totals include its background work.
   Metrics metrics() const override

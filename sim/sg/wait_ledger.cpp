@@ -63,6 +63,17 @@ int phase_of_tag(int tag)
   return tag >= kNoPhase ? tag : -2 - tag;
 }
 
+BackgroundScope::BackgroundScope()
+    : tag_(phase_tag())
+{
+  set_phase_tag(background_tag(tag_));
+}
+
+BackgroundScope::~BackgroundScope()
+{
+  set_phase_tag(tag_);
+}
+
 void set_phase_tag(int tag)
 {
   const long pid = self_pid();

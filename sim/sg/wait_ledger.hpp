@@ -22,6 +22,19 @@ int phase_of_tag(int tag);  // the phase a tag (its own or its background) belon
 // creator's.
 void set_phase_tag(int tag);
 void forget_phase_tag();  // the calling actor ends
+// In its scope the calling actor works for its phase's background: what it does and the actors
+// it starts are counted apart (a serving instance's weight load, provisioning that requests wait
+// for only as a whole, which the phase charges as such).
+class BackgroundScope {
+ public:
+  BackgroundScope();
+  ~BackgroundScope();
+  BackgroundScope(const BackgroundScope&)            = delete;
+  BackgroundScope& operator=(const BackgroundScope&) = delete;
+
+ private:
+  int tag_;
+};
 
 // A resource's number, the same for a name all process long: hot paths look it up once.
 using WaitResource = size_t;

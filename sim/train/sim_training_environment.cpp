@@ -5,6 +5,7 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/traffic_ledger.hpp"
+#include "sim/sg/wait_ledger.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,8 +29,9 @@ struct SimTrainingEnvironment::Operation {
   double share, scale, start;
   bool replayed, others_at_start;
   FileId object = 0;
-  std::shared_ptr<CheckpointIo> io;  // replayed
-  double end   = 0;                  // charged
+  std::shared_ptr<CheckpointIo> io;              // replayed
+  std::map<std::string, double> waits_at_start;  // replayed: the phase's charges then
+  double end   = 0;                              // charged
   bool settled = false;
 };
 
@@ -109,7 +111,7 @@ StorageService& SimTrainingEnvironment::storage_of(IoKind kind) const
 bool SimTrainingEnvironment::replay(IoKind kind, double share) const
 {
   const bool measured = std::any_of(measured_.begin(), measured_.end(), [&](const auto& m) {
-    return m.first.first == static_cast<int>(kind) && m.first.second == share;
+    return m.kind_share == std::make_pair(static_cast<int>(kind), share);
   });
   switch (replay_) {
   case IoReplay::Always:
@@ -161,13 +163,14 @@ SimTrainingEnvironment::begin(IoKind kind, double share, double scale, const std
   checkpoint_ += kind == IoKind::PfsWrite ? 1 : 0;
   if (op->replayed) {
     replays_ += 1;
-    op->io = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_, lost);
+    op->waits_at_start = phase_waits(phase_tag());
+    op->io             = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_, lost);
     return op;
   }
   double cost = 0;
   for (const auto& m : measured_)
-    if (m.first.first == static_cast<int>(kind) && m.first.second == share)
-      cost = m.second;
+    if (m.kind_share == std::make_pair(static_cast<int>(kind), share))
+      cost = m.seconds;
   op->end = op->start + cost * scale;
   if (is_write(kind))
     for (const auto& [target, bytes] : B_per_target(kind, share)) {
@@ -204,12 +207,12 @@ bool SimTrainingEnvironment::finish(Operation& op, double deadline)
   const double end      = op.replayed ? op.io->end_s() : op.end;
   const double duration = end - op.start;
   if (op.replayed) {
-    const bool first = std::none_of(measured_.begin(), measured_.end(), [&](const auto& m) {
-      return m.first.first == static_cast<int>(op.kind) && m.first.second == op.share;
-    });
+    const std::pair<int, double> kind_share{static_cast<int>(op.kind), op.share};
+    const bool first =
+        std::none_of(measured_.begin(), measured_.end(), [&](const auto& m) { return m.kind_share == kind_share; });
     const bool alone = !op.others_at_start && !others_running_();
     if (first && (alone || replay_ == IoReplay::Once))
-      measured_.push_back({{static_cast<int>(op.kind), op.share}, duration / op.scale});
+      measured_.push_back({kind_share, duration / op.scale, waits_since(op.waits_at_start, 1 / op.scale)});
   }
   IoTotals& t = totals_[static_cast<size_t>(op.kind)];
   t.seconds += duration;
@@ -242,6 +245,27 @@ void SimTrainingEnvironment::charge(const Operation& op, double until)
   if (on_pfs(op.kind) && route_.forwarding)
     route_.forwarding->charge(bytes);
   count_charged_traffic(op.kind, bytes);
+  // What the operation it stands for was charged: the phase's time at each resource counts every
+  // checkpoint, as its bytes and energy do (the measured one's charges include what other work of
+  // the phase was charged meanwhile, a data loader's reads).
+  for (const auto& m : measured_)
+    if (m.kind_share == std::make_pair(static_cast<int>(op.kind), op.share))
+      for (const auto& [resource, seconds] : m.waits)
+        charge_wait(resource, seconds * op.scale * moved);
+}
+
+// The phase's charges since `before`, times `factor`.
+std::map<std::string, double> SimTrainingEnvironment::waits_since(const std::map<std::string, double>& before,
+                                                                  double factor)
+{
+  std::map<std::string, double> out;
+  for (const auto& [resource, seconds] : phase_waits(phase_tag())) {
+    const auto earlier = before.find(resource);
+    const double added = seconds - (earlier == before.end() ? 0 : earlier->second);
+    if (added > 0)
+      out[resource] = added * factor;
+  }
+  return out;
 }
 
 // The groups a charged operation's bytes cross, as the operation it stands for sent them: the
@@ -317,8 +341,8 @@ void SimTrainingEnvironment::drop_background()
 double SimTrainingEnvironment::measured_s(IoKind kind)
 {
   for (const auto& m : measured_)
-    if (m.first.first == static_cast<int>(kind))
-      return m.second;
+    if (m.kind_share.first == static_cast<int>(kind))
+      return m.seconds;
   // Never measured (e.g. no restart ever got past its delay): measure it now, failures aside.
   auto op = begin(kind, 1, 1, {});
   op->io  = op->io ? op->io : CheckpointIo::start(route_, plan_, kind, 1, 1, op->object, checkpoint_, {});

@@ -88,6 +88,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   std::unique_ptr<Operation> begin(IoKind kind, double share, double scale, const std::set<size_t>& lost);
   void charge(const Operation& op, double until);  // a charged operation's bytes moved by `until`
   void count_charged_traffic(IoKind kind, double bytes) const;
+  static std::map<std::string, double> waits_since(const std::map<std::string, double>& before, double factor);
   bool finish(Operation& op, double deadline);  // false: the job failed first
   void failed();                                // consumes the failure now due
   void keep_newest(IoKind kind, FileId object);
@@ -112,7 +113,15 @@ class SimTrainingEnvironment : public TrainingEnvironment {
   std::vector<JobFailure> failure_log_;
   int64_t replays_    = 0;
   int64_t checkpoint_ = 0;
-  std::vector<std::pair<std::pair<int, double>, double>> measured_;  // (kind, share) -> cost for scale 1
+  // An operation run through the services, for the later ones of its kind and share charged
+  // instead: its time and what the phase's work was charged meanwhile (sim/sg/wait_ledger.hpp),
+  // both for scale 1.
+  struct Measured {
+    std::pair<int, double> kind_share;
+    double seconds;
+    std::map<std::string, double> waits;
+  };
+  std::vector<Measured> measured_;
   std::map<std::pair<int, double>, std::vector<std::pair<size_t, double>>> B_per_target_;
   std::array<IoTotals, 5> totals_{};
   std::deque<FileId> pfs_objects_, local_objects_;

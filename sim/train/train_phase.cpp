@@ -40,7 +40,6 @@
 #include "sim/core/text.hpp"
 #include "sim/phase/phase.hpp"
 #include "sim/phase/work_units.hpp"
-#include "sim/sg/wait_ledger.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/forwarding.hpp"
 #include "sim/train/checkpoint_layout.hpp"
@@ -50,6 +49,7 @@
 #include "sim/train/file_state.hpp"
 #include "sim/train/interruption_settings.hpp"
 #include "sim/train/job_shape.hpp"
+#include "sim/train/job_time.hpp"
 #include "sim/train/sim_training_environment.hpp"
 #include "sim/train/training_run.hpp"
 #include "sim/train/training_work.hpp"
@@ -254,7 +254,11 @@ class TrainPhase : public Phase {
     Rng rng           = Rng::stream(seed_, "phase." + name_ + ".iterations");
     Rng restart_rng   = Rng::stream(seed_, "phase." + name_ + ".restarts");
     result_           = run_training(setup_, *env_, rng, restart_rng);
-    charge_wait("compute", static_cast<double>(nodes_.count) * result_.compute_s);  // node-seconds (wait_ledger.hpp)
+  }
+
+  PhaseTime time_spent(std::map<std::string, double> charged) const override
+  {
+    return {job_time(result_, charged), "the job's time"};
   }
 
   // Every node computes while training runs: useful compute and compute done again.

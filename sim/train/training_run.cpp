@@ -96,6 +96,7 @@ class Run {
     const double start = env_.now();
     const bool read    = env_.io(IoKind::PfsRead, 1, 1, {});
     out_.restarting_s += env_.now() - start;
+    out_.recovery_read_s += env_.now() - start;
     return read;
   }
 
@@ -390,7 +391,10 @@ class Run {
         charge();
         continue;
       }
-      if (!run_steps(recovery(tier, point), 0, tier == Tier::Local ? lost_ : std::set<size_t>{})) {
+      const double reading = env_.now();
+      const bool recovered = run_steps(recovery(tier, point), 0, tier == Tier::Local ? lost_ : std::set<size_t>{});
+      out_.recovery_read_s += env_.now() - reading;
+      if (!recovered) {
         out_.restarts_cut_short += 1;
         charge();
         continue;

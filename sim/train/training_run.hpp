@@ -90,6 +90,7 @@ struct InterruptionTally {
 struct TrainingResult {
   double makespan_s = 0, compute_s = 0, useful_s = 0, blocking_s = 0;
   double restarting_s = 0, cut_short_checkpoint_s = 0;
+  double recovery_read_s = 0;  // the part of restarting_s reading checkpoints back (a resumed job's first included)
   int64_t checkpoints = 0, failures = 0, restarts = 0, inconsistent_rollbacks = 0;
   int64_t restarts_cut_short = 0, checkpoints_cut_short = 0;
   int64_t restores_memory = 0, restores_local = 0, restores_pfs = 0;  // restarts, by the tier read

@@ -94,7 +94,7 @@ s, out = limits("scenarios/plan/serve_instances.yaml", "platform.groups.gpu.coun
 b = s["bottlenecks"]["chat"]
 check(b["limit"] == "turned away: KV capacity" and b["share"] is None and b["turned_away"] == {"KV capacity": 4000},
       f"every request turned away: {b}")
-check("| chat | turned away: KV capacity |  |  | 4000 (KV capacity) |" in open(os.path.join(out, "report.md")).read(),
+check("| chat | turned away: KV capacity |  |  |  | 4000 (KV capacity) |" in open(os.path.join(out, "report.md")).read(),
       "report.md counts the requests turned away")
 
 # A bag of tasks computes: nothing else.

@@ -4,6 +4,7 @@
 #include "sim/serve/weights/weight_share.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
+#include "sim/sg/wait_ledger.hpp"
 #include "sim/sg/wait_point.hpp"
 
 XBT_LOG_EXTERNAL_CATEGORY(llsim_serve);
@@ -29,7 +30,10 @@ InstanceWeights::Outcome InstanceWeights::load_alone(WaitPoint& wake, double fai
                                                      const std::function<bool()>& stops)
 {
   const size_t record = loads_.started(target_.instance, now(), initial_);
-  const auto job      = source_.load(target_, [&wake] { wake.notify_all(); });
+  const auto job      = [this, &wake] {
+    const BackgroundScope provisioning;  // the requests' wait for it is charged whole (ServeTally)
+    return source_.load(target_, [&wake] { wake.notify_all(); });
+  }();
   wake.wait_until([&job, &stops] { return job->over() || stops(); }, fail_at);
   if (job->over()) {
     XBT_DEBUG("instance %d: weights loaded from %s", target_.instance, job->source().c_str());
@@ -51,7 +55,10 @@ InstanceWeights::Outcome InstanceWeights::load_alone(WaitPoint& wake, double fai
 InstanceWeights::Outcome InstanceWeights::load_with_engines(WaitPoint& wake, double fail_at,
                                                             const std::function<bool()>& stops)
 {
-  const WeightShare::Turn turn = share_->join([&wake] { wake.notify_all(); }, initial_, share_completed_);
+  const WeightShare::Turn turn = [this, &wake] {
+    const BackgroundScope provisioning;
+    return share_->join([&wake] { wake.notify_all(); }, initial_, share_completed_);
+  }();
   wake.wait_until([this, turn, &stops] { return share_->over(turn) || stops(); }, fail_at);
   if (share_->over(turn)) {
     XBT_DEBUG("instance %d: weights loaded with its instance's other engines", target_.instance);

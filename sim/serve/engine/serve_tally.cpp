@@ -118,6 +118,17 @@ double ServeTally::queued_request_seconds() const
   return std::max(0.0, total - batch_seconds_);
 }
 
+double ServeTally::weight_wait_seconds() const
+{
+  const auto spans = loads_.loading_spans(busy_s_.size(), end_s_);
+  double total     = 0;
+  for (const Record& r : records_)
+    if (r.finish_s >= 0 && r.instance >= 0)
+      for (const auto& [start, end] : spans[static_cast<size_t>(r.instance)])
+        total += std::max(0.0, std::min(end, r.first_s) - std::max(start, r.arrival_s));
+  return total;
+}
+
 void ServeTally::cut_iteration(int instance, double seconds)
 {
   busy_s_[static_cast<size_t>(instance)] += seconds;

@@ -68,6 +68,9 @@ class ServeTally {
   {
     (for_memory ? kv_wait_s_ : slot_wait_s_) += request_seconds;
   }
+  // Request-seconds the finished requests spent, before their first token, while their instance
+  // loaded its weights (docs/accounting.md, "waiting for weights").
+  double weight_wait_seconds() const;
   double kv_wait_seconds() const { return kv_wait_s_; }
   double slot_wait_seconds() const { return slot_wait_s_; }
   // Seconds the instance's GPUs were busy so far (iterations completed or cut).

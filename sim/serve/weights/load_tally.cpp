@@ -52,6 +52,14 @@ double LoadTally::ready_after(int instance, double after_s) const
   return std::numeric_limits<double>::infinity();
 }
 
+std::vector<std::vector<std::pair<double, double>>> LoadTally::loading_spans(size_t instances, double end_s) const
+{
+  std::vector<std::vector<std::pair<double, double>>> spans(instances);
+  for (const Load& l : loads_)
+    spans.at(static_cast<size_t>(l.instance)).emplace_back(l.start_s, l.end_s < 0 ? end_s : l.end_s);
+  return spans;
+}
+
 const MetricTable& LoadTally::metric_table()
 {
   static const MetricTable t = {

@@ -11,6 +11,7 @@
 #include "sim/core/metrics.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace llsim {
@@ -30,6 +31,9 @@ class LoadTally {
   bool empty() const { return loads_.empty(); }
   // When the first load of `instance` that started at `after_s` or later completed (+inf: none).
   double ready_after(int instance, double after_s) const;
+  // Per instance, the spans [start_s, end_s) its loads were under way, in start order (a load
+  // still under way at `end_s` ends there).
+  std::vector<std::vector<std::pair<double, double>>> loading_spans(size_t instances, double end_s) const;
   static const MetricTable& metric_table();
   // `start_s`: the phase's start, from which time_to_serve_s counts.
   Metrics metrics(double start_s) const;
