@@ -1,5 +1,6 @@
 #include "sim/core/work_limits.hpp"
 
+#include <cmath>
 #include <cstdio>
 
 namespace llsim {
@@ -15,6 +16,14 @@ std::string count_text(double n)
 }
 
 }  // namespace
+
+double rounded_up(double x)
+{
+  if (!(x > 0) || !std::isfinite(x))
+    return x;
+  const double unit = std::pow(10.0, std::floor(std::log10(x)) - 2);
+  return std::ceil(x / unit * (1 - 1e-12)) * unit;  // an x already of three digits stays
+}
 
 std::string excess_work(double asked, const WorkLimit& limit, const std::string& why, const std::string& fits)
 {

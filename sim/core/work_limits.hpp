@@ -18,8 +18,13 @@ struct WorkLimit {
 
 inline constexpr WorkLimit kMostTrainIterations{"iterations of a train phase", 1e7};
 inline constexpr WorkLimit kMostTrainCheckpoints{"checkpoints of a train phase", 1e6};
+inline constexpr WorkLimit kMostCheckpointRequests{"requests of one checkpoint", 1e6};
 inline constexpr WorkLimit kMostWeightPieces{"pieces of one weight load", 1e5};
 inline constexpr WorkLimit kMostHostOutages{"host outages in a run", 1e6};
+
+// `x` rounded up to three significant digits, as an error writes "what would fit": a figure that
+// written with three digits still fits.
+double rounded_up(double x);
 
 // "asks for N <units> (<why>); llsim simulates each and refuses more than M: <fits>"
 std::string excess_work(double asked, const WorkLimit& limit, const std::string& why, const std::string& fits);

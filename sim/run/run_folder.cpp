@@ -2,10 +2,14 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/sg/actors.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -18,29 +22,40 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// `.<name>.llsim-<what>-XXXXXX` beside `out`, for mkdtemp.
+// `.<name>.llsim-<what>-<pid>-XXXXXX` beside `out`, for mkdtemp: the pid tells whose it is.
 std::string sibling_template(const fs::path& out, const char* what)
 {
-  return (out.parent_path() / ("." + out.filename().string() + ".llsim-" + what + "-XXXXXX")).string();
+  return (out.parent_path() /
+          ("." + out.filename().string() + ".llsim-" + what + "-" + std::to_string(getpid()) + "-XXXXXX"))
+      .string();
 }
 
-// What killed runs into `out` left beside it.
+// What killed runs into `out` left beside it: a folder of a process still running (another run
+// into the same folder) is its own.
 void remove_leftovers(const fs::path& out)
 {
   const std::string prefix = "." + out.filename().string() + ".llsim-";
   std::error_code error;
   for (const fs::directory_entry& e : fs::directory_iterator(out.parent_path(), error)) {
     const std::string name = e.path().filename().string();
-    if (name.compare(0, prefix.size(), prefix) == 0 && name.size() == prefix.size() + 10 &&
-        (name.compare(prefix.size(), 4, "new-") == 0 || name.compare(prefix.size(), 4, "old-") == 0))
+    if (name.compare(0, prefix.size(), prefix) != 0 ||
+        (name.compare(prefix.size(), 4, "new-") != 0 && name.compare(prefix.size(), 4, "old-") != 0))
+      continue;
+    const long pid = std::atol(name.c_str() + prefix.size() + 4);
+    if (pid <= 0 || (kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH))
       fs::remove_all(e.path(), error);
   }
 }
 
+// A new folder from `path_template`, with the permissions a folder made by mkdir would have (the
+// umask's), not mkdtemp's private ones.
 std::string made_folder(std::string path_template)
 {
   if (mkdtemp(path_template.data()) == nullptr)
     throw SimulationError("cannot create '" + path_template + "': " + std::strerror(errno));
+  const mode_t mask = umask(0);
+  umask(mask);
+  chmod(path_template.c_str(), 0777 & ~mask);
   return path_template;
 }
 
@@ -52,8 +67,13 @@ RunFolder::RunFolder(const std::string& out)
   fs::path path = fs::absolute(out).lexically_normal();
   if (!path.has_filename())
     path = path.parent_path();
-  // Publishing replaces the folder: never the one llsim runs in, or one that holds it.
   std::error_code error;
+  if (fs::is_symlink(path, error)) {  // the run goes where the link points; the link stays
+    path = fs::canonical(path, error);
+    if (error)
+      throw ConfigError("--out " + out + ": a link to a missing folder (" + error.message() + ")");
+  }
+  // Publishing replaces the folder: never the one llsim runs in, or one that holds it.
   const fs::path here             = fs::current_path(error).lexically_normal();
   const auto [first_differ, rest] = std::mismatch(path.begin(), path.end(), here.begin(), here.end());
   if (first_differ == path.end() || path == path.root_path())
@@ -69,10 +89,15 @@ RunFolder::RunFolder(const std::string& out)
   out_ = path.string();
   remove_leftovers(path);
   staging_ = made_folder(sibling_template(path, "new"));
+  on_failed_simulation([staging = staging_] {
+    std::error_code ignored;
+    fs::remove_all(staging, ignored);
+  });
 }
 
 RunFolder::~RunFolder()
 {
+  on_failed_simulation({});
   if (!published_) {
     std::error_code error;
     fs::remove_all(staging_, error);

@@ -23,6 +23,12 @@ void Actor::join()
 
 namespace {
 
+std::function<void()>& failure_cleanup()
+{
+  static std::function<void()> cleanup;
+  return cleanup;
+}
+
 Actor create(const Platform& platform, HostId host, const std::string& name, const std::string& label,
              std::function<void()> body, bool daemon)
 {
@@ -41,6 +47,8 @@ Actor create(const Platform& platform, HostId host, const std::string& name, con
     } catch (const SimulationError& e) {
       std::fprintf(stderr, "llsim: simulation failed: %s: %s\n", label.c_str(), e.what());
       std::fflush(nullptr);
+      if (failure_cleanup())
+        failure_cleanup()();
       std::_Exit(kExitSimulationFailure);
     }
   });
@@ -48,6 +56,11 @@ Actor create(const Platform& platform, HostId host, const std::string& name, con
 }
 
 }  // namespace
+
+void on_failed_simulation(std::function<void()> cleanup)
+{
+  failure_cleanup() = std::move(cleanup);
+}
 
 Actor start_actor(const Platform& platform, HostId host, const std::string& name, const std::string& label,
                   std::function<void()> body)

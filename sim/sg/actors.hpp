@@ -13,6 +13,10 @@ namespace llsim {
 
 class Platform;
 
+// What must not outlive a simulation that failed in an actor (which ends the process without
+// unwinding): a run's staging folder. One at a time; an empty function clears it.
+void on_failed_simulation(std::function<void()> cleanup);
+
 // A started actor; join() waits (from another actor) until it has ended.
 class Actor {
  public:

@@ -30,7 +30,7 @@ struct SimTrainingEnvironment::Operation {
   bool replayed, others_at_start;
   FileId object = 0;
   std::shared_ptr<CheckpointIo> io;              // replayed
-  std::map<std::string, double> waits_at_start;  // replayed: the phase's charges then
+  std::map<std::string, double> waits_at_start;  // replayed, none measured yet: the phase's charges then
   double end   = 0;                              // charged
   bool settled = false;
 };
@@ -163,8 +163,10 @@ SimTrainingEnvironment::begin(IoKind kind, double share, double scale, const std
   checkpoint_ += kind == IoKind::PfsWrite ? 1 : 0;
   if (op->replayed) {
     replays_ += 1;
-    op->waits_at_start = phase_waits(phase_tag());
-    op->io             = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_, lost);
+    if (std::none_of(measured_.begin(), measured_.end(),
+                     [&](const auto& m) { return m.kind_share == std::make_pair(static_cast<int>(kind), share); }))
+      op->waits_at_start = phase_waits(phase_tag());  // it may become the measured one
+    op->io = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_, lost);
     return op;
   }
   double cost = 0;

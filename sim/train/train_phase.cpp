@@ -239,7 +239,8 @@ class TrainPhase : public Phase {
     setup_.mode         = mode_.get();
     setup_.file_state   = file_state_.get();
     setup_.checkpoint_B = plan_.total_B();
-    setup_.writers      = plan_.writers.size();
+    refuse_excess_checkpoint_requests(io, setup_.checkpoint_B, request_B_);
+    setup_.writers = plan_.writers.size();
   }
 
   void run(PhaseRuntime& runtime) override

@@ -23,9 +23,17 @@ double read_training_iterations(const Params& p, const Distribution& iteration)
   const double n      = std::ceil(work_s / iteration.mean());
   refuse_excess_work(p, "work", n, kMostTrainIterations,
                      "work " + readable_duration(work_s) + " / iteration " + readable_duration(iteration.mean()),
-                     "an iteration of at least " + readable_duration(work_s / kMostTrainIterations.most) +
+                     "an iteration of at least " + readable_duration(rounded_up(work_s / kMostTrainIterations.most)) +
                          " fits this work");
   return n;
+}
+
+void refuse_excess_checkpoint_requests(const Params& io, double checkpoint_B, double request_B)
+{
+  refuse_excess_work(io, "request", std::ceil(checkpoint_B / request_B), kMostCheckpointRequests,
+                     format_bytes(checkpoint_B) + " in requests of " + format_bytes(request_B),
+                     "a request of at least " + format_bytes(rounded_up(checkpoint_B / kMostCheckpointRequests.most)) +
+                         " fits");
 }
 
 void refuse_excess_checkpoints(const std::string& policy_at, double checkpoints, double left, double per_checkpoint)

@@ -51,10 +51,16 @@ check(re.search(r"train_symmetric.yaml:30:\d+: checkpoint.policy: asks for 36000
 check("(one every 1 iterations)" in err and "a policy that checkpoints less often" in err, err)
 attempt(train("1ms", "work: 1h", "{impl: every_n, iterations: 4}"), 0)
 
+# Requests of one checkpoint: 280 GB in 1-byte requests, and the request size that fits.
+err = attempt(variant(TRAIN, ("request: 256MiB}", "request: 1B}")), 2)
+check("phases[0].io.request: asks for 2.8e+11 requests of one checkpoint" in err, err)
+check("a request of at least 280 kB fits" in err, err)
+attempt(variant(TRAIN, ("request: 256MiB}", "request: 280kB}")), 0)
+
 # Weight pieces of one load: 141.1 GB of Llama-3-70B in 1-byte pieces, and the chunk that fits.
 err = attempt(variant(WEIGHTS, ("from: pfs}", "from: pfs, chunk: 1B}")), 2)
 check("phases[0].weights.chunk: asks for 1.41e+11 pieces of one weight load" in err, err)
-check("a chunk of at least 1.41 MB fits" in err, err)
+check("a chunk of at least 1.42 MB fits" in err, err)
 attempt(variant(WEIGHTS, ("from: pfs}", "from: pfs, chunk: 1.42MB}")), 0)
 
 # Host outages: faults faster than any task can progress stop the run at the limit, located at

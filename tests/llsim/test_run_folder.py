@@ -85,4 +85,33 @@ _, _, err = run("run", *SECOND, "--quiet", "--out", other, expect=2)
 check("holds files but no summary.json" in err and files(other) == ["notes.txt"], f"a folder of other files: {err}")
 _, _, err = run("run", *SECOND, "--quiet", "--out", ".", expect=2)
 check("name a folder of its own" in err, f"--out .: {err}")
+
+# A link to a folder: the run goes where it points, and the link stays a link.
+target = os.path.join(scratch_dir(), "runs")
+check(llsim(FIRST, target) == 0, "a run into the link's target")
+link = os.path.join(scratch_dir(), "latest")
+os.symlink(target, link)
+check(llsim(SECOND, link) == 0 and os.path.islink(link) and seed_of(target) == 2 and files(target) == second_files,
+      f"--out through a link replaces the run where it points: {files(target)}")
+
+# A run's folder has the permissions mkdir gives (the umask's), as before runs were staged.
+mask = os.umask(0)
+os.umask(mask)
+check(os.stat(target).st_mode & 0o777 == 0o777 & ~mask, f"a run's folder is {oct(os.stat(target).st_mode & 0o777)}")
+
+# A run that fails in its simulation (exit 1) leaves nothing beside the folder.
+failing = os.path.join(scratch_dir(), "run")
+code = subprocess.run([LLSIM, "run", "tests/inputs/tasks_unreliable.yaml", "--quiet", "--out", failing, "--set",
+                       "faults=[{group: workers, impl: exponential, mtbf: 100ns, downtime: 0s}]"], cwd=ROOT,
+                      capture_output=True).returncode
+check(code == 1 and not os.path.exists(failing) and leftovers(failing) == [], f"a failed run leaves nothing: {code}")
+
+# Two runs into one folder at once: neither removes the other's staging folder; the one that
+# publishes last is the folder, whole.
+together = os.path.join(scratch_dir(), "run")
+procs = [subprocess.Popen([LLSIM, "run", *args, "--quiet", "--out", together], cwd=ROOT, stdout=subprocess.DEVNULL,
+                          stderr=subprocess.DEVNULL) for args in (FIRST, SECOND)]
+codes = [p.wait() for p in procs]
+check(codes == [0, 0] and files(together) in (first_files, second_files) and leftovers(together) == [],
+      f"two runs at once both succeed, one whole run stays: {codes} {files(together)}")
 finish()

@@ -96,7 +96,7 @@ WeightSource::WeightSource(const Params& p, ServiceDirectory& services, double w
   impl_->shape = {p.quantity("chunk"), static_cast<size_t>(p.integer("in_flight"))};
   refuse_excess_work(p, "chunk", std::ceil(weight_B / impl_->shape.chunk_B), kMostWeightPieces,
                      format_bytes(weight_B) + " of weights in pieces of " + format_bytes(impl_->shape.chunk_B),
-                     "a chunk of at least " + format_bytes(weight_B / kMostWeightPieces.most) + " fits");
+                     "a chunk of at least " + format_bytes(rounded_up(weight_B / kMostWeightPieces.most)) + " fits");
   const bool peers       = p.text("from") == "peers";
   const std::string kind = peers ? "peers" : services.kind_of(p, "from");
   if (kind != "peers" && kind != MemoryPool::kKind && kind != StorageService::kKind)

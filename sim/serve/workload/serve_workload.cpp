@@ -36,10 +36,13 @@ TimeWarp parse_rate_profile(const Params& p, double span_s)
     const Params step(list.item(i), rate_step_params());
     if (!steps.empty() && step.quantity("from") <= steps.back().first)
       step.fail("from", "steps must be in increasing time order");
-    if (step.quantity("from") >= span_s)
-      step.fail("from", "the step begins at " + format_number(step.quantity("from")) +
-                            " s, after the workload's requests (they arrive within " + format_number(span_s) +
-                            " s of start): it would change nothing");
+    const double from_s = step.quantity("from");
+    if (from_s >= span_s) {
+      const int digits = digits_to_tell_apart(from_s, span_s, readable_duration);
+      step.fail("from", "the step begins at " + readable_duration(from_s, digits) +
+                            ", after the workload's requests (they arrive within " + readable_duration(span_s, digits) +
+                            " of start): it would change nothing");
+    }
     steps.emplace_back(step.quantity("from"), step.quantity("scale"));
   }
   return TimeWarp(p.quantity("rate_scale"), std::move(steps));
