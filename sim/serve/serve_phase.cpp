@@ -258,11 +258,11 @@ class ServePhase : public Phase {
     double elsewhere = 0;
     for (const auto& [resource, seconds] : phase_waits(phase_tag()))
       elsewhere += resource.rfind("GPU", 0) == 0 ? 0 : seconds;
-    const double weights =
-        std::min(std::max(0.0, tally_->queued_request_seconds() - elsewhere), tally_->weight_wait_seconds());
+    const double queued  = tally_->queued_request_seconds() - elsewhere;
+    const double weights = std::min(std::max(0.0, queued), tally_->weight_wait_seconds());
     if (weights > 0)
       charge_wait("waiting for weights", weights);
-    const double outside = tally_->queued_request_seconds() - elsewhere - weights;
+    const double outside = queued - weights;
     const double kv = tally_->kv_wait_seconds(), slots = tally_->slot_wait_seconds();
     if (!(kv + slots > 0)) {
       charge_wait("waiting for a batch slot or KV memory", outside);

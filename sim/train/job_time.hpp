@@ -2,10 +2,10 @@
 // phase"): useful compute, work that failures lost, restart delays and waits for hosts, planned
 // maintenance, and the time the job stood waiting for I/O (blocking checkpoints, reading
 // checkpoints back, data stalls and warm-ups), divided over the resources its I/O was charged at
-// in proportion to those charges. The ledger
-// counts I/O in request-seconds, many at once, and only for the checkpoints run through the
-// services (io_replay); its proportions, applied to the job's own waits, count every checkpoint,
-// as the energy accounting does. The parts add up to the makespan.
+// in proportion to those charges. The ledger counts I/O in request-seconds, many requests at
+// once; a checkpoint charged instead of run (io_replay) is charged there what the measured one
+// was (SimTrainingEnvironment), so the proportions count every checkpoint, as the energy
+// accounting does. The parts add up to the makespan.
 #pragma once
 #include "sim/train/training_run.hpp"
 

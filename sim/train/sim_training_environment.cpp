@@ -108,11 +108,17 @@ StorageService& SimTrainingEnvironment::storage_of(IoKind kind) const
   return on_pfs(kind) ? route_.pfs : *route_.local;
 }
 
+const SimTrainingEnvironment::Measured* SimTrainingEnvironment::measured(IoKind kind, double share) const
+{
+  for (const Measured& m : measured_)
+    if (m.kind_share == std::make_pair(static_cast<int>(kind), share))
+      return &m;
+  return nullptr;
+}
+
 bool SimTrainingEnvironment::replay(IoKind kind, double share) const
 {
-  const bool measured = std::any_of(measured_.begin(), measured_.end(), [&](const auto& m) {
-    return m.kind_share == std::make_pair(static_cast<int>(kind), share);
-  });
+  const bool measured = this->measured(kind, share) != nullptr;
   switch (replay_) {
   case IoReplay::Always:
     return true;
@@ -163,17 +169,12 @@ SimTrainingEnvironment::begin(IoKind kind, double share, double scale, const std
   checkpoint_ += kind == IoKind::PfsWrite ? 1 : 0;
   if (op->replayed) {
     replays_ += 1;
-    if (std::none_of(measured_.begin(), measured_.end(),
-                     [&](const auto& m) { return m.kind_share == std::make_pair(static_cast<int>(kind), share); }))
+    if (measured(kind, share) == nullptr)
       op->waits_at_start = phase_waits(phase_tag());  // it may become the measured one
     op->io = CheckpointIo::start(route_, plan_, kind, share, scale, op->object, checkpoint_, lost);
     return op;
   }
-  double cost = 0;
-  for (const auto& m : measured_)
-    if (m.kind_share == std::make_pair(static_cast<int>(kind), share))
-      cost = m.seconds;
-  op->end = op->start + cost * scale;
+  op->end = op->start + measured(kind, share)->seconds * scale;  // replay() ran those not measured
   if (is_write(kind))
     for (const auto& [target, bytes] : B_per_target(kind, share)) {
       const IoOutcome taken = storage_of(kind).account(op->object, target, bytes * scale);
@@ -209,12 +210,11 @@ bool SimTrainingEnvironment::finish(Operation& op, double deadline)
   const double end      = op.replayed ? op.io->end_s() : op.end;
   const double duration = end - op.start;
   if (op.replayed) {
-    const std::pair<int, double> kind_share{static_cast<int>(op.kind), op.share};
-    const bool first =
-        std::none_of(measured_.begin(), measured_.end(), [&](const auto& m) { return m.kind_share == kind_share; });
+    const bool first = measured(op.kind, op.share) == nullptr;
     const bool alone = !op.others_at_start && !others_running_();
     if (first && (alone || replay_ == IoReplay::Once))
-      measured_.push_back({kind_share, duration / op.scale, waits_since(op.waits_at_start, 1 / op.scale)});
+      measured_.push_back(
+          {{static_cast<int>(op.kind), op.share}, duration / op.scale, waits_since(op.waits_at_start, 1 / op.scale)});
   }
   IoTotals& t = totals_[static_cast<size_t>(op.kind)];
   t.seconds += duration;
@@ -250,10 +250,8 @@ void SimTrainingEnvironment::charge(const Operation& op, double until)
   // What the operation it stands for was charged: the phase's time at each resource counts every
   // checkpoint, as its bytes and energy do (the measured one's charges include what other work of
   // the phase was charged meanwhile, a data loader's reads).
-  for (const auto& m : measured_)
-    if (m.kind_share == std::make_pair(static_cast<int>(op.kind), op.share))
-      for (const auto& [resource, seconds] : m.waits)
-        charge_wait(resource, seconds * op.scale * moved);
+  for (const auto& [resource, seconds] : measured(op.kind, op.share)->waits)
+    charge_wait(resource, seconds * op.scale * moved);
 }
 
 // The phase's charges since `before`, times `factor`.

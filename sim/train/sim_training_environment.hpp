@@ -122,6 +122,7 @@ class SimTrainingEnvironment : public TrainingEnvironment {
     std::map<std::string, double> waits;
   };
   std::vector<Measured> measured_;
+  const Measured* measured(IoKind kind, double share) const;  // null: none yet
   std::map<std::pair<int, double>, std::vector<std::pair<size_t, double>>> B_per_target_;
   std::array<IoTotals, 5> totals_{};
   std::deque<FileId> pfs_objects_, local_objects_;

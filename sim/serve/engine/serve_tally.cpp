@@ -204,7 +204,7 @@ const MetricTable& ServeTally::request_metrics()
 Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
 {
   std::vector<double> ttft, tpot, slo_tbt;
-  double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0, ttft_sum = 0;
+  double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0;
   for (const Record& r : records_) {
     rejected += r.rejected ? 1 : 0;
     failed += r.failed ? 1 : 0;
@@ -217,7 +217,6 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
       continue;
     met += meets(r) ? 1 : 0;
     ttft.push_back(r.first_s - r.arrival_s);
-    ttft_sum += ttft.back();
     if (r.gaps.gaps() > 0) {
       tpot.push_back(r.gaps.mean());
       slo_tbt.push_back(r.gaps.statistic());
@@ -234,7 +233,7 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
                {"failed", failed},
                {"slo_attainment", n > 0 ? met / n : 0},
                {"goodput_rps", span > 0 ? met / span : 0},
-               {"mean_ttft_s", ttft.empty() ? 0 : ttft_sum / completed},
+               {"mean_ttft_s", mean_of(ttft)},
                {"p50_ttft_s", percentile(ttft, 0.50)},
                {"p90_ttft_s", percentile(ttft, 0.90)},
                {"p99_ttft_s", percentile(ttft, 0.99)},
