@@ -2,19 +2,15 @@
 
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 #include <string>
-
-extern char** environ;
 
 namespace llsim {
 
@@ -35,41 +31,37 @@ void ChildRuns::start(size_t job, const std::vector<std::string>& args, const st
   for (auto& a : argv_text)
     argv.push_back(a.data());
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  // The child's environment, and the parent it dies with (die_with_parent()).
-  const std::string named           = std::string(kParentPidVariable) + "=";
-  std::vector<std::string> env_text = {named + std::to_string(getpid())};
-  for (char** e = environ; *e != nullptr; ++e)
-    if (std::strncmp(*e, named.c_str(), named.size()) != 0)
-      env_text.emplace_back(*e);
-  std::vector<char*> envp;
-  for (auto& e : env_text)
-    envp.push_back(e.data());
-  envp.push_back(nullptr);
-  pid_t pid     = 0;
-  const int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (err != 0)
+  const int discard = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  const int errors  = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (discard < 0 || errors < 0) {
+    const int err = errno;
+    for (int fd : {discard, errors})
+      if (fd >= 0)
+        close(fd);
+    throw std::runtime_error("cannot start llsim: " + stderr_path + ": " + std::strerror(err));
+  }
+  const pid_t parent = getpid();
+  const pid_t pid    = fork();
+  if (pid == 0) {
+    // Only async-signal-safe calls between fork and exec. The death signal is asked for before
+    // the program starts, so no kill of the parent can fall between its start and the request;
+    // a parent that died before the request shows as a changed parent process.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+      _exit(127);
+    dup2(discard, 1);
+    dup2(errors, 2);
+    execv("/proc/self/exe", argv.data());
+    static const char failed[] = "llsim: cannot start the child run (execv of /proc/self/exe failed)\n";
+    (void)!write(2, failed, sizeof failed - 1);
+    _exit(127);
+  }
+  const int err = errno;
+  close(discard);
+  close(errors);
+  if (pid < 0)
     throw std::runtime_error(std::string("cannot start llsim: ") + std::strerror(err));
   running_.push_back({pid, job, seconds_now()});
-}
-
-void die_with_parent()
-{
-  const char* named = std::getenv(kParentPidVariable);
-  if (named == nullptr)
-    return;
-  const std::string parent = named;
-  unsetenv(kParentPidVariable);
-  // Not our parent's number (exported by hand, or carried into another job): nothing to follow.
-  if (parent != std::to_string(getppid()))
-    return;
-  prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (parent != std::to_string(getppid()))  // it died before the line above
-    _exit(1);
 }
 
 ChildExit ChildRuns::wait_any()

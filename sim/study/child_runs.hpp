@@ -6,14 +6,6 @@
 
 namespace llsim {
 
-// Names the parent in a child's environment.
-inline constexpr const char* kParentPidVariable = "LLSIM_PARENT_PID";
-
-// In a child started by ChildRuns: it is killed when its parent dies (a sweep or plan killed
-// with SIGKILL leaves no run going on behind it to race the resumed one). Elsewhere, or when the
-// variable names another process than the parent, nothing.
-void die_with_parent();
-
 struct ChildExit {
   size_t job    = 0;  // as given to start()
   int status    = 0;  // exit status; 128 + signal number when killed by a signal
@@ -23,7 +15,9 @@ struct ChildExit {
 class ChildRuns {
  public:
   // Starts `llsim ARGS...` with standard output discarded and standard error to `stderr_path`.
-  // Throws std::runtime_error when the process cannot be started.
+  // The child is killed when this process dies (a sweep or plan killed with SIGKILL leaves no
+  // run going on behind it to race the resumed one). Throws std::runtime_error when the process
+  // cannot be started.
   void start(size_t job, const std::vector<std::string>& args, const std::string& stderr_path);
   // Waits for one started child to end.
   ChildExit wait_any();

@@ -1,10 +1,12 @@
 """Small harness for scenario tests: runs the real llsim binary and checks its outputs.
 
 Each test script calls check() for every assertion and ends with finish(), which prints
-'N passed, N failed' and exits non-zero on any failure.
+'N passed, N failed' and exits non-zero on any failure. The scratch directories of a test that
+passed are removed then; those of a failed one are kept, and finish() says where.
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -12,6 +14,7 @@ import tempfile
 LLSIM = os.path.abspath(sys.argv[1]) if len(sys.argv) > 1 else "build/llsim"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 _results = {"passed": 0, "failed": 0}
+_scratch = []  # the test's one parent of all its scratch directories, made at the first
 
 
 def run(*args, expect=0):
@@ -23,7 +26,9 @@ def run(*args, expect=0):
 
 
 def scratch_dir():
-    return tempfile.mkdtemp(prefix="llsim_test_")
+    if not _scratch:
+        _scratch.append(tempfile.mkdtemp(prefix="llsim_test_"))
+    return tempfile.mkdtemp(dir=_scratch[0])
 
 
 def summary(out_dir):
@@ -75,7 +80,12 @@ def check_close(actual, expected, rel, message):
 
 def finish():
     print(f"{_results['passed']} passed, {_results['failed']} failed")
-    sys.exit(1 if _results["failed"] or not _results["passed"] else 0)
+    failed = _results["failed"] or not _results["passed"]
+    if _scratch and failed:
+        print(f"its scratch directories are kept in {_scratch[0]}")
+    elif _scratch:
+        shutil.rmtree(_scratch[0], ignore_errors=True)
+    sys.exit(1 if failed else 0)
 
 
 def slurm_answers():
