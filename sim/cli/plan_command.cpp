@@ -4,10 +4,12 @@
 #include "sim/cli/plot_runner.hpp"
 #include "sim/cli/run_report.hpp"
 #include "sim/cli/slurm_options.hpp"
+#include "sim/cli/summary_table.hpp"
 #include "sim/cli/whole_option.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/scenario/overrides.hpp"
 #include "sim/study/slurm_plan.hpp"
 #include "sim/study/sweep_plan.hpp"
 
@@ -98,12 +100,9 @@ PlanSetup checked_setup(const PlanArguments& a)
         load_scenario(a.scenario, one);
       } catch (const ConfigError& e) {
         // The axis is applied as a --set: say which option, not that one.
-        const std::string as_set = "--set " + axis.path + "=" + v + ": ";
-        std::string why          = e.what();
-        if (why.rfind(as_set, 0) == 0)
-          why = why.substr(as_set.size());
-        throw ConfigError((axis.shape == AxisShape::Monotone ? "--axis " : "--unimodal ") + axis.path + "=" + v + ": " +
-                          why);
+        const std::string option = axis.shape == AxisShape::Monotone ? "--axis" : "--unimodal";
+        const std::string told   = as_option(e.what(), axis.path + "=" + v, option);
+        throw ConfigError(told != e.what() ? told : option + " " + axis.path + "=" + v + ": " + e.what());
       }
     }
   return s;
@@ -139,10 +138,11 @@ void claim_output(const PlanSetup& s)
 
 std::string progress_line(const PlanSetup& s, const PlanPoint& p)
 {
-  std::string out =
-      "plan: " + point_text(s, p.index) + ": " + s.objective + " " + format_number(p.figures.at(s.objective).mean);
+  // Figures as the console's table writes them; answer.json and points.csv keep every digit.
+  std::string out = "plan: " + point_text(s, p.index) + ": " + s.objective + " " +
+                    readable(s.objective, p.figures.at(s.objective).mean);
   for (size_t k = 0; k < s.targets.size(); ++k)
-    out += ", " + s.targets[k].metric + " " + format_number(p.figures.at(s.targets[k].metric).mean) +
+    out += ", " + s.targets[k].metric + " " + readable(s.targets[k].metric, p.figures.at(s.targets[k].metric).mean) +
            (p.met[k] ? " (meets)" : " (misses)");
   return out + "\n";
 }

@@ -58,6 +58,14 @@ void add_mapping(YAML::Node& node, const std::vector<std::string>& segments, siz
 
 }  // namespace
 
+std::string as_option(const std::string& message, const std::string& argument, const std::string& option)
+{
+  const std::string as_set = "--set " + argument + ": ";
+  if (message.rfind(as_set, 0) != 0)
+    return message;
+  return option + " " + argument + ": " + message.substr(as_set.size());
+}
+
 void apply_override(YAML::Node root, const std::string& argument, SourceInfo& source)
 {
   const std::string where = "--set " + argument;

@@ -11,4 +11,9 @@ namespace llsim {
 // Applies one override to `root` and records it in `source` so errors about it point at it.
 void apply_override(YAML::Node root, const std::string& argument, SourceInfo& source);
 
+// The message of an error about an override that another option gave (a sweep's --grid, a plan's
+// --axis), told as that option's: "--set P=V: why" becomes "<option> P=V: why". Other messages
+// unchanged.
+std::string as_option(const std::string& message, const std::string& argument, const std::string& option);
+
 }  // namespace llsim

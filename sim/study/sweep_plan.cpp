@@ -2,6 +2,7 @@
 
 #include "sim/core/errors.hpp"
 #include "sim/run/outputs.hpp"
+#include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario.hpp"
 
 #include <nlohmann/json.hpp>
@@ -22,9 +23,18 @@ void load_points(const SweepRequest& r, SweepPlan& plan)
     LoadOptions load;
     load.overrides = r.sets;
     load.overrides.insert(load.overrides.end(), p.overrides.begin(), p.overrides.end());
-    const Scenario s = load_scenario(r.scenario, load);
-    plan.name        = s.name;
-    plan.first_seed  = s.seed;
+    try {
+      const Scenario s = load_scenario(r.scenario, load);
+      plan.name        = s.name;
+      plan.first_seed  = s.seed;
+    } catch (const ConfigError& e) {  // a grid value is applied as a --set: say it is the --grid's
+      std::string told = e.what();
+      for (const auto& o : p.overrides)
+        told = as_option(told, o, "--grid");
+      if (told != e.what())
+        throw ConfigError(told);
+      throw;
+    }
   }
 }
 

@@ -204,6 +204,8 @@ for args, text in [(["--grid", "nokey"], "--grid expects PATH=v1,v2"),
 bad = os.path.join(scratch_dir(), "o")
 _, _, err = run("sweep", SCENARIO, "--out", bad, "--grid", "phases.chat.batching.block_size=16,-3", expect=2)
 check("block_size" in err and not os.path.exists(bad), f"a bad point is found before any run: {err.strip()}")
+check("--grid phases.chat.batching.block_size=-3: " in err and "--set" not in err,
+      f"the bad point is told as the --grid's value it is: {err.strip()}")
 fail = os.path.join(scratch_dir(), "o")
 _, _, err = run("sweep", "scenarios/demo.yaml", "--out", fail, "--grid", "platform.groups.storage.disks.capacity=100TB,1GB",
                 expect=1)
