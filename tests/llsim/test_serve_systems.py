@@ -193,13 +193,16 @@ d = scratch_dir()
 bad = os.path.join(d, "bad.jsonl")
 with open("traces/mooncake_conversation_trace.jsonl") as f, open(bad, "w") as out:
     for i, line in enumerate(f):
-        out.write("{not json\n" if i in (5, 9) else line)
+        # Line 6 is no JSON; line 10 asks for no output, as a trace logs a failed request.
+        out.write("{not json\n" if i == 5 else line.replace('"output_length": ', '"output_length": 0, "x": ', 1)
+                  if i == 9 else line)
         if i > 200:
             break
 _, _, err = run("run", MC, "--out", os.path.join(d, "x"), "--set", f"phases.chat.workload.trace={bad}", expect=2)
 check(f"{bad}:6:" in err, f"a malformed line is an error with its number: {err.strip()}")
 skipped = mc(f"phases.chat.workload.trace={bad}", "phases.chat.workload.skip_bad_lines=true")
 check(skipped["bad_lines"] == 2, f"skip_bad_lines counts {skipped['bad_lines']}")
+check(skipped["requests"] == 200, f"the two skipped lines are not requests: {skipped['requests']} of 202 lines")
 
 # The per-request and per-instance CSVs; the same seed gives the same bytes.
 out1, out2 = scratch_dir(), scratch_dir()

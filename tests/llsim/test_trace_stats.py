@@ -130,7 +130,7 @@ for args, text in [(["stats"], "TRACE is required"), (["stats", MOONCAKE, "--cac
 d = scratch_dir()
 for name, text, expected in [
         ("huge.jsonl", '{"timestamp": 0, "input_length": 100, "output_length": 9223372036854775800, "hash_ids": [1]}\n',
-         "huge.jsonl:1: 'output_length' must be an integer from 0 to 10^12"),
+         "huge.jsonl:1: 'output_length' must be an integer from 1 to 10^12"),
         ("late.jsonl", '{"timestamp": 0, "input_length": 1, "output_length": 1, "hash_ids": []}\n'
                        '{"timestamp": 1e21, "input_length": 1, "output_length": 1, "hash_ids": []}\n',
          "late.jsonl:2: 'timestamp' must be a number of milliseconds from 0 to 10^12"),

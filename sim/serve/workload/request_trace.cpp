@@ -26,11 +26,16 @@ struct BadLine : std::runtime_error {
 constexpr int64_t kMaxTokens = 1000000000000;
 constexpr double kMaxSeconds = 1e9;
 
+// A request of no prompt or no output cannot be served (traces log failed requests so).
+const char* const kNoTokens = ": a request needs at least one token (skip_bad_lines: true leaves such lines out)";
+
 int64_t token_count(const nlohmann::json& v, const char* key)
 {
   const auto it = v.find(key);
   if (it == v.end() || !it->is_number_integer() || it->get<int64_t>() < 0 || it->get<int64_t>() > kMaxTokens)
-    throw BadLine(std::string("'") + key + "' must be an integer from 0 to 10^12");
+    throw BadLine(std::string("'") + key + "' must be an integer from 1 to 10^12");
+  if (it->get<int64_t>() == 0)
+    throw BadLine(std::string("'") + key + "' is 0" + kNoTokens);
   return it->get<int64_t>();
 }
 
@@ -94,7 +99,9 @@ int64_t csv_count(const CsvTable& t, size_t row, size_t col)
 {
   const double v = t.number(row, col);
   if (!(v >= 0) || v != std::floor(v) || v > static_cast<double>(kMaxTokens))
-    throw BadLine("column '" + t.header[col] + "' must be an integer from 0 to 10^12");
+    throw BadLine("column '" + t.header[col] + "' must be an integer from 1 to 10^12");
+  if (v == 0)
+    throw BadLine("column '" + t.header[col] + "' is 0" + kNoTokens);
   return static_cast<int64_t>(v);
 }
 
