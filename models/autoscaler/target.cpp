@@ -1,8 +1,10 @@
 // Autoscaler `target`: keeps a metric of the allocated instances near a target per instance, as
 // Kubernetes' horizontal pod autoscaler does: it proposes ceil(total / target) instances, the
 // total being the sequences queued (`queue_length`), running (`running`) or both (`sequences`)
-// over the allocated instances; for `kv_use` their KV blocks in use, and for `gpu_utilization`
-// their GPUs' busy time over the last period, both in instance units (a share per instance).
+// over the allocated instances; for `kv_use` their KV blocks in use, for `gpu_utilization` their
+// GPUs' roofline work (the time it would take at peak compute or HBM bandwidth) and for
+// `gpu_busy_share` their GPUs' busy time, both over the last period; the last three in instance
+// units (a share per instance).
 // The governor then bounds it (sim/serve/scaling/autoscaler.hpp). It starts with `min` instances.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/autoscale.yaml
@@ -19,11 +21,14 @@ const ParamTable& target_params()
 {
   static const ParamTable t = [] {
     ParamTable own = {
-        ParamSpec::one_of("metric", {"queue_length", "running", "sequences", "kv_use", "gpu_utilization"},
-                          "queue_length, running, sequences (queued + running), kv_use or gpu_utilization")
+        ParamSpec::one_of("metric",
+                          {"queue_length", "running", "sequences", "kv_use", "gpu_utilization", "gpu_busy_share"},
+                          "queue_length, running, sequences (queued + running), kv_use, gpu_utilization (roofline "
+                          "work over time) or gpu_busy_share (time in iterations)")
             .defaults("running"),
         ParamSpec::quantity("target", Dimension::Number,
-                            "the metric per instance to keep (sequences; a share for kv_use and gpu_utilization)")
+                            "the metric per instance to keep (sequences; a share for kv_use, gpu_utilization and "
+                            "gpu_busy_share)")
             .positive(),
     };
     own.insert(own.end(), scaling_params().begin(), scaling_params().end());
@@ -32,7 +37,7 @@ const ParamTable& target_params()
   return t;
 }
 
-enum class Metric { QueueLength, Running, Sequences, KvUse, GpuUtilization };
+enum class Metric { QueueLength, Running, Sequences, KvUse, GpuUtilization, GpuBusyShare };
 
 class TargetAutoscaler : public Autoscaler {
  public:
@@ -49,9 +54,11 @@ class TargetAutoscaler : public Autoscaler {
       metric_ = Metric::Sequences;
     else if (m == "kv_use")
       metric_ = Metric::KvUse;
-    else
+    else if (m == "gpu_utilization")
       metric_ = Metric::GpuUtilization;
-    if ((metric_ == Metric::KvUse || metric_ == Metric::GpuUtilization) && target_ > 1)
+    else
+      metric_ = Metric::GpuBusyShare;
+    if (metric_ != Metric::QueueLength && metric_ != Metric::Running && metric_ != Metric::Sequences && target_ > 1)
       p.fail("target", m + " is a share per instance: a target in (0, 1]");
   }
   const ScalingLimits& limits() const override { return limits_; }
@@ -66,6 +73,8 @@ class TargetAutoscaler : public Autoscaler {
     else if (metric_ == Metric::KvUse)
       total = o.kv_used_share * static_cast<double>(o.allocated);
     else if (metric_ == Metric::GpuUtilization)
+      total = o.gpu_work;
+    else if (metric_ == Metric::GpuBusyShare)
       total = o.busy;
     // A total that is a whole multiple of the target needs no extra instance (rounding noise).
     return static_cast<int64_t>(std::ceil(total / target_ - 1e-9));

@@ -1,6 +1,7 @@
 #include "sim/core/params.hpp"
 
 #include "sim/core/distribution.hpp"
+#include "sim/core/errors.hpp"
 #include "sim/core/text.hpp"
 
 #include <algorithm>
@@ -339,10 +340,16 @@ YamlRef Params::raw(const std::string& key) const
 
 void Params::fail(const std::string& key, const std::string& message) const
 {
-  const YamlRef at = ref_.child(key);
-  if (at.node().IsDefined())
-    at.fail(message);
-  ref_.fail(key + ": " + message);
+  throw ConfigError(located(key) + ": " + message);
+}
+
+std::string Params::located(const std::string& key) const
+{
+  const YamlRef at        = ref_.child(key);
+  const bool written      = at.node().IsDefined();
+  const YamlRef& of       = written ? at : ref_;
+  const std::string place = of.location() + ": " + (of.path().empty() ? std::string("(top level)") : of.path());
+  return written ? place : place + ": " + key;
 }
 
 }  // namespace llsim

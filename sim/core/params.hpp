@@ -93,6 +93,9 @@ class Params {
   YamlRef raw(const std::string& key) const;
 
   [[noreturn]] void fail(const std::string& key, const std::string& message) const;
+  // "file:line:col: path.to.key", as fail() begins its message (the section's place when the key
+  // is not written).
+  std::string located(const std::string& key) const;
 
  private:
   const ParamSpec& spec(const std::string& key, ParamKind kind) const;

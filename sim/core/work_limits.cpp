@@ -1,7 +1,11 @@
 #include "sim/core/work_limits.hpp"
 
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+
 #include <cmath>
 #include <cstdio>
+#include <utility>
 
 namespace llsim {
 
@@ -36,6 +40,25 @@ void refuse_excess_work(const Params& p, const std::string& key, double asked, c
 {
   if (asked > limit.most)
     p.fail(key, excess_work(asked, limit, why, fits));
+}
+
+WorkCounter::WorkCounter(const WorkLimit& limit, std::string at, std::string fits)
+    : limit_(&limit)
+    , at_(std::move(at))
+    , fits_(std::move(fits))
+{}
+
+void stop_excess_work(const std::string& at, double asked, const WorkLimit& limit, const std::string& why,
+                      const std::string& fits)
+{
+  if (asked > limit.most)
+    throw SimulationError(at + ": " + excess_work(asked, limit, why, fits));
+}
+
+void WorkCounter::add(double n, double now_s)
+{
+  done_ += n;
+  stop_excess_work(at_, done_, *limit_, "that many by simulated time " + readable_duration(now_s), fits_);
 }
 
 }  // namespace llsim

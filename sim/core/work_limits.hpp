@@ -22,6 +22,11 @@ inline constexpr WorkLimit kMostTrainCheckpoints{"checkpoints of a train phase",
 inline constexpr WorkLimit kMostCheckpointRequests{"requests of one checkpoint", 1e5};
 inline constexpr WorkLimit kMostWeightPieces{"pieces of one weight load", 1e5};
 inline constexpr WorkLimit kMostHostOutages{"host outages in a run", 1e6};
+// Only the simulation finds out how many of these a run asks for (counted by WorkCounter).
+inline constexpr WorkLimit kMostTrackingRows{"tracking rows of a phase", 1e6};
+inline constexpr WorkLimit kMostScalingDecisions{"decisions of an autoscaler", 1e6};
+// A task of an hour's compute checkpointing every 36 ms.
+inline constexpr WorkLimit kMostTaskCheckpoints{"checkpoints of one task", 1e5};
 
 // `x` rounded up to three significant digits, as an error writes "what would fit": a figure that
 // written with three digits still fits.
@@ -33,5 +38,25 @@ std::string excess_work(double asked, const WorkLimit& limit, const std::string&
 // Fails at `key` of `p` with excess_work's message when `asked` is over the limit.
 void refuse_excess_work(const Params& p, const std::string& key, double asked, const WorkLimit& limit,
                         const std::string& why, const std::string& fits);
+
+// For work only the simulation finds out the amount of: when `asked` is over the limit, throws
+// SimulationError at `at` (Params::located) with excess_work's message.
+void stop_excess_work(const std::string& at, double asked, const WorkLimit& limit, const std::string& why,
+                      const std::string& fits);
+
+// Work counted as it is done (a period's rows or decisions over a phase of unknown length): past
+// the limit, stop_excess_work.
+class WorkCounter {
+ public:
+  // `at`: Params::located(key).
+  WorkCounter(const WorkLimit& limit, std::string at, std::string fits);
+  // Counts `n` more, done by simulated time `now_s`.
+  void add(double n, double now_s);
+
+ private:
+  const WorkLimit* limit_;
+  std::string at_, fits_;
+  double done_ = 0;
+};
 
 }  // namespace llsim

@@ -41,6 +41,8 @@ MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks)
     , tasks_(std::move(tasks))
     , records_(tasks_.size())
     , stalls_(tasks_.size(), setup_.give_up_after)
+    , tracking_rows_(kMostTrackingRows, setup_.tracking_at,
+                     "a row per worker every period: a longer period or fewer workers fit")
     , io_({setup_.platform, setup_.master, setup_.checkpointing, setup_.data, setup_.scratch}, tasks_, totals_)
 {
   for (int64_t w = 0; w < setup_.workers.count; ++w) {
@@ -175,6 +177,7 @@ size_t MasterWorker::schedule(double now)
 
 void MasterWorker::record_tracking(double now)
 {
+  tracking_rows_.add(static_cast<double>(workers_.size() + 1), now);
   size_t queued = unassigned_.size(), running = 0, up = 0;
   const std::string time = format_number(now);
   for (const auto& w : workers_) {
@@ -280,6 +283,14 @@ bool MasterWorker::run_task(size_t w, size_t task)
                                  : " (re-executed from scratch)");
   const double interval = setup_.checkpointing.interval_s();
   const double segment  = std::isinf(interval) ? t.flops : interval * state.speed;
+  if (setup_.checkpointing.store() != CheckpointStore::None) {
+    const double compute_s = (t.flops - progress) / state.speed;
+    stop_excess_work(setup_.checkpoint_at, std::ceil((t.flops - progress) / segment) - 1, kMostTaskCheckpoints,
+                     "task " + t.id + ": " + readable_duration(compute_s) + " of compute on worker " +
+                         setup_.platform.name(state.host) + ", a checkpoint every " + readable_duration(interval),
+                     "an interval of at least " + readable_duration(rounded_up(compute_s / kMostTaskCheckpoints.most)) +
+                         " fits this task");
+  }
   while (progress < t.flops) {
     const double flops    = std::min(segment, t.flops - progress);
     const double began    = now();

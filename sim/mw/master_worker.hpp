@@ -24,6 +24,7 @@
 // Late-binding schedulers (TaskScheduler::binds_late) only see free workers.
 #pragma once
 #include "sim/core/csv.hpp"
+#include "sim/core/work_limits.hpp"
 #include "sim/faults/fault_model.hpp"
 #include "sim/mw/task.hpp"
 #include "sim/mw/task_checkpointing.hpp"
@@ -57,6 +58,9 @@ struct MasterWorkerSetup {
   StorageService* data    = nullptr;  // where task inputs lie (Task::input_copies) and outputs may go
   StorageService* scratch = nullptr;  // the workers' own disks: local outputs and spills
   int64_t give_up_after   = 1000;     // failed attempts in a row of a task, no farther, that stop the run
+  // Where the scenario sets the tracking period and the checkpoints (Params::located), for the
+  // error when they ask for more rows or checkpoints than llsim simulates (work_limits.hpp).
+  std::string tracking_at, checkpoint_at;
 };
 
 // What the tasks moved (task_io.hpp), then what they computed.
@@ -133,6 +137,7 @@ class MasterWorker {
   // stops, the workers are let go, then run() throws it (unwinding with actors still waiting on
   // this object's wait points would abort SimGrid).
   std::string stalled_;
+  WorkCounter tracking_rows_;
   std::set<size_t> unassigned_;  // task indices, oldest first
   std::vector<Message> inbox_;
   std::unique_ptr<WaitPoint> master_wake_;

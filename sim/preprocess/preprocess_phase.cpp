@@ -229,6 +229,7 @@ class PreprocessPhase : public Phase {
     s.fan_in                 = p.integer("fan_in");
     s.failure_timeout_s      = p.quantity("failure_timeout");
     s.sample_period_s        = p.quantity("sample_period");
+    s.sample_period_at       = p.located("sample_period");
     s.give_up_after          = p.integer("give_up_after");
     s.source_key             = Rng::stream_key(c.seed, "phase." + c.phase_name + ".sources");
     const GroupSpec& workers = *s.workers;

@@ -55,9 +55,10 @@ struct PreprocessSetup {
   double flops_per_core_s  = 0;   // a worker's speed per core
   double failure_timeout_s = 0;
   double sample_period_s   = 0;
-  int64_t give_up_after    = 1000;   // failed attempts in a row of a task that stop the run
-  uint64_t source_key      = 0;      // draws the nodes a reducer reads from
-  bool corpus_written      = false;  // the corpus is an ingest phase's, its bytes on the disks already
+  std::string sample_period_at;   // Params::located("sample_period"), for its row limit
+  int64_t give_up_after = 1000;   // failed attempts in a row of a task that stop the run
+  uint64_t source_key   = 0;      // draws the nodes a reducer reads from
+  bool corpus_written   = false;  // the corpus is an ingest phase's, its bytes on the disks already
 };
 
 // Summed over the stages.

@@ -1,6 +1,7 @@
 """Bounded work (docs/scenario.md, Limits): a scenario asking for more iterations,
-checkpoints, weight pieces or host outages than llsim simulates is refused, naming the keys and
-what would fit, instead of running until killed while its memory grows. Each case below ran for
+checkpoints, weight pieces, host outages, tracking rows or autoscaler decisions than llsim
+simulates is refused, naming the keys and what would fit, instead of running until killed while
+its memory grows. Each case below ran for
 minutes at 559e7f9 (14 GB after 60 s for the 1 ns iterations); the limits' edges still load."""
 import os
 import re
@@ -75,5 +76,21 @@ for mtbf in ["100ns", "1us"]:
     check("tasks_unreliable.yaml:14:5: faults of group 'workers': asks for 1000001 host outages in a run" in err,
           err)
     check("a longer mtbf fits" in err, err)
+
+# Work only the simulation finds out: a task's checkpoints once its worker is known, the rows
+# of a period's tracking and an autoscaler's decisions as they come. Each ran until killed before.
+err = attempt(variant(TASKS, ("checkpoint: {impl: none}", "checkpoint: {impl: shared, interval: 1us, size: 1MB, "
+                                                          "storage: ckpt}")), 1)
+check(re.search(r"tasks_unreliable.yaml:\d+:\d+: phases\[0\].checkpoint: asks for [0-9.e+]+ checkpoints of one task "
+                r"\(task \d+: ", err) is not None, err)
+check("refuses more than 100000" in err and "fits this task" in err, err)
+err = attempt(variant(TASKS, ("failure_timeout: 2min", "failure_timeout: 2min\n    tracking: {period: 1ns}")), 1)
+check(re.search(r"tasks_unreliable.yaml:\d+:\d+: phases\[0\].tracking.period: asks for \d+ tracking rows of a "
+                r"phase \(that many by simulated time", err) is not None, err)
+check("refuses more than 1000000" in err and "a longer period or fewer workers fit" in err, err)
+scaled = variant("tests/inputs/autoscale.yaml", ("period: 10s}", "period: 1ns}"))
+err = attempt(scaled, 1)
+check(re.search(r"autoscale.yaml:\d+:\d+: phases\[0\].autoscale.period: asks for 1000001 decisions of an "
+                r"autoscaler", err) is not None, err)
 
 finish()

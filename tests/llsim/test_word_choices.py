@@ -21,7 +21,7 @@ CASES = [
     ("tests/inputs/train_symmetric.yaml", "phases.train.checkpoint.mode={impl: multilevel, memory: %s}", "memory",
      "none or partner"),
     ("tests/inputs/autoscale.yaml", "phases.chat.autoscale.metric=%s", "metric",
-     "queue_length, running, sequences, kv_use or gpu_utilization"),
+     "queue_length, running, sequences, kv_use, gpu_utilization or gpu_busy_share"),
     ("tests/inputs/serve_single.yaml", "phases.chat.iteration={impl: operators, experts_reached: %s}",
      "experts_reached", "mean or drawn"),
     ("scenarios/paper/infinitehbd.yaml", "faults.0.map=%s", "map", "order, random or file"),

@@ -84,6 +84,9 @@ class IterationModel {
   // How hard `work` over `seconds` works its GPUs, as the share of (tdp - idle) they draw above
   // idle (GpuLoad::load); 1 until set_gpu_load.
   double gpu_load(const BatchWork& work, double seconds) const;
+  // The share of `seconds` the busier of the GPUs' compute and HBM bandwidth would need at peak
+  // (GpuLoad::utilisation); 1 until set_gpu_load.
+  double gpu_utilisation(const BatchWork& work, double seconds) const;
   void set_gpu_load(std::shared_ptr<const GpuLoad> load) { load_ = std::move(load); }
 
  private:

@@ -118,6 +118,14 @@ double InstanceSet::held_seconds() const
   return s;
 }
 
+double InstanceSet::gpu_work_seconds() const
+{
+  double s = 0;
+  for (const auto& i : instances_)
+    s += i->gpu_work_seconds();
+  return s;
+}
+
 GroupUse InstanceSet::usage(const GroupSpec& group) const
 {
   const double gpus = group.gpu ? static_cast<double>(group.gpu->count) : 1;

@@ -19,6 +19,7 @@ ScalingDriver::ScalingDriver(Autoscaler& policy, InstanceSet& instances, ServeEn
     , env_(env)
     , tally_(tally)
     , governor_(policy.limits())
+    , decisions_(kMostScalingDecisions, policy.limits().period_at, "a longer period fits")
 {}
 
 ScalingDriver::~ScalingDriver() = default;
@@ -32,8 +33,11 @@ void ScalingDriver::start()
 {
   start_s_ = now();
   busy_seen_.assign(instances_.size(), 0);
-  for (size_t i = 0; i < instances_.size(); ++i)
+  work_seen_.assign(instances_.size(), 0);
+  for (size_t i = 0; i < instances_.size(); ++i) {
     busy_seen_[i] = env_.tally.busy_seconds(instances_[i].index());
+    work_seen_[i] = instances_[i].gpu_work_seconds();
+  }
   wake_  = std::make_unique<WaitPoint>();
   actor_ = start_actor(env_.platform, instances_.front().host(), "autoscaler", env_.label, [this] { loop(); });
 }
@@ -51,6 +55,7 @@ void ScalingDriver::loop()
     wake_->wait_until([this] { return stopped_; }, now() + policy_.limits().period_s);
     if (stopped_)
       return;
+    decisions_.add(1, now());
     const ScaleObservation o = observe();
     const int64_t proposed   = policy_.propose(o);
     const int64_t decided    = governor_.decide(o.now_s, o.allocated, proposed);
@@ -70,8 +75,11 @@ ScaleObservation ScalingDriver::observe()
   for (size_t i = 0; i < instances_.size(); ++i) {
     const ServeInstance& inst = instances_[i];
     const double busy         = env_.tally.busy_seconds(inst.index());
+    const double work         = inst.gpu_work_seconds();
     o.busy += (busy - busy_seen_[i]) / policy_.limits().period_s;
+    o.gpu_work += (work - work_seen_[i]) / policy_.limits().period_s;
     busy_seen_[i] = busy;
+    work_seen_[i] = work;
     if (!inst.allocated())
       continue;
     o.allocated += 1;

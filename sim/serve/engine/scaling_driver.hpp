@@ -8,6 +8,7 @@
 //   the least loaded, highest index first.
 // Each decision and cold start goes to the tally.
 #pragma once
+#include "sim/core/work_limits.hpp"
 #include "sim/serve/engine/instance_set.hpp"
 #include "sim/serve/scaling/autoscaler.hpp"
 #include "sim/serve/scaling/scale_tally.hpp"
@@ -42,8 +43,9 @@ class ScalingDriver {
   ServeEnv& env_;
   ScaleTally& tally_;
   ScalingGovernor governor_;
+  WorkCounter decisions_;
   double start_s_ = 0;
-  std::vector<double> busy_seen_;  // each instance's busy seconds at the last decision
+  std::vector<double> busy_seen_, work_seen_;  // each instance's busy and work seconds at the last decision
   bool stopped_ = false;
   std::unique_ptr<WaitPoint> wake_;
   Actor actor_;

@@ -268,10 +268,15 @@ void ServeInstance::fail()
   checked_s_ = now();
 }
 
+void ServeInstance::count_gpu_use(const BatchWork& work, double span_s, double iteration_s)
+{
+  add_gpu_use(span_s * model_->gpu_load(work, iteration_s), span_s * model_->gpu_utilisation(work, iteration_s));
+}
+
 void ServeInstance::charge_gpu(const BatchWork& work, double seconds)
 {
-  if (model_)  // a custom run_iteration adds its own (add_gpu_load)
-    gpu_load_s_ += seconds * model_->gpu_load(work, seconds);
+  if (model_)  // a custom run_iteration adds its own (add_gpu_use)
+    count_gpu_use(work, seconds, seconds);
   // Request-seconds: every sequence of the batch waits the whole iteration.
   const double waited           = seconds * static_cast<double>(work.decodes + work.prefills);
   static const WaitResource gpu = wait_resource("GPU"), hbm = wait_resource("GPU: HBM bandwidth"),
@@ -310,7 +315,7 @@ void ServeInstance::iterate_once(double fail_at)
         model_->seconds(work) + (swaps_.through_pool() ? 0 : batcher_.swap_seconds(work.swapped_blocks));
     busy += compute;
     if (now() + compute > fail_at) {
-      gpu_load_s_ += std::max(0.0, fail_at - now()) * model_->gpu_load(work, compute);
+      count_gpu_use(work, std::max(0.0, fail_at - now()), compute);
       sleep_until(fail_at);
       tally_.cut_iteration(index_, fail_at - t0);
       fail();

@@ -190,8 +190,14 @@ const MetricTable& ServeTally::request_metrics()
        "when the last of them was written, in simulated time like the phase's end_s (the phase's end when none "
        "was left); the simulation's end includes it"},
       {"gpu_utilization", MetricUnit::Ratio,
-       "the GPUs' busy time (iterations, KV swap moves) / the time the instances held them (instance_time_s): over "
-       "the instances that existed; an iteration is busy all its time, memory-bound or not"},
+       "the time the GPUs' work would take at peak / the time the instances held them (instance_time_s): each "
+       "iteration's time x its roofline utilisation, the share of it the busier of compute and HBM bandwidth would "
+       "need at the GPU's peak (1 without the model's shape or the GPU's flops and hbm_bandwidth); over the "
+       "instances that existed"},
+      {"gpu_busy_share", MetricUnit::Ratio,
+       "the GPUs' busy time (iterations, KV swap moves) / instance_time_s: an iteration counts all its time, "
+       "memory-bound or not, as a GPU utilisation counter of the driver reads; near 1 whenever requests keep "
+       "continuous batching going"},
       {"mean_concurrency", MetricUnit::Number,
        "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
       {"preemptions", MetricUnit::Count,
@@ -252,7 +258,8 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
                {"evicted_blocks", system.evicted_blocks},
                {"kv_drain_bytes", system.drain_B},
                {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
-               {"gpu_utilization", system.instance_time_s > 0 ? busy / system.instance_time_s : 0},
+               {"gpu_utilization", system.instance_time_s > 0 ? system.gpu_work_s / system.instance_time_s : 0},
+               {"gpu_busy_share", system.instance_time_s > 0 ? busy / system.instance_time_s : 0},
                {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
                {"preemptions", system.preemptions},
                {"bad_lines", static_cast<double>(bad_lines)}};

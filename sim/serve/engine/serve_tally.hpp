@@ -30,6 +30,7 @@ struct ServeTotals {
   double kv_B_transferred = 0, pool_peak_B = 0, evicted_blocks = 0, preemptions = 0;
   double drain_B = 0, drain_end_s = 0;
   double instance_time_s   = 0;  // the instances' GPU time (ServeInstance::held_seconds)
+  double gpu_work_s        = 0;  // their roofline work (ServeInstance::gpu_work_seconds)
   int64_t routed_instances = 0;  // the instances the router chooses among (numbered from 0)
   std::vector<GroupUse> usage;   // per group of instances: held and busy host-seconds
 };

@@ -42,6 +42,7 @@ ScalingLimits parse_scaling_limits(const Params& p, int64_t instances)
   l.cooldown_s     = p.quantity("cooldown");
   l.scale_down_s   = p.quantity("scale_down_delay");
   l.period_s       = p.quantity("period");
+  l.period_at      = p.located("period");
   l.provisioning_s = p.quantity("provisioning");
   return l;
 }

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace llsim {
 
@@ -27,6 +28,7 @@ struct ScaleObservation {
   double running       = 0;  // sequences in their batches
   double kv_used_share = 0;  // their mean share of KV blocks in use
   double busy          = 0;  // their GPUs' busy seconds since the last decision / the period
+  double gpu_work      = 0;  // the same for their roofline work (ServeInstance::gpu_work_seconds)
 };
 
 struct ScalingLimits {
@@ -36,6 +38,7 @@ struct ScalingLimits {
   double scale_down_s   = 300;
   double period_s       = 10;
   double provisioning_s = 0;
+  std::string period_at;  // Params::located("period"), for the limit on decisions
 };
 
 class Autoscaler {
