@@ -2,9 +2,8 @@
 // Kubernetes' horizontal pod autoscaler does: it proposes ceil(total / target) instances, the
 // total being the sequences queued (`queue_length`), running (`running`) or both (`sequences`)
 // over the allocated instances; for `kv_use` their KV blocks in use, for `gpu_utilization` their
-// GPUs' roofline work (the time it would take at peak compute or HBM bandwidth) and for
-// `gpu_busy_share` their GPUs' busy time, both over the last period; the last three in instance
-// units (a share per instance).
+// GPUs' flop at peak (the metric of that name: MFU) and for `gpu_busy_share` their GPUs' busy
+// time, both over the last period; the last three in instance units (a share per instance).
 // The governor then bounds it (sim/serve/scaling/autoscaler.hpp). It starts with `min` instances.
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/autoscale.yaml
@@ -23,8 +22,8 @@ const ParamTable& target_params()
     ParamTable own = {
         ParamSpec::one_of("metric",
                           {"queue_length", "running", "sequences", "kv_use", "gpu_utilization", "gpu_busy_share"},
-                          "queue_length, running, sequences (queued + running), kv_use, gpu_utilization (roofline "
-                          "work over time) or gpu_busy_share (time in iterations)")
+                          "queue_length, running, sequences (queued + running), kv_use, gpu_utilization (the "
+                          "flop's time at peak over time: MFU) or gpu_busy_share (time in iterations)")
             .defaults("running"),
         ParamSpec::quantity("target", Dimension::Number,
                             "the metric per instance to keep (sequences; a share for kv_use, gpu_utilization and "
@@ -73,7 +72,7 @@ class TargetAutoscaler : public Autoscaler {
     else if (metric_ == Metric::KvUse)
       total = o.kv_used_share * static_cast<double>(o.allocated);
     else if (metric_ == Metric::GpuUtilization)
-      total = o.gpu_work;
+      total = o.gpu_compute;
     else if (metric_ == Metric::GpuBusyShare)
       total = o.busy;
     // A total that is a whole multiple of the target needs no extra instance (rounding noise).

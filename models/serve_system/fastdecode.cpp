@@ -153,7 +153,7 @@ class FastDecode : public ServeSystem {
     t.kv_B_transferred = network_B_;
     t.preemptions      = instances_.preemptions();
     t.instance_time_s  = instances_.held_seconds();
-    t.gpu_work_s       = instances_.gpu_work_seconds();
+    t.gpu_use          = instances_.gpu_use();
     t.routed_instances = static_cast<int64_t>(instances_.size());
     t.usage            = {instances_.usage(gpu_group_)};  // the CPU workers: held all along
     return t;
@@ -168,8 +168,7 @@ class FastDecode : public ServeSystem {
     s_part.decode_context    = 0;  // attention over the context is the R-part
     s_part.prefill_kv_tokens = static_cast<double>(w.prefill_tokens);
     const double s_time      = s_model_->seconds(s_part);
-    instances_[static_cast<size_t>(index)].add_gpu_use(s_time * s_model_->gpu_load(s_part, s_time),
-                                                       s_time * s_model_->gpu_utilisation(s_part, s_time));
+    instances_[static_cast<size_t>(index)].add_gpu_use(s_model_->gpu_use(s_part, s_time, s_time));
     const double workers = static_cast<double>(workers_per_instance_);
     const double kv_read =
         w.decode_context * model_.kv_B_per_token / (workers * cpu_group_.memory_Bps * memory_efficiency_);

@@ -213,7 +213,8 @@ class Mooncake : public ServeSystem {
     t.drain_B          = store_->drain_B();
     t.drain_end_s      = store_->drain_end_s();
     t.instance_time_s  = prefill_.held_seconds() + decode_.held_seconds();
-    t.gpu_work_s       = prefill_.gpu_work_seconds() + decode_.gpu_work_seconds();
+    t.gpu_use          = prefill_.gpu_use();
+    t.gpu_use += decode_.gpu_use();
     t.routed_instances = static_cast<int64_t>(prefill_.size());
     t.usage            = {prefill_.usage(prefill_group_), decode_.usage(decode_group_)};
     return t;

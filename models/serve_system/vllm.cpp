@@ -126,7 +126,7 @@ class Vllm : public ServeSystem {
     ServeTotals t;
     t.preemptions      = instances_.preemptions();
     t.instance_time_s  = instances_.held_seconds();
-    t.gpu_work_s       = instances_.gpu_work_seconds();
+    t.gpu_use          = instances_.gpu_use();
     t.routed_instances = static_cast<int64_t>(instances_.size());
     t.usage            = {instances_.usage(group_)};
     return t;

@@ -117,7 +117,7 @@ _, m, requests = prompt_run("serve_faults_decode_gone.csv")  # decode-0 down fro
 check(m["rejected"] == 1 and m["failed"] == 0 and requests[1]["instance"] == "-1",
       f"mooncake rejects a request when no decode instance is up: {m['rejected']} rejected, {m['failed']} failed")
 # A prefill iteration cut at 0.5 s: its GPU time counts in gpu_busy_share (0.5 s of 2 x 0.5 s),
-# and in gpu_utilization at the roofline's mfu (0.5: a prefill is compute-bound), 0.25.
+# and in gpu_utilization (MFU) at the roofline's mfu (0.5: a prefill is compute-bound), 0.25.
 _, m, _ = prompt_run("serve_faults_prefill_early.csv", "phases.chat.workload.max_requests=1")
 check(m["failed"] == 1 and abs(m["gpu_busy_share"] - 0.5) < 1e-9 and abs(m["gpu_utilization"] - 0.25) < 1e-9,
       f"a cut iteration is busy time up to the failure: busy share {m['gpu_busy_share']}, "

@@ -13,12 +13,24 @@ GpuLoad::GpuLoad(const LlmModel& model, const GpuSpec& stage)
     , power_(stage.power_curve)
 {}
 
+bool GpuLoad::can_tell(double seconds) const
+{
+  return model_.has_shape() && flops_ > 0 && hbm_Bps_ > 0 && seconds > 0;
+}
+
 double GpuLoad::utilisation(const BatchWork& work, double seconds) const
 {
-  if (!model_.has_shape() || flops_ == 0 || hbm_Bps_ == 0 || !(seconds > 0))
-    return 1;
-  const double needed = std::max(batch_flop(model_, work) / flops_, batch_hbm_B(model_, work) / hbm_Bps_);
-  return std::min(1.0, needed / seconds);
+  return std::max(compute_share(work, seconds), hbm_share(work, seconds));
+}
+
+double GpuLoad::compute_share(const BatchWork& work, double seconds) const
+{
+  return can_tell(seconds) ? std::min(1.0, batch_flop(model_, work) / flops_ / seconds) : 1;
+}
+
+double GpuLoad::hbm_share(const BatchWork& work, double seconds) const
+{
+  return can_tell(seconds) ? std::min(1.0, batch_hbm_B(model_, work) / hbm_Bps_ / seconds) : 1;
 }
 
 double GpuLoad::load(const BatchWork& work, double seconds) const

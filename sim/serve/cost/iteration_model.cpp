@@ -4,14 +4,12 @@
 
 namespace llsim {
 
-double IterationModel::gpu_load(const BatchWork& work, double seconds) const
+GpuUse IterationModel::gpu_use(const BatchWork& work, double span_s, double iteration_s) const
 {
-  return load_ ? load_->load(work, seconds) : 1;
-}
-
-double IterationModel::gpu_utilisation(const BatchWork& work, double seconds) const
-{
-  return load_ ? load_->utilisation(work, seconds) : 1;
+  if (!load_)
+    return {span_s, span_s, span_s};
+  return {span_s * load_->load(work, iteration_s), span_s * load_->compute_share(work, iteration_s),
+          span_s * load_->hbm_share(work, iteration_s)};
 }
 
 }  // namespace llsim

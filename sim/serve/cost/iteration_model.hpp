@@ -50,6 +50,19 @@ struct BatchWork {
   bool empty() const { return prefill_tokens == 0 && decodes == 0; }
 };
 
+// What iterations asked of their GPUs, in seconds: the seconds at full load that draw the same
+// power (GpuLoad::load), and the seconds their flop and their HBM bytes take at the GPUs' peaks.
+struct GpuUse {
+  double load_s = 0, compute_s = 0, hbm_s = 0;
+  GpuUse& operator+=(const GpuUse& o)
+  {
+    load_s += o.load_s;
+    compute_s += o.compute_s;
+    hbm_s += o.hbm_s;
+    return *this;
+  }
+};
+
 class IterationModel {
  public:
   struct Context {
@@ -81,12 +94,9 @@ class IterationModel {
   // to seconds(work).
   virtual void add_operator_seconds(const BatchWork&, std::vector<double>&) const {}
 
-  // How hard `work` over `seconds` works its GPUs, as the share of (tdp - idle) they draw above
-  // idle (GpuLoad::load); 1 until set_gpu_load.
-  double gpu_load(const BatchWork& work, double seconds) const;
-  // The share of `seconds` the busier of the GPUs' compute and HBM bandwidth would need at peak
-  // (GpuLoad::utilisation); 1 until set_gpu_load.
-  double gpu_utilisation(const BatchWork& work, double seconds) const;
+  // What `span_s` of an iteration of `work` that takes `iteration_s` asks of its GPUs
+  // (GpuLoad); each share 1 until set_gpu_load.
+  GpuUse gpu_use(const BatchWork& work, double span_s, double iteration_s) const;
   void set_gpu_load(std::shared_ptr<const GpuLoad> load) { load_ = std::move(load); }
 
  private:

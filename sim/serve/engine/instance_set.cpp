@@ -118,12 +118,12 @@ double InstanceSet::held_seconds() const
   return s;
 }
 
-double InstanceSet::gpu_work_seconds() const
+GpuUse InstanceSet::gpu_use() const
 {
-  double s = 0;
+  GpuUse use;
   for (const auto& i : instances_)
-    s += i->gpu_work_seconds();
-  return s;
+    use += i->gpu_use();
+  return use;
 }
 
 GroupUse InstanceSet::usage(const GroupSpec& group) const
@@ -134,7 +134,7 @@ GroupUse InstanceSet::usage(const GroupSpec& group) const
     const double share = static_cast<double>(ranks_[k]) / gpus;
     *use.held_host_s += share * instances_[k]->held_seconds();
     use.busy_host_s += share * instances_[k]->busy_seconds();
-    *use.gpu_load_host_s += share * instances_[k]->gpu_load_seconds();
+    *use.gpu_load_host_s += share * instances_[k]->gpu_use().load_s;
   }
   return use;
 }

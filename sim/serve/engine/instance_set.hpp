@@ -38,8 +38,8 @@ class InstanceSet {
   std::string loads() const;
   void close_and_join();
   double preemptions() const { return sum(&Batcher::preemptions); }
-  double held_seconds() const;      // the instances' GPU time (after close_and_join)
-  double gpu_work_seconds() const;  // their GPUs' roofline work (ServeInstance::gpu_work_seconds)
+  double held_seconds() const;  // the instances' GPU time (after close_and_join)
+  GpuUse gpu_use() const;       // what their iterations asked of their GPUs
   // Their hosts' held, busy and GPU-load seconds, for the accounting: `group` is theirs. An
   // instance on `ranks` of a host's GPUs holds that share of the host.
   GroupUse usage(const GroupSpec& group) const;

@@ -36,7 +36,7 @@ void ScalingDriver::start()
   work_seen_.assign(instances_.size(), 0);
   for (size_t i = 0; i < instances_.size(); ++i) {
     busy_seen_[i] = env_.tally.busy_seconds(instances_[i].index());
-    work_seen_[i] = instances_[i].gpu_work_seconds();
+    work_seen_[i] = instances_[i].gpu_use().compute_s;
   }
   wake_  = std::make_unique<WaitPoint>();
   actor_ = start_actor(env_.platform, instances_.front().host(), "autoscaler", env_.label, [this] { loop(); });
@@ -75,9 +75,9 @@ ScaleObservation ScalingDriver::observe()
   for (size_t i = 0; i < instances_.size(); ++i) {
     const ServeInstance& inst = instances_[i];
     const double busy         = env_.tally.busy_seconds(inst.index());
-    const double work         = inst.gpu_work_seconds();
+    const double work         = inst.gpu_use().compute_s;
     o.busy += (busy - busy_seen_[i]) / policy_.limits().period_s;
-    o.gpu_work += (work - work_seen_[i]) / policy_.limits().period_s;
+    o.gpu_compute += (work - work_seen_[i]) / policy_.limits().period_s;
     busy_seen_[i] = busy;
     work_seen_[i] = work;
     if (!inst.allocated())

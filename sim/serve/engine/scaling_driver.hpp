@@ -45,7 +45,7 @@ class ScalingDriver {
   ScalingGovernor governor_;
   WorkCounter decisions_;
   double start_s_ = 0;
-  std::vector<double> busy_seen_, work_seen_;  // each instance's busy and work seconds at the last decision
+  std::vector<double> busy_seen_, work_seen_;  // each instance's busy and compute seconds at the last decision
   bool stopped_ = false;
   std::unique_ptr<WaitPoint> wake_;
   Actor actor_;

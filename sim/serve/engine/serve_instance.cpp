@@ -268,15 +268,10 @@ void ServeInstance::fail()
   checked_s_ = now();
 }
 
-void ServeInstance::count_gpu_use(const BatchWork& work, double span_s, double iteration_s)
-{
-  add_gpu_use(span_s * model_->gpu_load(work, iteration_s), span_s * model_->gpu_utilisation(work, iteration_s));
-}
-
 void ServeInstance::charge_gpu(const BatchWork& work, double seconds)
 {
   if (model_)  // a custom run_iteration adds its own (add_gpu_use)
-    count_gpu_use(work, seconds, seconds);
+    gpu_use_ += model_->gpu_use(work, seconds, seconds);
   // Request-seconds: every sequence of the batch waits the whole iteration.
   const double waited           = seconds * static_cast<double>(work.decodes + work.prefills);
   static const WaitResource gpu = wait_resource("GPU"), hbm = wait_resource("GPU: HBM bandwidth"),
@@ -315,7 +310,7 @@ void ServeInstance::iterate_once(double fail_at)
         model_->seconds(work) + (swaps_.through_pool() ? 0 : batcher_.swap_seconds(work.swapped_blocks));
     busy += compute;
     if (now() + compute > fail_at) {
-      count_gpu_use(work, std::max(0.0, fail_at - now()), compute);
+      gpu_use_ += model_->gpu_use(work, std::max(0.0, fail_at - now()), compute);
       sleep_until(fail_at);
       tally_.cut_iteration(index_, fail_at - t0);
       fail();
@@ -380,6 +375,9 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
   }
   if (fails) {
     sleep_until(fail_at);
+    // The step the failure cut asked the GPUs for what it did up to the failure, as in
+    // iterate_once: the batcher stands at that step now.
+    gpu_use_ += model_->gpu_use(batcher_.decode_work(0), fail_at - begin, ends[static_cast<size_t>(done)] - begin);
     tally_.cut_iteration(index_, fail_at - begin);
     fail();
   }

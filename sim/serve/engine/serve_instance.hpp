@@ -98,18 +98,9 @@ class ServeInstance : public BatchListener {
   void stop_holding();  // the phase ended: its time is counted up to now
   double held_seconds() const { return held_s_; }
   double busy_seconds() const;  // its GPUs' busy time (iterations and KV moves)
-  // Busy seconds weighted by how hard they worked the GPUs (IterationModel::gpu_load): the
-  // seconds at full load that draw the same power. KV moves count as none.
-  double gpu_load_seconds() const { return gpu_load_s_; }
-  // Busy seconds weighted by the GPUs' roofline utilisation (IterationModel::gpu_utilisation):
-  // the seconds their work would take at peak compute or HBM bandwidth. KV moves count as none.
-  double gpu_work_seconds() const { return gpu_work_s_; }
-  // For a custom run_iteration: the two above, from its own iteration model.
-  void add_gpu_use(double load_s, double work_s)
-  {
-    gpu_load_s_ += load_s;
-    gpu_work_s_ += work_s;
-  }
+  // What its iterations asked of its GPUs (IterationModel::gpu_use): KV moves count as none.
+  const GpuUse& gpu_use() const { return gpu_use_; }
+  void add_gpu_use(const GpuUse& use) { gpu_use_ += use; }  // for a custom run_iteration
   // When the first of its hosts fails from now on (+inf: never).
   double next_failure() const;
   // Forgets the prefix cache if a host failed while the instance was idle (it notices at its
@@ -135,8 +126,6 @@ class ServeInstance : public BatchListener {
   // Charges an iteration that kept the GPUs `seconds`: its request-seconds to the GPU's compute or
   // HBM bandwidth (wait_ledger.hpp) and its load (gpu_load_seconds).
   void charge_gpu(const BatchWork& work, double seconds);
-  // gpu_load_s_ and gpu_work_s_ for `span_s` of an iteration of `work` that takes `iteration_s`.
-  void count_gpu_use(const BatchWork& work, double span_s, double iteration_s);
   void iterate_steady(int64_t steps, double fail_at);
   void lose(int64_t id);
   void fail();          // a host failed now: everything held is lost; returns when all hosts are up
@@ -166,7 +155,7 @@ class ServeInstance : public BatchListener {
   bool allocated_      = true;
   bool held_           = true;  // its GPUs, from held_since_s_
   double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
-  double gpu_load_s_ = 0, gpu_work_s_ = 0;
+  GpuUse gpu_use_;
   bool closed_      = false;
   int64_t incoming_ = 0;
   Actor actor_;

@@ -86,7 +86,9 @@ void ServeTally::iteration(int instance, double now, double seconds, double gpu_
   if (now < next_sample_[i])
     return;
   const double span = now - row_s_[i];
-  samples_.push_back({now, instance, batch, kv_used_share, span > 0 ? (busy_s_[i] - busy_at_row_[i]) / span : 0});
+  // At most 1: the busy seconds and the span are sums of the same iterations' times, rounded apart.
+  samples_.push_back(
+      {now, instance, batch, kv_used_share, span > 0 ? std::min(1.0, (busy_s_[i] - busy_at_row_[i]) / span) : 0});
   row_s_[i]       = now;
   busy_at_row_[i] = busy_s_[i];
   next_sample_[i] = now + period_s_;
@@ -190,10 +192,12 @@ const MetricTable& ServeTally::request_metrics()
        "when the last of them was written, in simulated time like the phase's end_s (the phase's end when none "
        "was left); the simulation's end includes it"},
       {"gpu_utilization", MetricUnit::Ratio,
-       "the time the GPUs' work would take at peak / the time the instances held them (instance_time_s): each "
-       "iteration's time x its roofline utilisation, the share of it the busier of compute and HBM bandwidth would "
-       "need at the GPU's peak (1 without the model's shape or the GPU's flops and hbm_bandwidth); over the "
-       "instances that existed"},
+       "the time the GPUs' flop would take at their peak flops / the time the instances held them "
+       "(instance_time_s), over the instances that existed: model flops utilisation (MFU). It grows with the "
+       "batch; a memory-bound decode reads low (counted as busy, 1, without the model's shape or the GPU's flops "
+       "and hbm_bandwidth)"},
+      {"gpu_hbm_utilization", MetricUnit::Ratio,
+       "the same for the HBM bytes the iterations read and wrote, at the GPUs' peak hbm_bandwidth"},
       {"gpu_busy_share", MetricUnit::Ratio,
        "the GPUs' busy time (iterations, KV swap moves) / instance_time_s: an iteration counts all its time, "
        "memory-bound or not, as a GPU utilisation counter of the driver reads; near 1 whenever requests keep "
@@ -233,36 +237,38 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
   double busy            = 0;
   for (double b : busy_s_)
     busy += b;
-  Metrics m = {{"requests", n},
-               {"completed", completed},
-               {"rejected", rejected},
-               {"failed", failed},
-               {"slo_attainment", n > 0 ? met / n : 0},
-               {"goodput_rps", span > 0 ? met / span : 0},
-               {"mean_ttft_s", mean_of(ttft)},
-               {"p50_ttft_s", percentile(ttft, 0.50)},
-               {"p90_ttft_s", percentile(ttft, 0.90)},
-               {"p99_ttft_s", percentile(ttft, 0.99)},
-               {"mean_tpot_s", mean_of(tpot)},
-               {"p90_tpot_s", percentile(tpot, 0.90)},
-               {"p99_tpot_s", percentile(tpot, 0.99)},
-               {"mean_slo_tbt_s", mean_of(slo_tbt)},
-               {"p90_slo_tbt_s", percentile(slo_tbt, 0.90)},
-               {"p99_slo_tbt_s", percentile(slo_tbt, 0.99)},
-               {"tokens_per_s", span > 0 ? tokens / span : 0},
-               {"output_tokens", tokens},
-               {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
-               {"load_imbalance", load_imbalance(system.routed_instances)},
-               {"kv_bytes_transferred", system.kv_B_transferred},
-               {"pool_peak_bytes", system.pool_peak_B},
-               {"evicted_blocks", system.evicted_blocks},
-               {"kv_drain_bytes", system.drain_B},
-               {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
-               {"gpu_utilization", system.instance_time_s > 0 ? system.gpu_work_s / system.instance_time_s : 0},
-               {"gpu_busy_share", system.instance_time_s > 0 ? busy / system.instance_time_s : 0},
-               {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
-               {"preemptions", system.preemptions},
-               {"bad_lines", static_cast<double>(bad_lines)}};
+  const double held = system.instance_time_s;
+  Metrics m         = {{"requests", n},
+                       {"completed", completed},
+                       {"rejected", rejected},
+                       {"failed", failed},
+                       {"slo_attainment", n > 0 ? met / n : 0},
+                       {"goodput_rps", span > 0 ? met / span : 0},
+                       {"mean_ttft_s", mean_of(ttft)},
+                       {"p50_ttft_s", percentile(ttft, 0.50)},
+                       {"p90_ttft_s", percentile(ttft, 0.90)},
+                       {"p99_ttft_s", percentile(ttft, 0.99)},
+                       {"mean_tpot_s", mean_of(tpot)},
+                       {"p90_tpot_s", percentile(tpot, 0.90)},
+                       {"p99_tpot_s", percentile(tpot, 0.99)},
+                       {"mean_slo_tbt_s", mean_of(slo_tbt)},
+                       {"p90_slo_tbt_s", percentile(slo_tbt, 0.90)},
+                       {"p99_slo_tbt_s", percentile(slo_tbt, 0.99)},
+                       {"tokens_per_s", span > 0 ? tokens / span : 0},
+                       {"output_tokens", tokens},
+                       {"prefix_hit_ratio", blocks > 0 ? hits / blocks : 0},
+                       {"load_imbalance", load_imbalance(system.routed_instances)},
+                       {"kv_bytes_transferred", system.kv_B_transferred},
+                       {"pool_peak_bytes", system.pool_peak_B},
+                       {"evicted_blocks", system.evicted_blocks},
+                       {"kv_drain_bytes", system.drain_B},
+                       {"kv_drain_end_s", std::max(system.drain_end_s, end_s_)},
+                       {"gpu_utilization", held > 0 ? system.gpu_use.compute_s / held : 0},
+                       {"gpu_hbm_utilization", held > 0 ? system.gpu_use.hbm_s / held : 0},
+                       {"gpu_busy_share", held > 0 ? busy / held : 0},
+                       {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
+                       {"preemptions", system.preemptions},
+                       {"bad_lines", static_cast<double>(bad_lines)}};
   for (const auto& metric : swaps_.metrics())
     m.push_back(metric);
   for (const auto& metric : loads_.metrics(start_s_))

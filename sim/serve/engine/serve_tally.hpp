@@ -11,6 +11,7 @@
 #include "sim/core/csv.hpp"
 #include "sim/core/metrics.hpp"
 #include "sim/phase/group_use.hpp"
+#include "sim/serve/cost/iteration_model.hpp"
 #include "sim/serve/cost/operator_tally.hpp"
 #include "sim/serve/kv/swap_tally.hpp"
 #include "sim/serve/scaling/scale_tally.hpp"
@@ -29,8 +30,8 @@ namespace llsim {
 struct ServeTotals {
   double kv_B_transferred = 0, pool_peak_B = 0, evicted_blocks = 0, preemptions = 0;
   double drain_B = 0, drain_end_s = 0;
-  double instance_time_s   = 0;  // the instances' GPU time (ServeInstance::held_seconds)
-  double gpu_work_s        = 0;  // their roofline work (ServeInstance::gpu_work_seconds)
+  double instance_time_s = 0;    // the instances' GPU time (ServeInstance::held_seconds)
+  GpuUse gpu_use;                // what the instances' iterations asked of their GPUs
   int64_t routed_instances = 0;  // the instances the router chooses among (numbered from 0)
   std::vector<GroupUse> usage;   // per group of instances: held and busy host-seconds
 };

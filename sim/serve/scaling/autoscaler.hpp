@@ -28,7 +28,7 @@ struct ScaleObservation {
   double running       = 0;  // sequences in their batches
   double kv_used_share = 0;  // their mean share of KV blocks in use
   double busy          = 0;  // their GPUs' busy seconds since the last decision / the period
-  double gpu_work      = 0;  // the same for their roofline work (ServeInstance::gpu_work_seconds)
+  double gpu_compute   = 0;  // the same for their flop's time at the GPUs' peak (GpuUse::compute_s)
 };
 
 struct ScalingLimits {

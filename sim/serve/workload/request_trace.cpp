@@ -27,7 +27,8 @@ constexpr int64_t kMaxTokens = 1000000000000;
 constexpr double kMaxSeconds = 1e9;
 
 // A request of no prompt or no output cannot be served (traces log failed requests so).
-const char* const kNoTokens = ": a request needs at least one token (skip_bad_lines: true leaves such lines out)";
+const char* const kNoTokens =
+    ": a request needs at least one token (skip_bad_lines, or trace stats' --skip-bad-lines, leaves such lines out)";
 
 int64_t token_count(const nlohmann::json& v, const char* key)
 {
