@@ -146,7 +146,7 @@ CLI::App* add_trace_command(CLI::App& app, TraceArguments& a)
           },
           "N >= 1"));
   stats->add_flag("--skip-bad-lines", a.skip_bad_lines,
-                  "skip and count malformed lines instead of stopping at the first");
+                  "skip and count lines it cannot use (malformed, or of no tokens) instead of stopping at the first");
   return trace;
 }
 
@@ -205,7 +205,7 @@ int trace_stats_command(const TraceArguments& a)
     text << ", " << std::fixed << std::setprecision(3) << n / duration << " requests/s";
   text << "\n";
   if (trace.skipped_lines > 0)
-    text << "  skipped " << trace.skipped_lines << " malformed lines\n";
+    text << "  skipped " << trace.skipped_lines << " lines it could not use (malformed, or of no tokens)\n";
   for (const auto& [name, key] : {std::make_pair("input", "input_tokens"), std::make_pair("output", "output_tokens")}) {
     const auto& l = j[key];
     text << "  " << name << " tokens: mean " << std::fixed << std::setprecision(1) << l["mean"].get<double>()

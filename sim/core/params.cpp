@@ -345,11 +345,7 @@ void Params::fail(const std::string& key, const std::string& message) const
 
 std::string Params::located(const std::string& key) const
 {
-  const YamlRef at        = ref_.child(key);
-  const bool written      = at.node().IsDefined();
-  const YamlRef& of       = written ? at : ref_;
-  const std::string place = of.location() + ": " + (of.path().empty() ? std::string("(top level)") : of.path());
-  return written ? place : place + ": " + key;
+  return ref_.place_of(key);
 }
 
 }  // namespace llsim

@@ -58,7 +58,12 @@ void stop_excess_work(const std::string& at, double asked, const WorkLimit& limi
 void WorkCounter::add(double n, double now_s)
 {
   done_ += n;
-  stop_excess_work(at_, done_, *limit_, "that many by simulated time " + readable_duration(now_s), fits_);
+  if (done_ > limit_->most)
+    throw SimulationError(at_ + ": asks for more than " + count_text(limit_->most) + " " + limit_->units + " (" +
+                          count_text(done_) + " by simulated time " + readable_duration(now_s) +
+                          ", the phase still going); llsim simulates each one and refuses more (docs/scenario.md, "
+                          "Limits): " +
+                          fits_);
 }
 
 }  // namespace llsim

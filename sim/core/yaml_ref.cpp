@@ -88,6 +88,15 @@ void YamlRef::fail(const std::string& message) const
   throw ConfigError(location() + ": " + (path_.empty() ? std::string("(top level)") : path_) + ": " + message);
 }
 
+std::string YamlRef::place_of(const std::string& key) const
+{
+  const YamlRef at        = child(key);
+  const bool written      = at.node().IsDefined();
+  const YamlRef& of       = written ? at : *this;
+  const std::string place = of.location() + ": " + (of.path().empty() ? std::string("(top level)") : of.path());
+  return written ? place : place + ": " + key;
+}
+
 YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source)
 {
   std::error_code error;

@@ -38,6 +38,9 @@ class YamlRef {
   // the file) is located at the nearest node around it that the file has.
   std::string location() const;
   [[noreturn]] void fail(const std::string& message) const;
+  // "file:line:col: path.to.key", as an error about `key` of this mapping begins (this mapping's
+  // place when the key is not written).
+  std::string place_of(const std::string& key) const;
 
  private:
   YamlRef(YAML::Node node, std::string path, std::shared_ptr<const SourceInfo> source, YAML::Mark around);

@@ -36,13 +36,16 @@ const char* input_source(const Task& t, HostId host)
 
 }  // namespace
 
+WorkCounter tracking_row_limit(const std::string& period_at)
+{
+  return {kMostTrackingRows, period_at, "a row per worker every period: a longer period or fewer workers fit"};
+}
+
 MasterWorker::MasterWorker(MasterWorkerSetup setup, std::vector<Task> tasks)
     : setup_(std::move(setup))
     , tasks_(std::move(tasks))
     , records_(tasks_.size())
     , stalls_(tasks_.size(), setup_.give_up_after)
-    , tracking_rows_(kMostTrackingRows, setup_.tracking_at,
-                     "a row per worker every period: a longer period or fewer workers fit")
     , io_({setup_.platform, setup_.master, setup_.checkpointing, setup_.data, setup_.scratch}, tasks_, totals_)
 {
   for (int64_t w = 0; w < setup_.workers.count; ++w) {
@@ -177,7 +180,8 @@ size_t MasterWorker::schedule(double now)
 
 void MasterWorker::record_tracking(double now)
 {
-  tracking_rows_.add(static_cast<double>(workers_.size() + 1), now);
+  if (setup_.tracking_rows)
+    setup_.tracking_rows->add(static_cast<double>(workers_.size() + 1), now);
   size_t queued = unassigned_.size(), running = 0, up = 0;
   const std::string time = format_number(now);
   for (const auto& w : workers_) {

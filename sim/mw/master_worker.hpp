@@ -58,9 +58,12 @@ struct MasterWorkerSetup {
   StorageService* data    = nullptr;  // where task inputs lie (Task::input_copies) and outputs may go
   StorageService* scratch = nullptr;  // the workers' own disks: local outputs and spills
   int64_t give_up_after   = 1000;     // failed attempts in a row of a task, no farther, that stop the run
-  // Where the scenario sets the tracking period and the checkpoints (Params::located), for the
-  // error when they ask for more rows or checkpoints than llsim simulates (work_limits.hpp).
-  std::string tracking_at, checkpoint_at;
+  // Counts the tracking rows against their limit (work_limits.hpp), over the phase's runs (each
+  // stage of a preprocess phase is one); none: not counted.
+  WorkCounter* tracking_rows = nullptr;
+  // Where the scenario sets the checkpoints' interval (Params::located), for the error when a
+  // task asks for more than llsim simulates.
+  std::string checkpoint_at;
 };
 
 // What the tasks moved (task_io.hpp), then what they computed.
@@ -70,6 +73,10 @@ struct MasterWorkerTotals : TaskIoTotals {
   double useful_flops   = 0;
   double busy_s         = 0;  // compute time summed over workers
 };
+
+// The counter of a phase's tracking rows (a row per worker every period), its error located at
+// `period_at` (Params::located of the period's key).
+WorkCounter tracking_row_limit(const std::string& period_at);
 
 class MasterWorker {
  public:
@@ -137,7 +144,6 @@ class MasterWorker {
   // stops, the workers are let go, then run() throws it (unwinding with actors still waiting on
   // this object's wait points would abort SimGrid).
   std::string stalled_;
-  WorkCounter tracking_rows_;
   std::set<size_t> unassigned_;  // task indices, oldest first
   std::vector<Message> inbox_;
   std::unique_ptr<WaitPoint> master_wake_;

@@ -84,8 +84,8 @@ class TasksPhase : public Phase {
       , failure_timeout_s_(p.quantity("failure_timeout"))
       , tracking_period_s_(p.section("tracking", tracking_params()).quantity("period"))
       , give_up_after_(p.integer("give_up_after"))
-      , tracking_at_(p.section("tracking", tracking_params()).located("period"))
-      , checkpoint_at_(p.located("checkpoint"))
+      , tracking_rows_(tracking_row_limit(p.section("tracking", tracking_params()).located("period")))
+      , checkpoint_at_(p.raw("checkpoint").place_of("interval"))
   {
     c.claims.push_back({workers_group_.name, p.raw("workers")});
     c.uses.push_back(c.platform.group_of(master_host_).name);
@@ -100,7 +100,7 @@ class TasksPhase : public Phase {
     MasterWorkerSetup setup{runtime.platform, runtime.faults,     master_host_,       workers_group_, *scheduler_,
                             *checkpointing_,  failure_timeout_s_, tracking_period_s_, runtime.label};
     setup.give_up_after = give_up_after_;
-    setup.tracking_at   = tracking_at_;
+    setup.tracking_rows = &tracking_rows_;
     setup.checkpoint_at = checkpoint_at_;
     runtime_            = std::make_unique<MasterWorker>(setup, tasks_);
     runtime_->run();
@@ -168,7 +168,8 @@ class TasksPhase : public Phase {
   double failure_timeout_s_;
   double tracking_period_s_;
   int64_t give_up_after_;
-  std::string tracking_at_, checkpoint_at_;
+  WorkCounter tracking_rows_;
+  std::string checkpoint_at_;
   std::vector<Task> tasks_;
   std::unique_ptr<TaskScheduler> scheduler_;
   std::unique_ptr<TaskCheckpointing> checkpointing_;

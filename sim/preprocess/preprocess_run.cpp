@@ -95,7 +95,7 @@ void PreprocessRun::run(PhaseRuntime& runtime)
     MasterWorkerSetup setup{
         runtime.platform,     runtime.faults,     s_.workers->first_host, *s_.workers, *s_.scheduler, kNoCheckpoints,
         s_.failure_timeout_s, s_.sample_period_s, runtime.label,          s_.storage,  s_.scratch,    s_.give_up_after};
-    setup.tracking_at = s_.sample_period_at;
+    setup.tracking_rows = &tracking_rows_;
     MasterWorker mw(setup, tasks);
     const double began = now();
     mw.run();

@@ -18,6 +18,7 @@
 // over (no task checkpoints).
 #pragma once
 #include "sim/core/csv.hpp"
+#include "sim/mw/master_worker.hpp"
 #include "sim/mw/task.hpp"
 #include "sim/preprocess/dedup_job.hpp"
 
@@ -75,6 +76,7 @@ class PreprocessRun {
  public:
   explicit PreprocessRun(const PreprocessSetup& setup)
       : s_(setup)
+      , tracking_rows_(tracking_row_limit(s_.sample_period_at))
   {}
   // From the phase's actor: places the corpus, then runs every stage. Throws SimulationError
   // when the corpus does not fit.
@@ -89,6 +91,7 @@ class PreprocessRun {
   void record_stage(const StagePlan& stage, const MasterWorker& mw, double began);
 
   PreprocessSetup s_;
+  WorkCounter tracking_rows_;                   // over all its stages
   std::vector<std::vector<TaskInput>> corpus_;  // per file: its copies
   PreprocessTotals totals_;
 };

@@ -1,6 +1,7 @@
 #include "sim/study/sweep_plan.hpp"
 
 #include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
 #include "sim/run/outputs.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -31,9 +32,9 @@ void load_points(const SweepRequest& r, SweepPlan& plan)
       std::string told = e.what();
       for (const auto& o : p.overrides)
         told = as_option(told, o, "--grid");
-      if (told != e.what())
-        throw ConfigError(told);
-      throw;
+      if (told == e.what() && !p.overrides.empty())  // located in the file: name the point
+        told = "--grid " + join(p.overrides, " --grid ") + ": " + told;
+      throw ConfigError(told);
     }
   }
 }

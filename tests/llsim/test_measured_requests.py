@@ -82,7 +82,7 @@ with open(os.path.join(bad, "unix.jsonl"), "w") as f:
 _, text, _ = run("trace", "stats", os.path.join(bad, "unix.jsonl"), "--format", "requests", "--json")
 check_close(json.loads(text)["measured_ttft_s"]["mean"], 0.5, 1e-9, "Unix-time log: TTFT from its own clock")
 _, text, _ = run("trace", "stats", os.path.join(bad, "twice.jsonl"), "--format", "requests", "--skip-bad-lines")
-check("skipped 1 malformed lines" in text, f"--skip-bad-lines counts: {text}")
+check("skipped 1 lines it could not use" in text, f"--skip-bad-lines counts: {text}")
 refused("syntax.json", '{\n  "input_lens": [1, 2],\n  "output_lens": [1, 2\n}\n', "vllm_benchmark", "syntax.json:4: not JSON")
 refused("lengths.json", '{"input_lens": [1, 2], "output_lens": [1], "ttfts": [0, 0]}', "vllm_benchmark",
         "lengths.json: 'output_lens' must be a list of 2 values")
