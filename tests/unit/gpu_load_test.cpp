@@ -37,6 +37,10 @@ TEST_CASE("a decode at batch 1 loads the GPUs by the time its weights and KV tak
   CHECK(load.utilisation(w, at_peak) == Approx(1.0).epsilon(1e-12));
   CHECK(load.utilisation(w, at_peak / 0.8) == Approx(0.8).epsilon(1e-12));
   CHECK(load.utilisation(w, 2 * at_peak) == Approx(0.5).epsilon(1e-12));
+  // Its two shares: the bytes' time at peak bandwidth, and its flop's, far less, at peak flops.
+  const double flop = 2 * 6.74e9 + 4.0 * 32 * 4096 * 1001;
+  CHECK(load.shares(w, 2 * at_peak).hbm == Approx(0.5).epsilon(1e-12));
+  CHECK(load.shares(w, 2 * at_peak).compute == Approx(flop / 624e12 / (2 * at_peak)).epsilon(1e-12));
 }
 
 TEST_CASE("a long prefill loads the GPUs by its flops")

@@ -21,19 +21,21 @@ class GpuLoad {
  public:
   // `stage`: one pipeline stage's GPUs (count: the tensor-parallel degree).
   GpuLoad(const LlmModel& model, const GpuSpec& stage);
-  // In [0, 1]; 1 when it cannot tell (see above) or when seconds is 0.
-  double utilisation(const BatchWork& work, double seconds) const;
-  // Its two terms: min(1, flop / (GPUs x flops) / seconds), and the same for HBM bytes; 1 when it
-  // cannot tell.
-  double compute_share(const BatchWork& work, double seconds) const;
-  double hbm_share(const BatchWork& work, double seconds) const;
-  // The share of (tdp - idle) the GPUs draw above idle meanwhile: the utilisation under the linear
-  // law; (power(utilisation) - idle) / (tdp - idle) with a measured power_table.
-  double load(const BatchWork& work, double seconds) const;
+  // The utilisation's two terms: min(1, flop / (GPUs x flops) / seconds), and the same for HBM
+  // bytes; both 1 when it cannot tell (see above) or when seconds is 0.
+  struct Shares {
+    double compute = 1, hbm = 1;
+    double busier() const { return compute > hbm ? compute : hbm; }
+  };
+  Shares shares(const BatchWork& work, double seconds) const;
+  // In [0, 1]: the busier share.
+  double utilisation(const BatchWork& work, double seconds) const { return shares(work, seconds).busier(); }
+  // The share of (tdp - idle) the GPUs draw above idle at `utilisation`: the utilisation under the
+  // linear law; (power(utilisation) - idle) / (tdp - idle) with a measured power_table.
+  double load_at(double utilisation) const;
+  double load(const BatchWork& work, double seconds) const { return load_at(utilisation(work, seconds)); }
 
  private:
-  bool can_tell(double seconds) const;
-
   LlmModel model_;
   double flops_, hbm_Bps_;  // all the instance's GPUs together; 0: not given
   std::shared_ptr<const GpuPowerCurve> power_;

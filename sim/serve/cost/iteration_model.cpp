@@ -8,8 +8,8 @@ GpuUse IterationModel::gpu_use(const BatchWork& work, double span_s, double iter
 {
   if (!load_)
     return {span_s, span_s, span_s};
-  return {span_s * load_->load(work, iteration_s), span_s * load_->compute_share(work, iteration_s),
-          span_s * load_->hbm_share(work, iteration_s)};
+  const GpuLoad::Shares shares = load_->shares(work, iteration_s);  // the batch's flop and bytes, once
+  return {span_s * load_->load_at(shares.busier()), span_s * shares.compute, span_s * shares.hbm};
 }
 
 }  // namespace llsim
