@@ -45,7 +45,8 @@ void stop_excess_work(const std::string& at, double asked, const WorkLimit& limi
                       const std::string& fits);
 
 // Work counted as it is done (a period's rows or decisions over a phase of unknown length): past
-// the limit, stop_excess_work.
+// the limit, a SimulationError at `at` saying the count stopped there, the phase still going, and
+// what fits.
 class WorkCounter {
  public:
   // `at`: Params::located(key).
