@@ -33,7 +33,6 @@ class GpuLoad {
   // The share of (tdp - idle) the GPUs draw above idle at `utilisation`: the utilisation under the
   // linear law; (power(utilisation) - idle) / (tdp - idle) with a measured power_table.
   double load_at(double utilisation) const;
-  double load(const BatchWork& work, double seconds) const { return load_at(utilisation(work, seconds)); }
 
  private:
   LlmModel model_;

@@ -51,7 +51,7 @@ struct BatchWork {
 };
 
 // What iterations asked of their GPUs, in seconds: the seconds at full load that draw the same
-// power (GpuLoad::load), and the seconds their flop and their HBM bytes take at the GPUs' peaks.
+// power (GpuLoad::load_at), and the seconds their flop and their HBM bytes take at the GPUs' peaks.
 struct GpuUse {
   double load_s = 0, compute_s = 0, hbm_s = 0;
   GpuUse& operator+=(const GpuUse& o)
