@@ -158,6 +158,18 @@ std::string model_figures(const LlmModel& m)
          " B of KV per token";
 }
 
+// One line per entry of a hardware catalogue (GPUs, drives): its name, what it is and its figures.
+template <class Preset>
+void list_catalogue(Listing& out, const std::vector<Preset>& presets)
+{
+  for (const Preset& p : presets) {
+    std::vector<std::string> figures;
+    for (const auto& [key, value] : p.figures)
+      figures.push_back(key + " " + value);
+    out.line(p.name + " (" + p.description + "): " + join(figures, ", "), true);
+  }
+}
+
 void list_presets(Listing& out)
 {
   out.heading(2, "Served models (serve phase 'model: {preset: NAME}'), with the KV bytes one token holds");
@@ -167,12 +179,12 @@ void list_presets(Listing& out)
   out.heading(2, "GPUs (platform 'gpu: {preset: NAME, count: N}'; any key beside preset overrides its figure)");
   out.line("Sources: the vendors' datasheets, each figure's named in sim/platform/gpu_presets.cpp; peaks are dense; "
            "interconnect_bandwidth is each direction; PCIe bandwidth follows from pcie_gen x pcie_lanes.");
-  for (const auto& g : gpu_presets()) {
-    std::vector<std::string> figures;
-    for (const auto& [key, value] : g.figures)
-      figures.push_back(key + " " + value);
-    out.line(g.name + " (" + g.description + "): " + join(figures, ", "), true);
-  }
+  list_catalogue(out, gpu_presets());
+  out.heading(2, "Drives (platform 'disks: {preset: NAME, count: N}'; any key beside preset overrides its figure)");
+  out.line("Sources: the vendors' published specifications as reports quote them, each named in "
+           "sim/platform/disk_presets.cpp; bandwidths are "
+           "sequential 128 KiB transfers, IOPS random 4 KiB ones.");
+  list_catalogue(out, disk_presets());
 }
 
 }  // namespace

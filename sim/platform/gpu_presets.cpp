@@ -21,10 +21,10 @@ namespace {
 
 // NVIDIA A100 Tensor Core GPU datasheet (2021): BF16 tensor 312 TFLOPS dense, no FP8; NVLink
 // 600 GB/s bidirectional; PCIe Gen4 (64 GB/s bidirectional = x16).
-GpuPreset a100(std::string name, std::string description, const char* hbm, const char* bandwidth, bool sxm,
-               const char* tdp)
+CataloguePreset a100(std::string name, std::string description, const char* hbm, const char* bandwidth, bool sxm,
+                     const char* tdp)
 {
-  GpuPreset g{
+  CataloguePreset g{
       std::move(name), std::move(description), {{"flops", "312TFlops"}, {"hbm", hbm}, {"hbm_bandwidth", bandwidth}}};
   if (sxm) {
     g.figures.push_back({"interconnect", "nvlink"});
@@ -41,7 +41,7 @@ GpuPreset a100(std::string name, std::string description, const char* hbm, const
 
 // The operators model's fitted kernel coefficients added to a preset, in the order of
 // kernel_coefficients.hpp: gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch.
-GpuPreset fitted(GpuPreset g, const std::array<const char*, kKernelCoefficients>& values)
+CataloguePreset fitted(CataloguePreset g, const std::array<const char*, kKernelCoefficients>& values)
 {
   for (size_t i = 0; i < values.size(); ++i)
     g.figures.push_back({kernel_coefficient_specs()[i].key, values[i]});
@@ -49,29 +49,29 @@ GpuPreset fitted(GpuPreset g, const std::array<const char*, kKernelCoefficients>
 }
 
 // A fitted idle power added to a preset (docs/results/gpu_power.md).
-GpuPreset fitted_idle(GpuPreset g, const char* idle)
+CataloguePreset fitted_idle(CataloguePreset g, const char* idle)
 {
   g.figures.push_back({"idle", idle});
   return g;
 }
 
 // Hopper: H100 SXM, PCIe and NVL, H200.
-std::vector<GpuPreset> hopper()
+std::vector<CataloguePreset> hopper()
 {
   return {
-      fitted(GpuPreset{"h100-sxm",
-                       "NVIDIA H100 SXM5 80GB",
-                       {
-                           {"flops", "989.4TFlops"},       // H100 datasheet: BF16 1,979 TFLOPS with sparsity
-                           {"fp8_flops", "1978.9TFlops"},  // H100 datasheet: FP8 3,958 TFLOPS with sparsity
-                           {"hbm", "80GB"},                // H100 datasheet
-                           {"hbm_bandwidth", "3.35TBps"},  // H100 datasheet
-                           {"interconnect", "nvlink"},     // H100 datasheet: NVLink 900 GB/s
-                           {"interconnect_bandwidth", "450GBps"},
-                           {"pcie_gen", "5"},  // H100 datasheet: PCIe Gen5 128 GB/s (x16)
-                           {"pcie_lanes", "16"},
-                           {"tdp", "700W"},  // H100 datasheet: up to 700 W
-                       }},
+      fitted(CataloguePreset{"h100-sxm",
+                             "NVIDIA H100 SXM5 80GB",
+                             {
+                                 {"flops", "989.4TFlops"},       // H100 datasheet: BF16 1,979 TFLOPS with sparsity
+                                 {"fp8_flops", "1978.9TFlops"},  // H100 datasheet: FP8 3,958 TFLOPS with sparsity
+                                 {"hbm", "80GB"},                // H100 datasheet
+                                 {"hbm_bandwidth", "3.35TBps"},  // H100 datasheet
+                                 {"interconnect", "nvlink"},     // H100 datasheet: NVLink 900 GB/s
+                                 {"interconnect_bandwidth", "450GBps"},
+                                 {"pcie_gen", "5"},  // H100 datasheet: PCIe Gen5 128 GB/s (x16)
+                                 {"pcie_lanes", "16"},
+                                 {"tdp", "700W"},  // H100 datasheet: up to 700 W
+                             }},
              // Fitted: Vidur's H100 profile (10,440 operator times, 2.0% error, held-out 2.0%).
              {"0.7719", "212.8", "0.7691", "4.653us"}),
       {"h100-pcie",
@@ -116,7 +116,7 @@ std::vector<GpuPreset> hopper()
 }
 
 // Blackwell, Ada and AMD: B200, L40S, RTX 4090, RTX PRO 6000, MI300X.
-std::vector<GpuPreset> others()
+std::vector<CataloguePreset> others()
 {
   return {
       {"b200",
@@ -197,10 +197,10 @@ std::vector<GpuPreset> others()
 
 }  // namespace
 
-const std::vector<GpuPreset>& gpu_presets()
+const std::vector<CataloguePreset>& gpu_presets()
 {
-  static const std::vector<GpuPreset> presets = [] {
-    std::vector<GpuPreset> all = {
+  static const std::vector<CataloguePreset> presets = [] {
+    std::vector<CataloguePreset> all = {
         a100("a100-40gb-sxm", "NVIDIA A100 40GB SXM", "40GB", "1555GBps", true, "400W"),
         // Idle: fitted by analysis/fit_gpu_power.py to Splitwise's measured average power of
         // Llama-2-70B on DGX-A100 at TP 2 and 8 (held out: TP 4 and BLOOM-176B, 4.9% mean error).

@@ -10,33 +10,6 @@ namespace llsim {
 
 namespace {
 
-// Fills the figures of `preset` that the section does not give, so that resolved.yaml shows what
-// was run. A given `interconnect` replaces the preset's link with its bandwidth; a given
-// `power_table` its tdp and idle.
-void fill_preset(const Params& p, const GpuPreset& preset)
-{
-  YAML::Node node      = p.ref().node();
-  const bool own_link  = p.has("interconnect");
-  const bool own_power = p.has("power_table");
-  for (const auto& [key, value] : preset.figures) {
-    if (p.has(key) || (key == "interconnect_bandwidth" && own_link) || ((key == "tdp" || key == "idle") && own_power))
-      continue;
-    node[key] = without_marks(YAML::Load(value));
-  }
-}
-
-void apply_preset(const Params& p)
-{
-  const std::string name = p.text("preset");
-  std::vector<std::string> names;
-  for (const auto& preset : gpu_presets()) {
-    if (preset.name == name)
-      return fill_preset(p, preset);
-    names.push_back(preset.name);
-  }
-  p.fail("preset", unknown_word("GPU", name, names));
-}
-
 GpuLink parse_link(const Params& p)
 {
   const std::string kind = p.text("interconnect");
@@ -149,8 +122,15 @@ GpuSpec parse_gpu(const Params& p)
 {
   if (p.has("power_table") && (p.has("tdp") || p.has("idle")))
     p.fail("power_table", "gives the GPU's power from idle (utilisation 0) to full load (1): drop tdp and idle");
-  if (p.has("preset"))
-    apply_preset(p);
+  if (p.has("preset")) {
+    // A given interconnect replaces the preset's link with its bandwidth; a given power_table
+    // its tdp and idle.
+    const bool own_link  = p.has("interconnect");
+    const bool own_power = p.has("power_table");
+    apply_preset(p, gpu_presets(), "GPU", [own_link, own_power](const std::string& key) {
+      return (key == "interconnect_bandwidth" && own_link) || ((key == "tdp" || key == "idle") && own_power);
+    });
+  }
   if (!p.has("hbm"))
     p.fail("hbm", "required: the memory of one GPU (e.g. 80GB), or give a preset");
   GpuSpec g;

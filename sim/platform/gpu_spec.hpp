@@ -9,6 +9,7 @@
 // preset is a block of figures the keys given beside it override.
 #pragma once
 #include "sim/core/params.hpp"
+#include "sim/platform/catalogue_preset.hpp"
 #include "sim/platform/kernel_coefficients.hpp"
 
 #include <cstdint>
@@ -45,14 +46,8 @@ struct GpuSpec {
   KernelFigures kernel;
 };
 
-// A catalogue entry: its figures as scenario text, with their sources in gpu_presets.cpp.
-struct GpuPreset {
-  std::string name;
-  std::string description;
-  std::vector<std::pair<std::string, std::string>> figures;  // key -> value, as a scenario writes it
-};
-
-const std::vector<GpuPreset>& gpu_presets();
+// The GPU catalogue, each figure's source in gpu_presets.cpp.
+const std::vector<CataloguePreset>& gpu_presets();
 const ParamTable& gpu_params();
 GpuSpec parse_gpu(const Params& p);
 // Bandwidth of a PCIe link, each direction, after line coding: generation 1 to 6, 1 to 32 lanes.

@@ -24,21 +24,6 @@ const ParamTable& nic_params()
   return t;
 }
 
-const ParamTable& disk_params()
-{
-  static const ParamTable t = {
-      ParamSpec::integer("count", "disks per host").defaults("1").at_least(1),
-      ParamSpec::quantity("read", Dimension::Bandwidth, "read bandwidth of one disk").positive(),
-      ParamSpec::quantity("write", Dimension::Bandwidth, "write bandwidth of one disk").positive(),
-      ParamSpec::quantity("capacity", Dimension::Size, "capacity of one disk").positive(),
-      ParamSpec::quantity("latency", Dimension::Duration,
-                          "time one I/O waits before its bytes move (seek, flash or NVM access)")
-          .defaults("0s")
-          .at_least(0),
-  };
-  return t;
-}
-
 const ParamTable& backbone_params()
 {
   static const ParamTable t = {
@@ -100,9 +85,7 @@ GroupSpec parse_group(const std::string& name, const Params& p)
   g.nic_Bps        = nic.bandwidth("bandwidth").value;
   g.nic_latency_s  = nic.quantity("latency");
   if (p.has("disks")) {
-    const Params d = p.section("disks", disk_params());
-    g.disks        = DiskSpec{d.integer("count"), d.quantity("read"), d.quantity("write"), d.quantity("capacity"),
-                       d.quantity("latency")};
+    g.disks = parse_disks(p.section("disks", disk_params()));
   }
   if (p.has("gpu")) {
     g.gpu = parse_gpu(p.section("gpu", gpu_params()));
@@ -170,7 +153,7 @@ const ParamTable& group_params()
           .may_be_absent()
           .positive(),
       ParamSpec::section("nic", "network interface: {bandwidth, latency}").with_fields(nic_params()),
-      ParamSpec::section("disks", "local disks: {count, read, write, capacity}")
+      ParamSpec::section("disks", "local disks: {count, read, write, capacity, ...} or {preset, count, ...}")
           .may_be_absent()
           .with_fields(disk_params()),
       ParamSpec::section("gpu", "accelerators per host: {flops, hbm_bandwidth, hbm, count} or {preset, count, ...}")

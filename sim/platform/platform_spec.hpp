@@ -4,7 +4,8 @@
 //   platform:
 //     groups:
 //       <name>: {count, speed, cores, memory, memory_bandwidth, nic: {bandwidth, latency},
-//                disks: {count, read, write, capacity, latency}, gpu: {flops, hbm_bandwidth, hbm, count},
+//                disks: {count, read, write, capacity, latency, parallelism,
+//                       read_iops, write_iops} or {preset, count, ...} (disk_spec.hpp), gpu: {flops, hbm_bandwidth, hbm, count},
 //                cost: {per_hour | per_gpu_hour}, power: {idle, busy}}       (group_prices.hpp)
 //                                                        or gpu: {preset: h100-sxm, count: 8} (gpu_spec.hpp)
 //     backbone: {bandwidth, latency}        # joins all groups: a star
@@ -19,6 +20,7 @@
 #pragma once
 #include "sim/core/distribution.hpp"
 #include "sim/core/params.hpp"
+#include "sim/platform/disk_spec.hpp"
 #include "sim/platform/gpu_spec.hpp"
 #include "sim/platform/group_prices.hpp"
 
@@ -31,14 +33,6 @@
 namespace llsim {
 
 using HostId = uint32_t;
-
-struct DiskSpec {
-  int64_t count     = 1;
-  double read_Bps   = 0;
-  double write_Bps  = 0;
-  double capacity_B = 0;  // per disk
-  double latency_s  = 0;  // per I/O
-};
 
 struct GroupSpec {
   std::string name;

@@ -3,7 +3,7 @@
 // a shared backbone link (a star of groups: every flow between two groups crosses it once, so
 // its bandwidth is the aggregate capacity between groups) or by the explicit topology's links.
 // Hosts are addressed by HostId (platform_spec.hpp). Disks are not SimGrid disks: a storage
-// service's disks serve one request at a time (sim/svc/disk_worker.hpp).
+// service's disks are its own model (sim/svc/disk_worker.hpp).
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/sg/link_census.hpp"

@@ -1,12 +1,22 @@
-// One disk (a storage target) serving one request at a time, in arrival order, on its own: a
-// daemon actor drains its FIFO of reads and writes, reporting its queue and whether it is busy
-// to its server's statistics. A large sequential I/O keeps a disk busy,
-// so the next one waits rather than sharing it; and no server thread waits for a disk, so one
-// busy disk never holds back the others of its server. A job that meets its server down fails.
+// One disk (a storage target) serving requests in arrival order, on its own: daemon actors drain
+// its FIFO of reads and writes, reporting its queue and whether it is busy to its server's
+// statistics. No server thread waits for a disk, so one busy disk never holds back the others of
+// its server. A job that meets its server down fails.
 //
-// With one request at a time a disk shares nothing: a request takes the disk's latency plus
-// bytes / (read or write bandwidth). The worker sleeps that long rather than running a SimGrid disk activity, whose
-// model revisits every running I/O at every event of the simulation.
+// A disk serves up to `parallelism` requests at once (DiskSpec, sim/platform/disk_spec.hpp): one
+// actor per request in service, started as the queue needs them. A request
+//   - starts no sooner than 1 / iops after the request started before it (read_iops, write_iops:
+//     the drive's command rate);
+//   - waits the disk's latency (its access), overlapped with the other requests' accesses;
+//   - moves its bytes at the read or write bandwidth once the bytes of the requests before it
+//     have moved: the media's bandwidth is shared one request after another.
+// So many small requests are limited by parallelism / (latency + bytes / bandwidth) (Little's
+// law) or by the IOPS, and large ones by the bandwidth. With parallelism 1 a request takes the
+// latency plus its bytes / bandwidth, and the next waits for it: a hard disk. A request that
+// fails (its server down) gives back what the drive had booked ahead.
+//
+// Each actor sleeps for its request's computed time rather than running a SimGrid disk
+// activity, whose model revisits every running I/O at every event of the simulation.
 #pragma once
 #include "sim/platform/platform_spec.hpp"
 #include "sim/sg/activities.hpp"
@@ -43,18 +53,21 @@ class DiskWorker {
   void submit(Job job);  // the first one starts the worker's actor
 
  private:
-  void loop();
+  void serve();                         // one request in service at a time, for ever
+  double service_time(const Job& job);  // from now until its bytes have moved
 
   const Platform& platform_;
   HostFaults& faults_;
   HostId host_;
-  double read_Bps_, write_Bps_, latency_s_;
+  DiskSpec disk_;
   std::string label_;
   WaitResource queue_resource_, disk_resource_;
   ServerStats& stats_;
   std::deque<Job> queue_;
   std::unique_ptr<WaitPoint> work_;
-  bool started_ = false;
+  int64_t servers_ = 0, idle_servers_ = 0, in_service_ = 0;  // actors started, waiting, serving
+  double next_start_s_ = 0;                                  // the IOPS limit's next free start
+  double media_free_s_ = 0;                                  // when the bytes in flight have moved
 };
 
 // The room a target (one disk) has for written bytes not yet on it: its share of the server's

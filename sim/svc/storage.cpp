@@ -49,6 +49,17 @@ const ParamTable& StorageService::params()
           .defaults("1MiB")
           .positive(),
       ParamSpec::text("metadata", "metadata service that creates and opens files (absent: none)").may_be_absent(),
+      ParamSpec::quantity("request_cost", Dimension::Duration,
+                          "time a server thread spends on each request besides moving its bytes: the file "
+                          "system's protocol and CPU work per request")
+          .defaults("0s")
+          .at_least(0),
+      ParamSpec::quantity("client_bandwidth", Dimension::Bandwidth,
+                          "bytes one client host's file system client moves for this service per second, reads "
+                          "and writes together, one request after another (kernel NFS, FUSE or RDMA client; 0: no "
+                          "limit but the network)")
+          .defaults("0Bps")
+          .at_least(0),
       ParamSpec::quantity("write_cache", Dimension::Size,
                           "memory of one server holding written bytes until their disk has them; decides how far "
                           "the network runs ahead of the disks (assumption)")
@@ -83,6 +94,8 @@ StorageService::StorageService(const Params& p, const Context& c)
     , stripe_B_(p.quantity("stripe_size"))
     , files_(grid_, p.integer("stripe_count"), stripe_B_)
     , write_cache_B_(p.quantity("write_cache"))
+    , request_cost_s_(p.quantity("request_cost"))
+    , client_Bps_(p.quantity("client_bandwidth"))
 {
   utilisation_of(grid_.disks_per_server);
   if (p.has("metadata"))
@@ -234,7 +247,7 @@ void StorageService::receive_write(const TargetIo& io, const IoCallback& done)
     done(space);
     return;
   }
-  if (!transfer(*platform_, io.client, host, io.bytes, deadline, io.min_duration)) {
+  if (!serve_request(io.client, io.client, host, io.bytes, deadline, io.min_duration)) {
     give_back(io.file, io.target, io.bytes);
     interrupted(io, done);
     return;
@@ -281,12 +294,25 @@ void StorageService::read_from_disk(const TargetIo& io, const IoCallback& done)
                              }});
 }
 
+bool StorageService::serve_request(HostId client, HostId from, HostId to, double bytes, double deadline,
+                                   double min_duration)
+{
+  if (request_cost_s_ > 0 && !pause(request_cost_s_, deadline))
+    return false;
+  if (client_Bps_ > 0) {  // the client's file system client passes the bytes ahead of these first
+    double& free_s = client_free_s_[client];
+    free_s         = std::max(free_s, now()) + bytes / client_Bps_;
+    min_duration   = std::max(min_duration, free_s - now());
+  }
+  return transfer(*platform_, from, to, bytes, deadline, min_duration);
+}
+
 void StorageService::send_read(const TargetIo& io, const IoCallback& done)
 {
   Server& server        = servers_[server_of_target(io.target)];
   const HostId host     = host_of_target(io.target);
   const double deadline = std::min(server.pool->deadline(), faults_->next_failure(io.client, now()));
-  if (!transfer(*platform_, host, io.client, io.bytes, deadline, io.min_duration)) {
+  if (!serve_request(io.client, host, io.client, io.bytes, deadline, io.min_duration)) {
     interrupted(io, done);
     return;
   }

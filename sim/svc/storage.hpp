@@ -2,7 +2,7 @@
 // when its servers are the compute nodes themselves.
 //
 //   pfs: {kind: storage, servers: oss, threads: 16, stripe_count: 1, stripe_size: 1MiB, metadata: mds,
-//         write_cache: 32GiB}
+//         write_cache: 32GiB, request_cost: 20us}
 //
 // - Every disk of every server is a target (an OST). Targets are numbered across servers first
 //   (target t is disk t / servers of server t mod servers), so consecutive targets sit on
@@ -12,17 +12,21 @@
 //   it covers them all.
 // - A request is one target's part of a read or write. A server is a pipeline:
 //   * its network side: a pool of `threads` requests in service, with a FIFO queue in front
-//     (server_pool.hpp). A thread pulls a write's bytes from the client, or sends a read's bytes
-//     to the client;
+//     (server_pool.hpp). A thread spends `request_cost` on the request (protocol, CPU), then
+//     pulls a write's bytes from the client, or sends a read's bytes to the client;
 //   * its `write_cache` (memory), shared evenly by its disks: written bytes wait there for their
 //     disk. A write first takes room in its disk's share (first come, first served, like a
 //     Lustre client's grant per OST), before it enters the queue; a full share holds the
 //     network back for that disk only;
-//   * its disks: each serves one request at a time in arrival order, on its own
+//   * its disks: each serves its requests in arrival order, on its own, up to its parallelism at once
 //     (disk_worker.hpp). A write is done when its disk has written it; a read starts at its disk.
 // - When a forwarding service stands in front (forwarding.hpp) the forwarder moves the bytes: a
 //   forwarded write goes to its disk's queue as soon as its bytes have arrived (write_forwarded),
 //   a forwarded read is done when its disk has read it.
+// - A client host's file system client (kernel NFS, FUSE, RDMA) passes the bytes of its requests
+//   one after another at `client_bandwidth`: a request does not end before the bytes ahead of it
+//   and its own have passed (0: no limit but the network). A forwarded request's bytes are the
+//   forwarder's, not a client's.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - `files:` declares file sets there from the start (declared_files.hpp), e.g. a model's weights.
 // - `cost: {per_TB_month}` prices the bytes it holds over time (sim/accounting/accounting.hpp).
@@ -164,6 +168,9 @@ class StorageService : public Service {
   void write_to_disk(const TargetIo& io, const IoCallback& done);
   void read_from_disk(const TargetIo& io, const IoCallback& done);
   void send_read(const TargetIo& io, const IoCallback& done);  // in a server thread
+  // A server thread's work on one request of `client`: its request_cost, then its bytes over the
+  // network, no faster than the client's file system client passes them (client_bandwidth).
+  bool serve_request(HostId client, HostId from, HostId to, double bytes, double deadline, double min_duration);
   // A request that met a host going down: started over when the server is back (if it waits
   // for it), or failed.
   void interrupted(const TargetIo& io, const IoCallback& done);
@@ -178,6 +185,9 @@ class StorageService : public Service {
   double stripe_B_;
   StoredFiles files_;
   double write_cache_B_;
+  double request_cost_s_;                             // per request, in a server thread
+  double client_Bps_;                                 // per client host; 0: no limit
+  std::unordered_map<HostId, double> client_free_s_;  // when a client's file system client is free
   MetadataService* metadata_ = nullptr;
   const Platform* platform_  = nullptr;
   HostFaults* faults_        = nullptr;
