@@ -111,13 +111,26 @@ phases:
 """
 
 
-def simulate(llsim, path, out):
+def simulate(llsim, path, out, phase="train"):
+    """Runs the scenario at `path`; returns its phase's metrics and what limited it."""
     done = subprocess.run([llsim, "run", path, "--quiet", "--out", out], capture_output=True, text=True)
     if done.returncode != 0:
-        sys.exit(f"mlperf_storage.py: llsim failed on {path}:\n{done.stderr}")
+        sys.exit(f"{os.path.basename(sys.argv[0])}: llsim failed on {path}:\n{done.stderr}")
     with open(os.path.join(out, "summary.json")) as f:
         s = json.load(f)
-    return s["phases"]["train"], s["bottlenecks"]["train"]["limit"]
+    return s["phases"][phase], s["bottlenecks"][phase]["limit"]
+
+
+def write_outputs(out, points, lines):
+    """OUT/points.csv, one row per point; OUT/report.md, the report's lines, also printed."""
+    with open(os.path.join(out, "points.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(points[0]))
+        writer.writeheader()
+        writer.writerows(points)
+    report = "\n".join(lines) + "\n"
+    with open(os.path.join(out, "report.md"), "w") as f:
+        f.write(report)
+    print(report)
 
 
 def main():
@@ -150,10 +163,6 @@ def main():
                        "error_pct": round(100 * (m["throughput_MiBps"] / measured - 1), 1),
                        "measured_au": float(row["au_mean_pct"]) / 100, "llsim_au": round(m["au"], 4),
                        "limit": limit})
-    with open(os.path.join(args.out, "points.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(points[0]))
-        writer.writeheader()
-        writer.writerows(points)
     errors = [abs(p["error_pct"]) for p in points]
     within = sum(e <= 25 for e in errors)
     lines = ["# MLPerf Storage training rows, llsim at the submitted accelerator count (nothing fitted)", "",
@@ -164,10 +173,7 @@ def main():
     for p in points:
         lines.append(f"| {p['row']} | {p['measured_MiBps']:,.0f} | {p['llsim_MiBps']:,.0f} | {p['error_pct']:+.1f}% | "
                      f"{p['measured_au']:.3f} | {p['llsim_au']:.3f} | {p['limit']} |")
-    report = "\n".join(lines) + "\n"
-    with open(os.path.join(args.out, "report.md"), "w") as f:
-        f.write(report)
-    print(report)
+    write_outputs(args.out, points, lines)
 
 
 if __name__ == "__main__":

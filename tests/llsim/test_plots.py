@@ -55,6 +55,7 @@ KINDS = {
     "transfer": ("scenarios/demo.yaml", ["stage", "archive", "restage", "service_fs", "service_vault"]),
     "requests": ("tests/inputs/memory_pool.yaml", ["put", "get", "service_kv"]),
     "dlio": ("tests/inputs/dlio.yaml", ["unet3d", "service_fs"]),
+    "dlio_checkpoint": ("tests/inputs/dlio_checkpoint.yaml", ["ckpt", "service_fs"]),
 }
 # plot.py finds a kind's plotter by its name, plots/<kind>.py's plot_<kind>; any other kind (or a
 # name that is no module's) draws its <phase>.csv with plot_series.

@@ -1,0 +1,136 @@
+#include "sim/train/dlio_checkpoint_workload.hpp"
+
+#include "sim/core/errors.hpp"
+#include "sim/core/text.hpp"
+
+namespace llsim {
+
+namespace {
+
+constexpr double kWeightB                 = 2;          // fp16 weights (DLIO's model_datatype)
+constexpr double kOptimizerB              = 3 * 4;      // three fp32 optimizer groups (optimizer_datatype)
+constexpr double kBookkeepingB_per_hidden = 3 * 5 * 4;  // per rank: three groups of 5 x hidden fp32
+
+DlioCheckpointWorkload preset(std::string name, TransformerShape shape, int64_t tensor, int64_t pipeline,
+                              int64_t zero_stage)
+{
+  DlioCheckpointWorkload w;
+  w.name       = std::move(name);
+  w.shape      = shape;
+  w.tensor     = tensor;
+  w.pipeline   = pipeline;
+  w.zero_stage = zero_stage;
+  return w;
+}
+
+}  // namespace
+
+double dlio_parameter_count(const TransformerShape& s)
+{
+  const auto h        = static_cast<double>(s.hidden);
+  const double kv_dim = static_cast<double>(s.kv_heads * (s.hidden / s.heads));
+  const double layer  = 2 * h + 2 * h * h + 2 * h * kv_dim + 3 * h * static_cast<double>(s.ffn_hidden);
+  return 2 * static_cast<double>(s.vocab) * h + static_cast<double>(s.layers) * layer + h;
+}
+
+ModelState dlio_model_state(const DlioCheckpointWorkload& w, int64_t ranks)
+{
+  static const Sharding kByStage[] = {Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3};
+  ModelState m;
+  m.params = dlio_parameter_count(w.shape);
+  // The bookkeeping is per rank, so its share per parameter depends on the rank count.
+  const double bookkeeping = kBookkeepingB_per_hidden * static_cast<double>(w.shape.hidden * ranks) / m.params;
+  m.B_per_param            = kWeightB + kOptimizerB + bookkeeping;
+  m.weight_B_per_param     = kWeightB;
+  m.sharding               = kByStage[w.zero_stage];
+  return m;
+}
+
+// MLPerf Storage's checkpointing configurations (mlcommons/storage, configs/dlio/workload/
+// llama3_<size>.yaml): the shapes as given there (the 70B's 128 heads and the 1T's 192 heads
+// and 32 KV heads included, which set the K and V widths), and the parallelism and ZeRO stage
+// of the README's table; the data-parallel degree is what the ranks leave over.
+const std::vector<DlioCheckpointWorkload>& dlio_checkpoint_presets()
+{
+  static const std::vector<DlioCheckpointWorkload> presets = {
+      preset("llama3-8b", {32, 4096, 14336, 128256, 32, 8}, 1, 1, 3),
+      preset("llama3-70b", {80, 8192, 28672, 128256, 128, 8}, 8, 1, 3),
+      preset("llama3-405b", {126, 16384, 53248, 128256, 128, 8}, 8, 32, 1),
+      preset("llama3-1t", {128, 25872, 98304, 128256, 192, 32}, 8, 64, 1),
+  };
+  return presets;
+}
+
+const ParamTable& dlio_checkpoint_workload_params()
+{
+  static const ParamTable t = {
+      ParamSpec::text("workload", "MLPerf Storage's checkpoint workload: llama3-8b, llama3-70b, llama3-405b or "
+                                  "llama3-1t (docs/phases/dlio_checkpoint.md; the keys below override its figures)"),
+      ParamSpec::integer("num_layers", "transformer layers").may_be_absent().at_least(1).at_most(100000),
+      ParamSpec::integer("hidden_size", "hidden width").may_be_absent().at_least(1).at_most(10000000),
+      ParamSpec::integer("ffn_hidden_size", "width of the gated MLP").may_be_absent().at_least(1).at_most(100000000),
+      ParamSpec::integer("vocab_size", "tokens of the vocabulary").may_be_absent().at_least(1).at_most(100000000),
+      ParamSpec::integer("num_attention_heads", "attention heads").may_be_absent().at_least(1),
+      ParamSpec::integer("num_kv_heads", "key and value heads").may_be_absent().at_least(1),
+      ParamSpec::integer("tensor", "tensor-parallel degree").may_be_absent().at_least(1),
+      ParamSpec::integer("pipeline", "pipeline-parallel degree").may_be_absent().at_least(1),
+      ParamSpec::integer("zero_stage", "ZeRO stage: 0, 1, 2 or 3 (who writes which part of the state)")
+          .may_be_absent()
+          .at_least(0)
+          .at_most(3),
+      ParamSpec::integer("saves", "checkpoints written one after another (DLIO's num_checkpoints_write)")
+          .defaults("1")
+          .at_least(0)
+          .at_most(1000),
+      ParamSpec::integer("loads", "checkpoints read back after the saves (num_checkpoints_read)")
+          .defaults("1")
+          .at_least(0)
+          .at_most(1000),
+  };
+  return t;
+}
+
+DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p)
+{
+  const std::string name              = p.text("workload");
+  const DlioCheckpointWorkload* found = nullptr;
+  std::vector<std::string> names;
+  for (const DlioCheckpointWorkload& w : dlio_checkpoint_presets()) {
+    found = w.name == name ? &w : found;
+    names.push_back(w.name);
+  }
+  if (found == nullptr)
+    p.fail("workload", unknown_word("workload", name, names));
+  DlioCheckpointWorkload w = *found;
+  YAML::Node node          = p.ref().node();
+  // Each figure from its key, or the preset's written into the section for resolved.yaml.
+  const auto figure = [&p, &node](const char* key, int64_t& into) {
+    if (p.has(key))
+      into = p.integer(key);
+    else
+      node[key] = std::to_string(into);
+  };
+  figure("num_layers", w.shape.layers);
+  figure("hidden_size", w.shape.hidden);
+  figure("ffn_hidden_size", w.shape.ffn_hidden);
+  figure("vocab_size", w.shape.vocab);
+  figure("num_attention_heads", w.shape.heads);
+  figure("num_kv_heads", w.shape.kv_heads);
+  figure("tensor", w.tensor);
+  figure("pipeline", w.pipeline);
+  figure("zero_stage", w.zero_stage);
+  w.saves = p.integer("saves");
+  w.loads = p.integer("loads");
+  if (w.shape.heads > w.shape.hidden)
+    p.fail(p.has("num_attention_heads") ? "num_attention_heads" : "hidden_size",
+           std::to_string(w.shape.heads) + " heads cannot share a hidden width of " + std::to_string(w.shape.hidden));
+  if (w.shape.kv_heads > w.shape.heads)
+    p.fail(p.has("num_kv_heads") ? "num_kv_heads" : "num_attention_heads",
+           std::to_string(w.shape.kv_heads) + " key and value heads, more than the " + std::to_string(w.shape.heads) +
+               " attention heads");
+  if (w.saves + w.loads == 0)
+    p.fail("saves", "saves and loads are both 0: nothing to run");
+  return w;
+}
+
+}  // namespace llsim
