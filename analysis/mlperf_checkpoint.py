@@ -10,7 +10,8 @@ OUT/scenarios/<row>.yaml, the system as the row describes it: client hosts, stor
 their network, and a `dlio_checkpoint` phase with the row's model, ranks and operation (a save,
 or a load of a checkpoint already there). It runs each and writes OUT/points.csv and
 OUT/report.md: measured throughput (GiB/s, DLIO's GB/s) against llsim's, row by row, the median
-|error| and the share within 25%.
+|error| and the share within 25%; and OUT/calibration.csv, the rows as `llsim calibrate --storage`
+fits to them.
 
 Nothing is fitted. The rows state little of their hardware: every figure a row does not give is
 one of ASSUMED below, per submitter where the system's name tells more, and the scenario and the
@@ -24,7 +25,7 @@ import re
 import statistics
 from concurrent.futures import ThreadPoolExecutor
 
-from mlperf_storage import first_int, gbps, simulate, write_outputs
+from mlperf_storage import first_int, gbps, simulate, write_calibration_points, write_outputs
 
 # Figures no row states (assumptions, not measurements), and the per-submitter reading of what a
 # row's system name or product says.
@@ -116,6 +117,9 @@ def main():
         with open(path, "w") as f:
             f.write(scenario(row, name, args.process_bandwidth))
         jobs.append((row, name, path, op))
+    write_calibration_points(args.out, [(os.path.join("scenarios", name + ".yaml"), row["submitter"],
+                                         f"checkpoint.{op}_GiBps", row["throughput_GBps_mean"])
+                                        for row, name, _, op in jobs])
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda j: simulate(args.llsim, j[2], os.path.join(args.out, "runs", j[1]), "checkpoint"), jobs))
     points = []

@@ -8,7 +8,8 @@ real storage systems) it writes OUT/scenarios/<row>.yaml, the system as the row 
 client hosts and their NICs, storage nodes, drives per node, their network, and a `dlio` phase
 with the submitted workload, accelerator count and read threads. It runs each with llsim and
 writes OUT/points.csv and OUT/report.md: the measured AU and throughput against llsim's, row by
-row, the median |error| and the share of rows within 25%.
+row, the median |error| and the share of rows within 25%; and OUT/calibration.csv, the rows as
+`llsim calibrate --storage` fits to them.
 
 Nothing is fitted here: every figure a row does not state is one of ASSUMED below, the same for
 every row, and the report says so. A dataset is scaled to STEPS steps per accelerator (llsim
@@ -121,6 +122,15 @@ def simulate(llsim, path, out, phase="train"):
     return s["phases"][phase], s["bottlenecks"][phase]["limit"]
 
 
+def write_calibration_points(out, points):
+    """OUT/calibration.csv, what `llsim calibrate --storage` fits to: per row its scenario (relative
+    to OUT), its group (the submitter), the figure of summary.json to compare, and the measured one."""
+    with open(os.path.join(out, "calibration.csv"), "w", newline="") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(["scenario", "group", "metric", "measured"])
+        writer.writerows(points)
+
+
 def write_outputs(out, points, lines):
     """OUT/points.csv, one row per point; OUT/report.md, the report's lines, also printed."""
     with open(os.path.join(out, "points.csv"), "w", newline="") as f:
@@ -152,6 +162,9 @@ def main():
         with open(path, "w") as f:
             f.write(scenario(row, name))
         jobs.append((row, name, path))
+    write_calibration_points(args.out, [(os.path.join("scenarios", name + ".yaml"), row["submitter"],
+                                         "train.throughput_MiBps", row["throughput_MiBps_mean"])
+                                        for row, name, _ in jobs])
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda j: simulate(args.llsim, j[2], os.path.join(args.out, "runs", j[1])), jobs))
     points = []

@@ -1,6 +1,7 @@
 #include "sim/calibrate/calibrate_command.hpp"
 
 #include "sim/calibrate/calibrate_requests.hpp"
+#include "sim/calibrate/calibrate_storage.hpp"
 #include "sim/calibrate/calibrate_text.hpp"
 
 #include "sim/calibrate/calibration_inputs.hpp"
@@ -165,7 +166,8 @@ void check_folds(int folds, size_t points, size_t keys)
 CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
 {
   CLI::App* c = app.add_subcommand("calibrate", "fit the operators iteration model's coefficients for one GPU to "
-                                                "measured times; print the errors and an iteration: block");
+                                                "measured times (or, with --storage, a storage model's coefficient "
+                                                "to real systems' results); print the errors and the block to paste");
   auto* model = c->add_option("--model", a.model, "the model, as a scenario writes it: 'preset: llama2-7b'");
   auto* gpu   = c->add_option("--gpu", a.gpu, "the GPU, as a scenario writes it: 'preset: a100-80gb-sxm, count: 1'");
   auto* steps = c->add_option("--steps", a.steps,
@@ -188,6 +190,18 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
       ->check(CLI::Range(1, 100000));
   requests->excludes(model)->excludes(gpu)->excludes(steps)->excludes(profile)->excludes(attention);
   requests->excludes(cpu)->excludes(ar);
+  auto* storage = c->add_option("--storage", a.storage,
+                                "CSV of real systems' results (scenario,group,metric,measured): fit a storage "
+                                "model's coefficient, one group left out at a time")
+                      ->type_name("FILE");
+  c->add_option("--coefficient", a.coefficient,
+                "with --storage: the scenario key to fit, e.g. phases.checkpoint.process_bandwidth")
+      ->type_name("KEY");
+  c->add_option("--range", a.range, "with --storage: its candidates' range, LOW:HIGH with a unit (0.25GBps:4GBps)");
+  c->add_option("--grid", a.grid, "with --storage: candidates, log-spaced over --range")->check(CLI::Range(2, 200));
+  c->add_option("--jobs", a.jobs, "with --storage: runs at a time")->check(CLI::Range(1, 256));
+  storage->excludes(model)->excludes(gpu)->excludes(steps)->excludes(profile)->excludes(attention);
+  storage->excludes(cpu)->excludes(ar)->excludes(requests);
   steps->excludes(profile)->excludes(attention)->excludes(cpu)->excludes(ar);
   profile->excludes(attention)->excludes(cpu)->excludes(ar);
   attention->excludes(cpu)->excludes(ar);
@@ -208,6 +222,8 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
 
 int calibrate_command(const CalibrateArguments& a)
 {
+  if (!a.storage.empty())
+    return calibrate_storage(a);
   if (!a.requests.empty()) {
     const std::vector<std::string> keys = fit_keys(a);
     if (!a.errors.empty())

@@ -5,7 +5,8 @@
 // model's free coefficients for one GPU type to measured times (sim/calibrate/calibration.hpp,
 // inputs in sim/calibrate/calibration_inputs.hpp) and prints the fit's error on the points, its
 // k-fold held-out error and an `iteration:` block to paste into a scenario. Nothing is fitted
-// inside `llsim run`.
+// inside `llsim run`. `llsim calibrate --storage POINTS --coefficient KEY --range LOW:HIGH` fits a
+// storage model's coefficient to real systems' results instead (calibrate_storage.hpp).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -19,6 +20,9 @@ namespace llsim {
 struct CalibrateArguments {
   std::string model, gpu, steps, profile, attention, cpu_overheads, all_reduce, fit, start, errors, out;
   std::string requests, scenario, phase, format = "requests";
+  std::string storage, coefficient, range;  // --storage (calibrate_storage.hpp)
+  int grid      = 13;
+  int jobs      = 2;
   int folds     = 5;
   int max_runs  = 100;
   uint64_t seed = 1;

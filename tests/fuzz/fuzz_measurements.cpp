@@ -4,9 +4,11 @@
 // cpu_overheads.csv, all_reduce.csv or attention.csv as `llsim calibrate` reads them (sim/calibrate/calibration_inputs.hpp); a run's
 // per-request log (strict and skipping) or vLLM's benchmark result JSON
 // (sim/serve/workload/measured_requests.hpp); a GPU's measured power against utilisation
-// (sim/platform/gpu_power_curve.hpp). Each returns or throws ConfigError.
+// (sim/platform/gpu_power_curve.hpp); real storage systems' results as `llsim calibrate
+// --storage` reads them (sim/calibrate/storage_points.hpp). Each returns or throws ConfigError.
 #include "fuzz_input_file.hpp"
 #include "sim/calibrate/calibration_inputs.hpp"
+#include "sim/calibrate/storage_points.hpp"
 #include "sim/core/errors.hpp"
 #include "sim/platform/gpu_power_curve.hpp"
 #include "sim/serve/cost/vidur_profile.hpp"
@@ -56,7 +58,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
 {
   if (size == 0)
     return 0;
-  const int reader = data[0] % 14;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 13
+  const int reader = data[0] % 15;  // the seeds (tests/fuzz/seeds/measurements_*) start with bytes 0 to 14
   data += 1, size -= 1;
   try {
     switch (reader) {
@@ -99,8 +101,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     case 12:
       llsim::read_vidur_profile({profile_dir("send_recv.csv", data, size)}, llama2_7b(), 1, 2);
       break;
-    default:
+    case 13:
       llsim::read_gpu_power_table(llsim::fuzz::write_input("power.csv", data, size));
+      break;
+    default:
+      llsim::read_storage_points(llsim::fuzz::write_input("storage_points.csv", data, size));
     }
   } catch (const llsim::ConfigError&) {
   }

@@ -3,7 +3,7 @@ checkpoint results into scenarios and runs them. On two made-up rows (tests/inpu
 mlperf_checkpoint_rows.csv, not measurements): each scenario states the row's model, ranks,
 clients and operation; the error is what the two columns give; and with 8 ranks on storage far
 faster than they drive, llsim's save throughput is 8 x --process-bandwidth (its assumption moves
-it), and a load moves with it too."""
+it), and a load moves with it too; calibration.csv lists the rows for `llsim calibrate --storage`."""
 import csv
 import os
 import subprocess
@@ -28,6 +28,10 @@ def analyse(process_bandwidth):
 out, points = analyse("1GBps")
 check(len(points) == 2, f"two rows compared: {len(points)}")
 rows = list(csv.DictReader(open(ROWS)))
+calibration = list(csv.DictReader(open(os.path.join(out, "calibration.csv")))) if points else []
+check([(c["scenario"], c["group"], c["metric"], c["measured"]) for c in calibration] ==
+      [(f"scenarios/{p['row']}.yaml", "Example", f"checkpoint.{p['operation']}_GiBps", r["throughput_GBps_mean"])
+       for p, r in zip(points, rows)], f"calibration.csv: each row for llsim calibrate --storage: {calibration}")
 for row, point in zip(rows, points):
     text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
     save = row["operation"].startswith("save")

@@ -1,7 +1,8 @@
 """analysis/mlperf_storage.py (docs/validation.md, storage) turns rows of MLPerf Storage's training
 results into scenarios and runs them: on the first rows, each scenario is valid, states the
 row's accelerators, clients and read threads, and points.csv compares llsim's throughput and AU
-with the measured ones (the error is what the two columns give)."""
+with the measured ones (the error is what the two columns give); calibration.csv lists the rows
+for `llsim calibrate --storage`."""
 import csv
 import os
 import subprocess
@@ -25,5 +26,9 @@ for row, point in zip(rows, points):
     check(abs(float(point["error_pct"]) - recomputed) < 0.2,
           f"{point['row']}: the error {point['error_pct']}% is llsim against measured ({recomputed:.2f}%)")
     check(0 < float(point["llsim_au"]) <= 1, f"{point['row']}: AU {point['llsim_au']}")
+calibration = list(csv.DictReader(open(os.path.join(out, "calibration.csv")))) if points else []
+check([(c["scenario"], c["group"], c["metric"], c["measured"]) for c in calibration] ==
+      [(f"scenarios/{p['row']}.yaml", r["submitter"], "train.throughput_MiBps", r["throughput_MiBps_mean"])
+       for p, r in zip(points, rows)], f"calibration.csv: each row for llsim calibrate --storage: {calibration}")
 check("median |throughput error|" in proc.stdout, "the report gives the median error")
 finish()
