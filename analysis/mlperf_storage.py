@@ -143,17 +143,26 @@ def write_outputs(out, points, lines):
     print(report)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def training_arguments(doc, out):
+    """The command line of a script over the training rows: --llsim, --out, --jobs, --rows."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
     parser.add_argument("--llsim", default="build/llsim")
-    parser.add_argument("--out", default="out/mlperf_storage")
+    parser.add_argument("--out", default=out)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--rows", type=int, default=0)
-    args = parser.parse_args()
+    parser.add_argument("--rows", type=int, default=0, help="the first N rows only")
+    return parser
+
+
+def training_rows(limit):
+    """The rows of the training table, the first `limit` (all with 0)."""
     with open(DATA) as f:
         rows = list(csv.DictReader(f))
-    if args.rows:
-        rows = rows[:args.rows]
+    return rows[:limit] if limit else rows
+
+
+def main():
+    args = training_arguments(__doc__, "out/mlperf_storage").parse_args()
+    rows = training_rows(args.rows)
     os.makedirs(os.path.join(args.out, "scenarios"), exist_ok=True)
     jobs = []
     for i, row in enumerate(rows):

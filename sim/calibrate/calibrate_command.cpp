@@ -182,12 +182,13 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
   auto* requests =
       c->add_option("--requests", a.requests, "a real run's per-request times, fitted by simulating the run")
           ->type_name("FILE");
-  c->add_option("--scenario", a.scenario, "with --requests: the scenario that describes the run's platform")
-      ->type_name("FILE");
-  c->add_option("--phase", a.phase, "with --requests: its serve phase, whose workload becomes the log");
-  c->add_option("--format", a.format, "with --requests: requests (JSON lines) or vllm_benchmark");
-  c->add_option("--max-runs", a.max_runs, "with --requests: simulations the search may make")
-      ->check(CLI::Range(1, 100000));
+  auto* scenario =
+      c->add_option("--scenario", a.scenario, "with --requests: the scenario that describes the run's platform")
+          ->type_name("FILE");
+  auto* phase  = c->add_option("--phase", a.phase, "with --requests: its serve phase, whose workload becomes the log");
+  auto* format = c->add_option("--format", a.format, "with --requests: requests (JSON lines) or vllm_benchmark");
+  auto* max_runs = c->add_option("--max-runs", a.max_runs, "with --requests: simulations the search may make")
+                       ->check(CLI::Range(1, 100000));
   requests->excludes(model)->excludes(gpu)->excludes(steps)->excludes(profile)->excludes(attention);
   requests->excludes(cpu)->excludes(ar);
   auto* storage = c->add_option("--storage", a.storage,
@@ -206,17 +207,23 @@ CLI::App* add_calibrate_command(CLI::App& app, CalibrateArguments& a)
   profile->excludes(attention)->excludes(cpu)->excludes(ar);
   attention->excludes(cpu)->excludes(ar);
   cpu->excludes(ar);
-  c->add_option("--fit", a.fit,
-                "coefficients to fit (default: those the measurements determine); 'none' checks the --start "
-                "values against the measurements")
-      ->type_name("K,...")
-      ->check([](const std::string& v) { return v.empty() ? std::string("expects coefficients, or none") : ""; });
-  c->add_option("--start", a.start, "starting values, and fixed values for those not fitted: 'kernel_launch: 4us'")
-      ->type_name("C");
-  c->add_option("--folds", a.folds, "k of the k-fold held-out error (0: none)")->check(CLI::Range(0, 100));
-  c->add_option("--seed", a.seed, "seed of the folds' order");
+  auto* fit =
+      c->add_option("--fit", a.fit,
+                    "coefficients to fit (default: those the measurements determine); 'none' checks the --start "
+                    "values against the measurements")
+          ->type_name("K,...")
+          ->check([](const std::string& v) { return v.empty() ? std::string("expects coefficients, or none") : ""; });
+  auto* start =
+      c->add_option("--start", a.start, "starting values, and fixed values for those not fitted: 'kernel_launch: 4us'")
+          ->type_name("C");
+  auto* folds =
+      c->add_option("--folds", a.folds, "k of the k-fold held-out error (0: none)")->check(CLI::Range(0, 100));
+  auto* seed = c->add_option("--seed", a.seed, "seed of the folds' order");
   c->add_option("--errors", a.errors, "write every point's measured and predicted time to this CSV")->type_name("FILE");
   c->add_option("--out", a.out, "also write the iteration: block to this file")->type_name("FILE");
+  // --storage fits a scenario key on a grid: the GPU fit's options mean nothing to it.
+  for (CLI::Option* o : {fit, start, folds, seed, scenario, phase, format, max_runs})
+    storage->excludes(o);
   return c;
 }
 

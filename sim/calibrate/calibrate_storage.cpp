@@ -64,7 +64,7 @@ Range parse_range(const std::string& text)
   return r;
 }
 
-// A run's figure: summary.json's phases.<phase>.<metric> (NaN for null).
+// A run's figure: summary.json's phases.<phase>.<metric>, which must be a number.
 double read_figure(const std::string& summary, const StoragePoint& p)
 {
   std::ifstream in(summary);
@@ -74,7 +74,10 @@ double read_figure(const std::string& summary, const StoragePoint& p)
   const nlohmann::json& phase = s["phases"][p.phase];
   if (!phase.contains(p.metric))
     throw ConfigError(p.where + ": phase '" + p.phase + "' has no metric '" + p.metric + "'");
-  return phase[p.metric].is_number() ? phase[p.metric].get<double>() : NAN;
+  if (!phase[p.metric].is_number())
+    throw ConfigError(p.where + ": metric '" + p.phase + "." + p.metric + "' is " +
+                      (phase[p.metric].is_null() ? "null" : "not a number") + " in its run of " + p.scenario);
+  return phase[p.metric].get<double>();
 }
 
 // Runs every point at every candidate, `jobs` at a time: simulated[candidate][point].
@@ -99,29 +102,39 @@ std::vector<std::vector<double>> simulate_all(const std::vector<StoragePoint>& p
   ChildRuns children;
   size_t next = 0, done = 0;
   const auto job_dir = [&dir](size_t j) { return dir / ("run" + std::to_string(j)); };
-  while (done < jobs) {
-    while (next < jobs && children.running() < static_cast<size_t>(a.jobs)) {
-      const StoragePoint& p   = points[next % points.size()];
-      const std::string value = range.text(candidates[next / points.size()]);
-      children.start(
-          next, {"run", p.scenario, "--quiet", "--out", job_dir(next).string(), "--set", a.coefficient + "=" + value},
-          job_dir(next).string() + ".stderr");
-      ++next;
+  // A failure leaves the runs in flight to end before the scratch directory goes.
+  const auto drain = [&children] {
+    while (children.running() > 0)
+      children.wait_any();
+  };
+  try {
+    while (done < jobs) {
+      while (next < jobs && children.running() < static_cast<size_t>(a.jobs)) {
+        const StoragePoint& p   = points[next % points.size()];
+        const std::string value = range.text(candidates[next / points.size()]);
+        children.start(
+            next, {"run", p.scenario, "--quiet", "--out", job_dir(next).string(), "--set", a.coefficient + "=" + value},
+            job_dir(next).string() + ".stderr");
+        ++next;
+      }
+      const ChildExit e     = children.wait_any();
+      const StoragePoint& p = points[e.job % points.size()];
+      if (e.status != 0) {
+        std::ifstream in(job_dir(e.job).string() + ".stderr");
+        std::stringstream text;
+        text << in.rdbuf();
+        throw ConfigError(p.where + ": llsim run " + p.scenario + " with " + a.coefficient + "=" +
+                          range.text(candidates[e.job / points.size()]) + " failed (exit " + std::to_string(e.status) +
+                          "): " + text.str());
+      }
+      simulated[e.job / points.size()][e.job % points.size()] =
+          read_figure((job_dir(e.job) / "summary.json").string(), p);
+      fs::remove_all(job_dir(e.job));
+      ++done;
     }
-    const ChildExit e     = children.wait_any();
-    const StoragePoint& p = points[e.job % points.size()];
-    if (e.status != 0) {
-      std::ifstream in(job_dir(e.job).string() + ".stderr");
-      std::stringstream text;
-      text << in.rdbuf();
-      throw ConfigError(p.where + ": llsim run " + p.scenario + " with " + a.coefficient + "=" +
-                        range.text(candidates[e.job / points.size()]) + " failed (exit " + std::to_string(e.status) +
-                        "): " + text.str());
-    }
-    simulated[e.job / points.size()][e.job % points.size()] =
-        read_figure((job_dir(e.job) / "summary.json").string(), p);
-    fs::remove_all(job_dir(e.job));
-    ++done;
+  } catch (...) {
+    drain();
+    throw;
   }
   return simulated;
 }
@@ -181,6 +194,12 @@ int calibrate_storage(const CalibrateArguments& a)
   if (a.coefficient.empty() || a.range.empty())
     throw std::invalid_argument("calibrate --storage needs --coefficient KEY and --range LOW:HIGH");
   const Range range = parse_range(a.range);
+  const auto same   = [](const std::string& x, const std::string& y) {
+    std::error_code ignored;
+    return !x.empty() && !y.empty() && fs::weakly_canonical(x, ignored) == fs::weakly_canonical(y, ignored);
+  };
+  if (same(a.errors, a.out) || same(a.errors, a.storage) || same(a.out, a.storage))
+    throw ConfigError("--errors, --out and --storage must be three different files");
   if (!a.errors.empty())
     check_writable("--errors", a.errors);
   if (!a.out.empty())
@@ -213,10 +232,12 @@ int calibrate_storage(const CalibrateArguments& a)
   for (size_t g = 0; g < fit.group_names.size(); ++g)
     report << "    without " << fit.group_names[g] << ": "
            << (fit.per_group[g] < candidates.size() ? range.text(candidates[fit.per_group[g]])
-                                                    : std::string("no candidate"))
+                                                    : std::string("none (no other group's rows to fit on)"))
            << "\n";
-  if (fit.all_rows == 0 || fit.all_rows + 1 == candidates.size())
-    report << "  note: the fit is at an end of --range: widen it\n";
+  const auto at_end = [&candidates](size_t c) { return c == 0 || c + 1 >= candidates.size(); };
+  if (at_end(fit.all_rows) ||
+      std::any_of(fit.per_group.begin(), fit.per_group.end(), [&](size_t c) { return at_end(c); }))
+    report << "  note: a fit is at an end of --range (widen it), or no other group was left to fit on\n";
   report << "  per row (measured; fitted, error; held out, error):\n";
   for (size_t r = 0; r < points.size(); ++r) {
     const size_t h = fit.held_out[r];
@@ -232,6 +253,8 @@ int calibrate_storage(const CalibrateArguments& a)
         << a.coefficient << ": " << best << "\n";
   if (!a.errors.empty()) {
     std::ofstream out(a.errors);
+    if (!out)
+      throw ConfigError("--errors " + a.errors + ": cannot write");
     out << "point,group,measured,fitted,fitted_error,held_out_value,held_out,held_out_error\n";
     for (size_t r = 0; r < points.size(); ++r) {
       const size_t h = fit.held_out[r];

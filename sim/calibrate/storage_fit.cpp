@@ -20,6 +20,8 @@ size_t best_candidate(const StorageFitInput& in, const std::vector<bool>& use)
 {
   size_t best      = in.simulated.size();
   double best_loss = std::numeric_limits<double>::infinity();
+  if (std::find(use.begin(), use.end(), true) == use.end())
+    return best;  // no row to fit: no candidate is better than another
   for (size_t c = 0; c < in.simulated.size(); ++c) {
     double loss = 0;
     for (size_t r = 0; r < in.measured.size() && std::isfinite(loss); ++r) {

@@ -22,7 +22,8 @@ struct StorageFitInput {
   std::vector<std::string> groups;  // of each row
 };
 
-// The candidate that fits the rows `use` marks best; candidates.size() when none is usable.
+// The candidate that fits the rows `use` marks best; candidates.size() when none is usable or no
+// row is marked.
 size_t best_candidate(const StorageFitInput& in, const std::vector<bool>& use);
 
 struct StorageFit {
@@ -32,7 +33,8 @@ struct StorageFit {
   std::vector<size_t> per_group;         // the candidate fitted without each group
 };
 
-// Both fits; a group left out whose complement has no usable candidate gets candidates.size().
+// Both fits; a group left out whose complement has no usable candidate (or no row: a single
+// group) gets candidates.size().
 StorageFit fit_storage(const StorageFitInput& in);
 
 }  // namespace llsim

@@ -90,6 +90,33 @@ const ParamTable& dlio_checkpoint_workload_params()
   return t;
 }
 
+namespace {
+
+// The keys that override a preset's figures, each with the figure it sets.
+std::vector<std::pair<const char*, int64_t*>> keyed_figures(DlioCheckpointWorkload& w)
+{
+  return {{"num_layers", &w.shape.layers},
+          {"hidden_size", &w.shape.hidden},
+          {"ffn_hidden_size", &w.shape.ffn_hidden},
+          {"vocab_size", &w.shape.vocab},
+          {"num_attention_heads", &w.shape.heads},
+          {"num_kv_heads", &w.shape.kv_heads},
+          {"tensor", &w.tensor},
+          {"pipeline", &w.pipeline},
+          {"zero_stage", &w.zero_stage}};
+}
+
+}  // namespace
+
+void show_checkpoint_figures(const DlioCheckpointWorkload& w, const Params& p)
+{
+  DlioCheckpointWorkload shown = w;
+  YAML::Node node              = p.ref().node();
+  for (const auto& [key, figure] : keyed_figures(shown))
+    if (!p.has(key))
+      node[key] = std::to_string(*figure);
+}
+
 DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p)
 {
   const std::string name              = p.text("workload");
@@ -102,32 +129,25 @@ DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p)
   if (found == nullptr)
     p.fail("workload", unknown_word("workload", name, names));
   DlioCheckpointWorkload w = *found;
-  YAML::Node node          = p.ref().node();
-  // Each figure from its key, or the preset's written into the section for resolved.yaml.
-  const auto figure = [&p, &node](const char* key, int64_t& into) {
+  for (const auto& [key, figure] : keyed_figures(w))
     if (p.has(key))
-      into = p.integer(key);
-    else
-      node[key] = std::to_string(into);
-  };
-  figure("num_layers", w.shape.layers);
-  figure("hidden_size", w.shape.hidden);
-  figure("ffn_hidden_size", w.shape.ffn_hidden);
-  figure("vocab_size", w.shape.vocab);
-  figure("num_attention_heads", w.shape.heads);
-  figure("num_kv_heads", w.shape.kv_heads);
-  figure("tensor", w.tensor);
-  figure("pipeline", w.pipeline);
-  figure("zero_stage", w.zero_stage);
+      *figure = p.integer(key);
   w.saves = p.integer("saves");
   w.loads = p.integer("loads");
+  // A figure that does not fit is the fault of the key that gave it, or of the workload's preset.
+  const auto blame = [&p](const char* key) { return p.has(key) ? key : "workload"; };
   if (w.shape.heads > w.shape.hidden)
-    p.fail(p.has("num_attention_heads") ? "num_attention_heads" : "hidden_size",
+    p.fail(blame("num_attention_heads"),
            std::to_string(w.shape.heads) + " heads cannot share a hidden width of " + std::to_string(w.shape.hidden));
   if (w.shape.kv_heads > w.shape.heads)
-    p.fail(p.has("num_kv_heads") ? "num_kv_heads" : "num_attention_heads",
-           std::to_string(w.shape.kv_heads) + " key and value heads, more than the " + std::to_string(w.shape.heads) +
-               " attention heads");
+    p.fail(blame("num_kv_heads"), std::to_string(w.shape.kv_heads) + " key and value heads, more than the " +
+                                      std::to_string(w.shape.heads) + " attention heads");
+  if (w.tensor > w.shape.heads)
+    p.fail(blame("tensor"), "tensor parallelism " + std::to_string(w.tensor) + " splits " +
+                                std::to_string(w.shape.heads) + " attention heads: at most one rank per head");
+  if (w.pipeline > w.shape.layers)
+    p.fail(blame("pipeline"),
+           std::to_string(w.pipeline) + " pipeline stages for " + std::to_string(w.shape.layers) + " layers");
   if (w.saves + w.loads == 0)
     p.fail("saves", "saves and loads are both 0: nothing to run");
   return w;

@@ -44,5 +44,8 @@ const std::vector<DlioCheckpointWorkload>& dlio_checkpoint_presets();
 // The phase's workload keys (workload, then the figures that override its preset).
 const ParamTable& dlio_checkpoint_workload_params();
 DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p);
+// Writes the figures the section does not give into it, so that resolved.yaml shows what was
+// run: after every check that names a key, which then could not tell the user's from these.
+void show_checkpoint_figures(const DlioCheckpointWorkload& w, const Params& p);
 
 }  // namespace llsim

@@ -78,6 +78,30 @@ for body, text in ((f"scenario,group,measured\n{BASE},a,1\n", "metric"),
     _, _, err = run("calibrate", "--storage", bad, "--coefficient", KEY, "--range", "0.25GBps:1GBps", "--grid", "2",
                     expect=2)
     check(text in err, f"'{text}' in {err[-300:]}")
+# One group: nothing is left to fit on when it is left out, and the report says so.
+single = os.path.join(work, "single.csv")
+with open(single, "w") as f:
+    f.write("scenario,group,metric,measured\n")
+    f.write(f"{BASE},a,ckpt.save_GiBps,{a['save_GiBps']!r}\n{BASE},a,ckpt.load_GiBps,{a['load_GiBps']!r}\n")
+_, out, _ = run("calibrate", "--storage", single, "--coefficient", KEY, "--range", "0.25GBps:1GBps", "--grid", "3")
+check("without a: none (no other group's rows to fit on)" in out and "(held out): median |error| n/a" not in out and
+      "0 of 2 within 25% (2 without a prediction)" in out, f"a single group has no held-out prediction: {out}")
+# A metric with no figure in its run (no save, so no save throughput) is named at its row.
+load_only = os.path.join(work, "load_only.yaml")
+with open(load_only, "w") as f:
+    f.write(open(BASE).read().replace("workload: llama3-8b}", "workload: llama3-8b, saves: 0}"))
+nulls = os.path.join(work, "nulls.csv")
+with open(nulls, "w") as f:
+    f.write(f"scenario,group,metric,measured\n{load_only},a,ckpt.save_GiBps,1\n")
+_, _, err = run("calibrate", "--storage", nulls, "--coefficient", KEY, "--range", "0.25GBps:1GBps", "--grid", "2",
+                expect=2)
+check("nulls.csv:2: metric 'ckpt.save_GiBps' is null in its run" in err, f"a null metric is named: {err[-300:]}")
+# --errors, --out and the points must be three files; options of the GPU fit are refused.
+for args, text in ((["--errors", block, "--out", block], "three different files"),
+                   (["--errors", points], "three different files"), (["--folds", "3"], "excludes")):
+    _, _, err = run("calibrate", "--storage", points, "--coefficient", KEY, "--range", "0.25GBps:1GBps", *args,
+                    expect=2)
+    check(text in err, f"{args}: '{text}' in {err[-300:]}")
 _, _, err = run("calibrate", "--storage", points, "--coefficient", "phases.ckpt.nokey", "--range", "1GBps:2GBps",
                 expect=2)
 check("nokey" in err, f"a key the scenario does not have fails its runs, named: {err[-300:]}")

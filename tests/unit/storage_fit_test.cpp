@@ -39,7 +39,20 @@ TEST_CASE("a candidate with no figure for a row cannot fit that row")
   CHECK(best_candidate(in, {true, true}) == 1);
   CHECK(best_candidate(in, {true, false}) == 0);
   in.simulated = {{10, NAN}};
-  CHECK(best_candidate(in, {true, true}) == 1);  // none usable: the candidate count
+  CHECK(best_candidate(in, {true, true}) == 1);    // none usable: the candidate count
+  CHECK(best_candidate(in, {false, false}) == 1);  // no row to fit: likewise
+}
+
+TEST_CASE("a single group left out has no other rows to fit on: no candidate")
+{
+  StorageFitInput in;
+  in.measured          = {1, 2};
+  in.groups            = {"only", "only"};
+  in.simulated         = {{1, 2}, {2, 4}};
+  const StorageFit fit = fit_storage(in);
+  CHECK(fit.all_rows == 0);
+  CHECK(fit.per_group == std::vector<size_t>{2});
+  CHECK(fit.held_out == std::vector<size_t>{2, 2});
 }
 
 TEST_CASE("leaving one group out fits on the others and predicts the group's rows")

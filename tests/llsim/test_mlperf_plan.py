@@ -1,0 +1,36 @@
+"""analysis/mlperf_plan.py (docs/validation.md, storage) asks llsim plan MLPerf Storage's question
+for each training row: on the first row (80 emulated A100s of resnet50 on one client), the counts
+tried run from twice the submission to half of it, the scenario's dataset holds one step of the
+most, and plans.csv places the answer against the submission in steps of that list."""
+import csv
+import json
+import os
+import subprocess
+import sys
+
+from harness import LLSIM, ROOT, check, finish, scratch_dir
+
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+from mlperf_plan import counts  # noqa: E402
+
+check(counts(80) == [160, 140, 120, 100, 90, 80, 70, 60, 50, 40], f"the counts tried for 80: {counts(80)}")
+check(counts(1) == [2, 1], f"the counts tried for 1: {counts(1)}")
+
+out = scratch_dir()
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_plan.py", "--llsim", LLSIM, "--out", out, "--rows", "1"],
+                      cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 0, f"mlperf_plan.py exits 0: {proc.stderr[-2000:]}")
+plans = list(csv.DictReader(open(os.path.join(out, "plans.csv")))) if proc.returncode == 0 else []
+check(len(plans) == 1 and plans[0]["submitted"] == "80", f"one row planned, submitted 80: {plans}")
+if plans:
+    name = plans[0]["row"]
+    answer = json.load(open(os.path.join(out, "plans", name, "answer.json")))
+    found = int(answer["point"]["phases.train.accelerators"]) if answer["feasible"] else 0
+    listed = counts(80)
+    steps = abs(listed.index(found) - listed.index(80)) if found else len(listed) - listed.index(80)
+    check(plans[0]["steps_off"] == str(steps), f"steps off {plans[0]['steps_off']} is the answer's place: {steps}")
+    check(plans[0]["within_one_step"] == str(steps <= 1), "within one step follows the steps off")
+    points = list(csv.DictReader(open(os.path.join(out, "plans", name, "points.csv"))))
+    check(all(int(p["phases.train.accelerators"]) in listed for p in points), "every point run is a listed count")
+check("within one step of the submitted count" in proc.stdout, "the report gives the share within one step")
+finish()
