@@ -95,8 +95,7 @@ struct Operation {
   IoKind kind;
   int64_t index;
   double start_s, end_s;
-  double seconds(double) const { return end_s - start_s; }
-  double GiBps(double bytes) const { return bytes / (end_s - start_s) / kGiB; }
+  double seconds() const { return end_s - start_s; }
 };
 
 class DlioCheckpointPhase : public Phase {
@@ -175,8 +174,9 @@ class DlioCheckpointPhase : public Phase {
   Metrics metrics() const override
   {
     const double bytes = plan_.total_B();
-    const double save  = mean_of(IoKind::PfsWrite, &Operation::seconds);
-    const double load  = mean_of(IoKind::PfsRead, &Operation::seconds);
+    const double save  = mean_of(IoKind::PfsWrite, [](const Operation& op) { return op.seconds(); });
+    const double load  = mean_of(IoKind::PfsRead, [](const Operation& op) { return op.seconds(); });
+    const auto GiBps   = [bytes](const Operation& op) { return bytes / op.seconds() / kGiB; };
     return {{"processes", static_cast<double>(parallelism_.ranks())},
             {"data_parallel", static_cast<double>(parallelism_.data)},
             {"checkpoint_bytes", bytes},
@@ -184,10 +184,10 @@ class DlioCheckpointPhase : public Phase {
             {"largest_rank_bytes", largest_writer_B()},
             {"saves", static_cast<double>(count(IoKind::PfsWrite))},
             {"save_s", save},
-            {"save_GiBps", mean_of(IoKind::PfsWrite, &Operation::GiBps, bytes)},
+            {"save_GiBps", mean_of(IoKind::PfsWrite, GiBps)},
             {"loads", static_cast<double>(count(IoKind::PfsRead))},
             {"load_s", load},
-            {"load_GiBps", mean_of(IoKind::PfsRead, &Operation::GiBps, bytes)}};
+            {"load_GiBps", mean_of(IoKind::PfsRead, GiBps)}};
   }
 
   // <phase>.csv: one row per save and load.
@@ -196,10 +196,10 @@ class DlioCheckpointPhase : public Phase {
     CsvWriter t;
     t.header = {"operation", "index", "start_s", "end_s", "duration_s", "GiBps"};
     for (const Operation& op : operations_) {
-      const double duration = op.end_s - op.start_s;
+      const double duration = op.seconds();
       t.rows.push_back({op.kind == IoKind::PfsWrite ? "save" : "load", std::to_string(op.index),
                         format_number(op.start_s - start_s_), format_number(op.end_s - start_s_),
-                        format_number(duration), format_number(op.GiBps(plan_.total_B()))});
+                        format_number(duration), format_number(plan_.total_B() / duration / kGiB)});
     }
     return {{"", t}};
   }
@@ -269,11 +269,12 @@ class DlioCheckpointPhase : public Phase {
 
   // The mean over the operations of `kind` of a figure of each (MLPerf's throughput is the mean
   // of each checkpoint's, not the size over the mean duration); NaN when there were none.
-  double mean_of(IoKind kind, double (Operation::*figure)(double) const, double bytes = 0) const
+  template <class Figure>
+  double mean_of(IoKind kind, Figure figure) const
   {
     double sum = 0;
     for (const Operation& op : operations_)
-      sum += op.kind == kind ? (op.*figure)(bytes) : 0;
+      sum += op.kind == kind ? figure(op) : 0;
     const int64_t n = count(kind);
     return n > 0 ? sum / static_cast<double>(n) : NAN;
   }
