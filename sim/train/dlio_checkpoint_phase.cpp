@@ -9,10 +9,11 @@
 //     service: fs               the storage service the checkpoints go to
 //     forwarding: fwd           a forwarding service in front of it (absent: none)
 //     processes: 512            ranks (DLIO's MPI processes): tensor x pipeline x data
-//     workload: llama3-405b     the model and its parallelism (dlio_checkpoint_workload.hpp); any
-//     saves: 1                  of num_layers, hidden_size, ffn_hidden_size, vocab_size,
-//     loads: 1                  num_attention_heads, num_kv_heads, tensor, pipeline, zero_stage
-//                               overrides its figure
+//     workload: llama3-405b     the model and its parallelism (dlio_checkpoint_workload.hpp), or
+//                               config: a DLIO checkpoint workload YAML (dlio_checkpoint_config.hpp);
+//     saves: 1                  any of num_layers, hidden_size, ffn_hidden_size, vocab_size,
+//     loads: 1                  num_attention_heads, num_kv_heads, tensor, pipeline, zero_stage,
+//                               saves and loads overrides its figure
 //     process_bandwidth: 1GBps  what one rank's request moves at most (fitted): a save sends
 //                               one at a time, a load keeps read_ahead in flight
 //     request: 256MiB           size of the simulated requests
@@ -129,6 +130,10 @@ class DlioCheckpointPhase : public Phase {
     if (p.integer("stripe_count") > static_cast<int64_t>(storage_->targets()))
       p.fail("stripe_count", std::to_string(p.integer("stripe_count")) + " targets per file, but service '" +
                                  storage_->name() + "' has " + std::to_string(storage_->targets()));
+    if (w_.data > 0 && processes != model_parallel * w_.data)
+      p.fail("processes", std::to_string(processes) + " ranks, but tensor " + std::to_string(w_.tensor) +
+                              " x pipeline " + std::to_string(w_.pipeline) + " x data " + std::to_string(w_.data) +
+                              " (the config's data-parallel degree) = " + std::to_string(model_parallel * w_.data));
     parallelism_ = {processes / model_parallel, w_.pipeline, w_.tensor, 1};
     model_       = dlio_model_state(w_, processes);
     // Every rank its own writer of one I/O process and one file, on its host.

@@ -1,8 +1,9 @@
 // What a DLIO checkpoint workload is (MLPerf Storage's checkpointing benchmark, v2.0 on), as the
 // `dlio_checkpoint` phase kind reads it: a Llama 3-shaped transformer, its parallelism and ZeRO
 // stage, and how many checkpoints are saved and loaded. A preset (llama3-8b, llama3-70b,
-// llama3-405b, llama3-1t: the model and parallelism of MLPerf Storage's configs) gives the
-// figures, any of which the phase's keys override.
+// llama3-405b, llama3-1t: the model and parallelism of MLPerf Storage's configs) or a DLIO
+// checkpoint configuration file (`config:`, dlio_checkpoint_config.hpp) gives the figures, any of
+// which the phase's keys override.
 //
 // The state a checkpoint holds, as DLIO's checkpointing (dlio_benchmark's base_checkpointing.py)
 // sizes it: the model's parameters counted from its shape (embedding and LM head vocab x hidden
@@ -33,6 +34,7 @@ struct DlioCheckpointWorkload {
   TransformerShape shape;
   int64_t tensor = 1, pipeline = 1;
   int64_t zero_stage = 0;
+  int64_t data       = 0;        // the data-parallel degree a config states (0: what the ranks leave)
   int64_t saves = 1, loads = 1;  // DLIO's num_checkpoints_write, num_checkpoints_read
 };
 
@@ -41,7 +43,7 @@ double dlio_parameter_count(const TransformerShape& shape);
 // The state one checkpoint of `ranks` ranks holds, and who holds which part of it.
 ModelState dlio_model_state(const DlioCheckpointWorkload& w, int64_t ranks);
 const std::vector<DlioCheckpointWorkload>& dlio_checkpoint_presets();
-// The phase's workload keys (workload, then the figures that override its preset).
+// The phase's workload keys (workload or config, then the figures that override its figures).
 const ParamTable& dlio_checkpoint_workload_params();
 DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p);
 // Writes the figures the section does not give into it, so that resolved.yaml shows what was

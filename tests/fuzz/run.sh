@@ -42,7 +42,8 @@ seeds_for() {
     fuzz_burstgpt_trace) ls "$root"/tests/inputs/burstgpt_sample.csv ;;
     fuzz_measurements) ls "$root"/tests/fuzz/seeds/measurements_* ;;
     fuzz_fault_events) ls "$root"/tests/fuzz/seeds/fault_events_* ;;
-    fuzz_dlio_config) ls "$root"/tests/inputs/dlio/*.yaml "$root"/tests/bad/dlio/configs/*.yaml ;;
+    fuzz_dlio_config) ls "$root"/tests/inputs/dlio/*.yaml "$root"/tests/bad/dlio/configs/*.yaml \
+      "$root"/tests/inputs/dlio_checkpoint/*.yaml "$root"/tests/bad/dlio_checkpoint/configs/*.yaml ;;
   esac
 }
 

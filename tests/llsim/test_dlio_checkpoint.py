@@ -9,12 +9,14 @@ forms, on llama3-8b (ZeRO-3, 8 ranks) from one client to one server of 8 disks o
   and, each rank at its process_bandwidth, the save takes rank 0's bytes / process_bandwidth;
 - every key changes the run: the shape's figures, tensor, pipeline, saves, loads, request,
   read_ahead, stripe_count, forwarding;
+- a DLIO checkpoint workload file read unchanged (config:) gives the preset's checkpoint, its
+  saves and loads, and the phase's keys override it (broken files: tests/bad/dlio_checkpoint/);
 - bad figures are errors at their line, blaming the key given (or the workload, for its preset's
   figures); too many requests are refused; a client's failure ends the run with an error.
 """
 import os
 
-from harness import check, check_close, finish, phase_metrics, run, run_fails, scratch_dir
+from harness import check, check_close, finish, phase_metrics, run, run_fails, run_out, scratch_dir, summary
 
 SCENARIO = "tests/inputs/dlio_checkpoint.yaml"
 P = "phases.ckpt."
@@ -89,6 +91,28 @@ FWD = ["platform.groups.fwd={count: 1, nic: {bandwidth: 2GBps, latency: 1us}}",
 m = phase_metrics(SCENARIO, "ckpt", *FAST, *FWD)
 if m:
     check_close(m["save_s"], SIZE / 2e9, 0.05, "through one forwarding node of 2 GB/s")
+
+# A DLIO checkpoint workload file (llama3-8b's figures, data 8, 2 saves and 1 load) runs as the
+# preset does; the phase's keys override the file; resolved.yaml shows the file's figures.
+CONFIG = "tests/inputs/dlio_checkpoint_config.yaml"
+preset = phase_metrics(SCENARIO, "ckpt", f"{P}saves=2")
+out = run_out(CONFIG)
+from_file = summary(out)["phases"]["ckpt"] if out else None
+if preset and from_file:
+    for metric in ("checkpoint_bytes", "save_s", "load_s", "saves", "loads", "data_parallel"):
+        check(from_file[metric] == preset[metric], f"config: {metric} {from_file[metric]} as the preset's {preset[metric]}")
+    check(from_file["saves"] == 2 and from_file["loads"] == 1, f"config: the file's 2 saves and 1 load: {from_file}")
+    with open(os.path.join(out, "resolved.yaml")) as f:
+        resolved = f.read()
+    check("saves: 2" in resolved and "num_layers: 32" in resolved, "resolved.yaml shows the file's figures")
+m = phase_metrics(CONFIG, "ckpt", f"{P}num_layers=16", f"{P}saves=1")
+if m and from_file:
+    check(m["checkpoint_bytes"] < from_file["checkpoint_bytes"] and m["saves"] == 1,
+          f"keys override the file: {m['checkpoint_bytes']} bytes, {m['saves']} saves")
+m = phase_metrics(CONFIG, "ckpt", f"{P}config=dlio_checkpoint/llama3_405b.yaml", f"{P}processes=512")
+if m:
+    check_close(m["checkpoint_GiB"], 5292.25, 2e-4, "llama3-405b's file: MLPerf Storage's 5,292.25 GiB")
+    check(m["saves"] == 1 and m["loads"] == 0 and m["data_parallel"] == 2, f"405b's file: {m}")
 
 # Bad inputs: errors at their line, no output.
 run_fails(SCENARIO, "do not spread evenly", f"{P}processes=7", "platform.groups.clients.count=2")
