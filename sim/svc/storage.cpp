@@ -60,6 +60,18 @@ const ParamTable& StorageService::params()
                           "limit but the network)")
           .defaults("0Bps")
           .at_least(0),
+      ParamSpec::quantity("client_request_rate", Dimension::Rate,
+                          "requests one client host's file system client passes for this service per second, in "
+                          "series with client_bandwidth's bytes (a FUSE daemon's or an RPC client's ceiling; 0: "
+                          "no limit)")
+          .defaults("0/s")
+          .at_least(0),
+      ParamSpec::quantity("thread_request_rate", Dimension::Rate,
+                          "requests one client thread completes per second at most: each request lasts at least "
+                          "its inverse, the client's round trip per request (system call, FUSE or RPC); 0: no "
+                          "limit")
+          .defaults("0/s")
+          .at_least(0),
       ParamSpec::quantity("write_cache", Dimension::Size,
                           "memory of one server holding written bytes until their disk has them; decides how far "
                           "the network runs ahead of the disks (assumption)")
@@ -77,6 +89,12 @@ const ParamTable& StorageService::params()
 }
 
 namespace {
+
+// The time of one of `rate` things per second (0: no limit, no time).
+double inverse(double rate)
+{
+  return rate > 0 ? 1 / rate : 0;
+}
 
 // The targets of a storage service: the disks of its servers.
 TargetGrid target_grid(const Params& p, const GroupSpec& servers)
@@ -96,6 +114,8 @@ StorageService::StorageService(const Params& p, const Context& c)
     , write_cache_B_(p.quantity("write_cache"))
     , request_cost_s_(p.quantity("request_cost"))
     , client_Bps_(p.quantity("client_bandwidth"))
+    , client_request_s_(inverse(p.quantity("client_request_rate")))
+    , thread_request_s_(inverse(p.quantity("thread_request_rate")))
 {
   utilisation_of(grid_.disks_per_server);
   if (p.has("metadata"))
@@ -188,8 +208,11 @@ void StorageService::write_forwarded(const TargetIo& io, IoCallback done)
   write_to_disk(io, done);
 }
 
-void StorageService::submit(const TargetIo& io, IoCallback done)
+void StorageService::submit(const TargetIo& issued, IoCallback done)
 {
+  TargetIo io = issued;
+  if (io.issued_s < 0)
+    io.issued_s = now();
   if (io.op == IoOp::Write && !io.credited) {
     take_credit(io.target, io.bytes, [this, io, done] {
       TargetIo credited = io;
@@ -247,7 +270,7 @@ void StorageService::receive_write(const TargetIo& io, const IoCallback& done)
     done(space);
     return;
   }
-  if (!serve_request(io.client, io.client, host, io.bytes, deadline, io.min_duration)) {
+  if (!serve_request(io, io.client, host, deadline)) {
     give_back(io.file, io.target, io.bytes);
     interrupted(io, done);
     return;
@@ -294,17 +317,18 @@ void StorageService::read_from_disk(const TargetIo& io, const IoCallback& done)
                              }});
 }
 
-bool StorageService::serve_request(HostId client, HostId from, HostId to, double bytes, double deadline,
-                                   double min_duration)
+bool StorageService::serve_request(const TargetIo& io, HostId from, HostId to, double deadline)
 {
+  double min_duration = io.min_duration;
   if (request_cost_s_ > 0 && !pause(request_cost_s_, deadline))
     return false;
-  if (client_Bps_ > 0) {  // the client's file system client passes the bytes ahead of these first
-    double& free_s = client_free_s_[client];
-    free_s         = std::max(free_s, now()) + bytes / client_Bps_;
+  if (client_Bps_ > 0 || client_request_s_ > 0) {  // the client passes the requests ahead of this one first
+    double& free_s = client_free_s_[io.client];
+    free_s         = std::max(free_s, now()) + client_request_s_ + (client_Bps_ > 0 ? io.bytes / client_Bps_ : 0);
     min_duration   = std::max(min_duration, free_s - now());
   }
-  return transfer(*platform_, from, to, bytes, deadline, min_duration);
+  min_duration = std::max(min_duration, io.issued_s + thread_request_s_ - now());
+  return transfer(*platform_, from, to, io.bytes, deadline, min_duration);
 }
 
 void StorageService::send_read(const TargetIo& io, const IoCallback& done)
@@ -312,7 +336,7 @@ void StorageService::send_read(const TargetIo& io, const IoCallback& done)
   Server& server        = servers_[server_of_target(io.target)];
   const HostId host     = host_of_target(io.target);
   const double deadline = std::min(server.pool->deadline(), faults_->next_failure(io.client, now()));
-  if (!serve_request(io.client, host, io.client, io.bytes, deadline, io.min_duration)) {
+  if (!serve_request(io, host, io.client, deadline)) {
     interrupted(io, done);
     return;
   }

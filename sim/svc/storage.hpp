@@ -23,10 +23,11 @@
 // - When a forwarding service stands in front (forwarding.hpp) the forwarder moves the bytes: a
 //   forwarded write goes to its disk's queue as soon as its bytes have arrived (write_forwarded),
 //   a forwarded read is done when its disk has read it.
-// - A client host's file system client (kernel NFS, FUSE, RDMA) passes the bytes of its requests
-//   one after another at `client_bandwidth`: a request does not end before the bytes ahead of it
-//   and its own have passed (0: no limit but the network). A forwarded request's bytes are the
-//   forwarder's, not a client's.
+// - A client host's file system client (kernel NFS, FUSE, RDMA) passes its requests one after
+//   another, each taking 1 / `client_request_rate` plus its bytes at `client_bandwidth`: a
+//   request does not end before the requests ahead of it and itself have passed (0: no limit
+//   but the network). A client thread's request lasts at least 1 / `thread_request_rate` (its
+//   round trip). A forwarded request's bytes are the forwarder's, not a client's.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - `files:` declares file sets there from the start (declared_files.hpp), e.g. a model's weights.
 // - `cost: {per_TB_month}` prices the bytes it holds over time (sim/accounting/accounting.hpp).
@@ -70,6 +71,7 @@ struct TargetIo {
   double bytes         = 0;
   FileId file          = 0;
   double min_duration  = 0;     // the client cannot move the bytes faster than this
+  double issued_s      = -1;    // when the client issued it (set by submit)
   bool wait_for_server = true;  // a server that is down is waited for (else the request fails)
   // With wait_for_server: server failures the request survives before it fails (TimedOut);
   // -1: any number.
@@ -141,7 +143,7 @@ class StorageService : public Service {
   double per_TB_month() const { return per_TB_month_; }
 
   // Asynchronous request; `done` runs in a service thread when it is over.
-  void submit(const TargetIo& io, IoCallback done);
+  void submit(const TargetIo& issued, IoCallback done);
   // Room for `bytes` in the target's write cache; `admitted` runs when it is there (it must not
   // block). For forwarders, who take it before they move the bytes.
   void take_credit(size_t target, double bytes, std::function<void()> admitted);
@@ -169,8 +171,10 @@ class StorageService : public Service {
   void read_from_disk(const TargetIo& io, const IoCallback& done);
   void send_read(const TargetIo& io, const IoCallback& done);  // in a server thread
   // A server thread's work on one request of `client`: its request_cost, then its bytes over the
-  // network, no faster than the client's file system client passes them (client_bandwidth).
-  bool serve_request(HostId client, HostId from, HostId to, double bytes, double deadline, double min_duration);
+  // network, no faster than the client's file system client passes them (client_bandwidth,
+  // client_request_rate), and not over before a client thread's round trip since it was issued
+  // (thread_request_rate).
+  bool serve_request(const TargetIo& io, HostId from, HostId to, double deadline);
   // A request that met a host going down: started over when the server is back (if it waits
   // for it), or failed.
   void interrupted(const TargetIo& io, const IoCallback& done);
@@ -187,6 +191,8 @@ class StorageService : public Service {
   double write_cache_B_;
   double request_cost_s_;                             // per request, in a server thread
   double client_Bps_;                                 // per client host; 0: no limit
+  double client_request_s_;                           // per request, per client host, in series
+  double thread_request_s_;                           // the shortest a request lasts
   std::unordered_map<HostId, double> client_free_s_;  // when a client's file system client is free
   MetadataService* metadata_ = nullptr;
   const Platform* platform_  = nullptr;

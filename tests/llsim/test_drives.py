@@ -8,7 +8,9 @@ or write bandwidth, no more than `read_iops` / `write_iops` starting per second.
   parallelism / latency) (Little's law: requests in service = rate x time in service), within
   3%; writes at the write IOPS.
 - A storage server's per-request cost limits small requests to threads / request_cost; a
-  client host's file system client limits its bytes to client_bandwidth.
+  client host's file system client limits its bytes to client_bandwidth and its requests to
+  client_request_rate; a client thread's requests last at least 1 / thread_request_rate (one
+  DLIO rank's read threads, closed form of its AU).
 - A server outage drains a drive's queue without booking its IOPS for the failed requests.
 - A hard disk of the catalogue: its two actuators against one.
 - A preset's figures fill what the scenario leaves out, show in resolved.yaml, and a bad preset
@@ -44,6 +46,20 @@ if m:
 def read_rate(*sets):
     m = phase_metrics(SMALL, "read", *sets)
     return m["throughput_ops"] if m else float("nan")
+
+
+# 4 clients' file system clients passing 50k requests/s each: 200k/s in all, below the drive's 1M/s.
+check_close(read_rate("services.fs.client_request_rate=50k/s"), 4 * 50e3, 0.03,
+            "4 KiB reads limited by 4 clients x client_request_rate 50k/s")
+# A client thread's round trip: one cosmoflow rank (3.5 ms of compute per 2.83 MB sample) whose
+# every read lasts at least 1 / 50 = 20 ms: with 1 read thread a step takes 20 ms, with 4 5 ms.
+COSMO = ["phases.unet3d.workload=cosmoflow_h100", "phases.unet3d.accelerators=1", "phases.unet3d.files=2000",
+         "phases.unet3d.epochs=1", "phases.unet3d.record_length_stdev=0B", "services.fs.thread_request_rate=50/s"]
+for threads in (1, 4):
+    m = phase_metrics("tests/inputs/dlio.yaml", "unet3d", *COSMO, f"phases.unet3d.read_threads={threads}")
+    if m:
+        check_close(m["au"], 3.5e-3 / (20e-3 / threads), 0.03,
+                    f"cosmoflow, {threads} read threads of 50 requests/s each: AU = 3.5 ms / (20 ms / {threads})")
 
 
 # IOPS-bound: the 7450's preset has read_iops = parallelism / latency = 1M/s (its parallelism
