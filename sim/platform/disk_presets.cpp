@@ -5,7 +5,8 @@
 //   read_iops, write_iops  random 4 KiB operations per second at the vendor's rated queue depth;
 //                          absent where no figure was found (then no limit but the others)
 //   latency                the typical read latency at queue depth 1 (llsim has one latency per
-//                          disk; flash writes land in the drive's buffer and are quoted lower)
+//                          disk; flash writes land in the drive's buffer and are quoted lower);
+//                          absent where no figure was found (then 0, and parallelism 1)
 //   parallelism            derived, not published: read IOPS x read latency, the requests in
 //                          flight a drive needs to reach its rated IOPS at its QD1 latency (Little's
 //                          law), rounded; for a hard disk, its actuators
@@ -27,6 +28,28 @@ const std::vector<CataloguePreset>& disk_presets()
         {"read_iops", "1M/s"},
         {"latency", "80us"},
         {"parallelism", "80"},
+        {"capacity", "7.68TB"}}},
+      // Micron 9550 (PCIe 5.0): 14 GB/s read and 10 GB/s write, up to 3.3M random read IOPS, typical
+      // read latency 60 us (the line's specification table in StorageReview's "Micron 9550 MAX
+      // review", 2025). The PRO's random write IOPS: no figure found.
+      {"micron-9550-pro-7.68tb",
+       "Micron 9550 PRO 7.68 TB, PCIe 5.0 NVMe",
+       {{"read", "14GBps"},
+        {"write", "10GBps"},
+        {"read_iops", "3.3M/s"},
+        {"latency", "60us"},
+        {"parallelism", "198"},
+        {"capacity", "7.68TB"}}},
+      // Micron 9400 (PCIe 4.0): 7 GB/s read and write in every capacity, up to 1.6M random read and
+      // 940k random write IOPS (ComputerBase, 2023-01, "Micron 9400 SSD"). No latency figure was
+      // found: none is set, and without it one request at a time (parallelism 1) reaches the
+      // bandwidth and the IOPS.
+      {"micron-9400-pro-7.68tb",
+       "Micron 9400 PRO 7.68 TB, PCIe 4.0 NVMe",
+       {{"read", "7GBps"},
+        {"write", "7GBps"},
+        {"read_iops", "1.6M/s"},
+        {"write_iops", "940k/s"},
         {"capacity", "7.68TB"}}},
       // Kioxia CM6-R 30.72 TB (PCIe 4.0 x4, U.3): 6.9 GB/s read, 4.2 GB/s write, 1.4M random read
       // and 170k random write IOPS (heise, 2020-02, "Kioxia bringt PCIe-4.0-SSDs"); 90 us read
