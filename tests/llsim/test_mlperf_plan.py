@@ -1,7 +1,10 @@
 """analysis/mlperf_plan.py (docs/validation.md, storage) asks llsim plan MLPerf Storage's question
 for each training row: on the first row (80 emulated A100s of resnet50 on one client), the counts
-tried run from twice the submission to half of it, the scenario's dataset holds one step of the
-most, and plans.csv places the answer against the submission in steps of that list."""
+tried run from twice the submission to half of it, the scenario's dataset holds the epoch of
+mlperf_storage.steps() for the most, and plans.csv places the answer against the submission in
+steps of that list. --held-out plans each row with the value its submitter's held-out fit gave
+(from `llsim calibrate --storage --errors`): a client limit of 1 GB/s feeds fewer accelerators
+than the submission's 7.4 GB/s."""
 import csv
 import json
 import os
@@ -33,4 +36,27 @@ if plans:
     points = list(csv.DictReader(open(os.path.join(out, "plans", name, "points.csv"))))
     check(all(int(p["phases.train.accelerators"]) in listed for p in points), "every point run is a listed count")
 check("within one step of the submitted count" in proc.stdout, "the report gives the share within one step")
+
+# --held-out: the first row planned with its held-out value of client_bandwidth, 1 GB/s.
+fits = scratch_dir()
+calibration, errors = os.path.join(fits, "calibration.csv"), os.path.join(fits, "errors.csv")
+with open(calibration, "w") as f:
+    f.write("scenario,group,metric,measured\n"
+            f"scenarios/{plans[0]['row'] if plans else 'row00'}.yaml,Hammerspace,train.throughput_MiBps,7562\n")
+with open(errors, "w") as f:
+    f.write("point,group,measured,fitted,fitted_error,held_out_value,held_out,held_out_error\n"
+            f"{calibration}:2,Hammerspace,7562,7000,-0.07,1GBps,1000,-0.87\n")
+HELD = ["--held-out", errors, "--coefficient", "services.fs.client_bandwidth"]
+held_out = scratch_dir()
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_plan.py", "--llsim", LLSIM, "--out", held_out, "--rows", "1",
+                       *HELD], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 0, f"--held-out exits 0: {proc.stderr[-2000:]}")
+held = list(csv.DictReader(open(os.path.join(held_out, "plans.csv")))) if proc.returncode == 0 else []
+if held and plans:
+    check(held[0]["llsim"] == "< 40", f"a 1 GB/s client feeds fewer than half the 80: {held[0]['llsim']}")
+    check("fitted with each submitter left out" in proc.stdout, "the report says the value is held out")
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_plan.py", "--llsim", LLSIM, "--out", scratch_dir(), "--rows", "1",
+                       "--held-out", errors], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 2 and "--held-out and --coefficient go together" in proc.stderr,
+      f"--held-out alone is refused: {proc.stderr[-300:]}")
 finish()

@@ -1,13 +1,28 @@
 """analysis/mlperf_storage.py (docs/validation.md, storage) turns rows of MLPerf Storage's training
 results into scenarios and runs them: on the first rows, each scenario is valid, states the
-row's accelerators, clients and read threads, and points.csv compares llsim's throughput and AU
-with the measured ones (the error is what the two columns give); calibration.csv lists the rows
-for `llsim calibrate --storage`."""
+row's accelerators, clients and read threads, and a dataset of steps() steps per accelerator
+(the batches a rank reads ahead a tenth of the epoch at most, no more steps than the row's own
+epoch), and points.csv compares llsim's throughput and AU with the measured ones (the error is
+what the two columns give); calibration.csv lists the rows for `llsim calibrate --storage`.
+--saturate F runs F times the submitted accelerators; a factor below 1 is refused."""
 import csv
+import math
 import os
 import subprocess
+import sys
 
 from harness import LLSIM, ROOT, check, finish, scratch_dir
+
+sys.path.insert(0, os.path.join(ROOT, "analysis"))
+from mlperf_storage import steps  # noqa: E402
+
+# The epoch's steps: ten times the batches read ahead, within the workload's floor and the row's epoch.
+row = {"workload": "unet3d", "read_threads": "8", "num_files_train": "24500", "num_samples_per_file": "1",
+       "batch_size": "7", "num_accelerators": "7"}
+check(steps(row) == 80, f"8 read threads: 80 steps, {steps(row)}")
+check(steps({**row, "read_threads": "1"}) == 20, f"1 read thread reads 2 batches ahead: 20 steps, {steps({**row, 'read_threads': '1'})}")
+check(steps({**row, "read_threads": "96"}) == 500, f"96 threads: the row's own epoch of 500 steps, {steps({**row, 'read_threads': '96'})}")
+check(steps({**row, "workload": "cosmoflow", "read_threads": "1"}) == 100, "cosmoflow's floor of 100 steps")
 
 out = scratch_dir()
 proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "3"],
@@ -19,8 +34,11 @@ points = list(csv.DictReader(open(os.path.join(out, "points.csv")))) if proc.ret
 check(len(points) == 3, f"three rows compared: {len(points)}")
 for row, point in zip(rows, points):
     text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+    files = math.ceil(steps(row) * int(row["batch_size"]) * int(row["num_accelerators"]) /
+                      int(row["num_samples_per_file"]))
     check(f"accelerators: {row['num_accelerators']}," in text and f"read_threads: {row['read_threads']}," in text and
-          f"clients: {{count: {row['client_nodes']}," in text, f"{point['row']} states the row's run")
+          f"clients: {{count: {row['client_nodes']}," in text and f"files: {files}," in text,
+          f"{point['row']} states the row's run")
     check(float(point["measured_MiBps"]) == float(row["throughput_MiBps_mean"]), f"{point['row']}: measured figure")
     recomputed = 100 * (float(point["llsim_MiBps"]) / float(point["measured_MiBps"]) - 1)
     check(abs(float(point["error_pct"]) - recomputed) < 0.2,
@@ -31,4 +49,19 @@ check([(c["scenario"], c["group"], c["metric"], c["measured"]) for c in calibrat
       [(f"scenarios/{p['row']}.yaml", r["submitter"], "train.throughput_MiBps", r["throughput_MiBps_mean"])
        for p, r in zip(points, rows)], f"calibration.csv: each row for llsim calibrate --storage: {calibration}")
 check("median |throughput error|" in proc.stdout, "the report gives the median error")
+
+# --saturate 2: twice the submitted accelerators, against the same measured throughput.
+out = scratch_dir()
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "1",
+                       "--saturate", "2"], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 0, f"--saturate 2 exits 0: {proc.stderr[-2000:]}")
+if proc.returncode == 0:
+    point = list(csv.DictReader(open(os.path.join(out, "points.csv"))))[0]
+    text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+    check(f"accelerators: {2 * int(rows[0]['num_accelerators'])}," in text, "--saturate 2 runs twice the accelerators")
+    check("2 times the submitted accelerators" in proc.stdout, "the report says at how many")
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", scratch_dir(),
+                       "--saturate", "0.5"], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 2 and "expected a factor of at least 1, got '0.5'" in proc.stderr,
+      f"--saturate 0.5 refused: {proc.returncode} {proc.stderr[-300:]}")
 finish()
