@@ -41,10 +41,14 @@ def held_out_values(path, key):
     """Per row name, `--set KEY=VALUE` with the value fitted without the row's submitter. The errors
     CSV of `llsim calibrate --storage` names each point FILE:LINE, a line of the calibration CSV
     it was given, whose scenario is the row's."""
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    if not rows or "held_out_value" not in rows[0]:
-        sys.exit(f"mlperf_plan.py: {path}: expected the CSV of `llsim calibrate --storage --errors`")
+    try:
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        sys.exit(f"mlperf_plan.py: --held-out {path}: {e.strerror}")
+    if not rows or not {"point", "held_out_value"} <= set(rows[0]):
+        sys.exit(f"mlperf_plan.py: {path}: expected the CSV of `llsim calibrate --storage --errors` "
+                 "(columns point, held_out_value, ...)")
     points = {}  # calibration CSV -> its lines
     values = {}
     for r in rows:
@@ -95,18 +99,18 @@ def main():
     if bool(args.held_out) != bool(args.coefficient):
         parser.error("--held-out and --coefficient go together")
     rows = training_rows(args.rows)
-    os.makedirs(os.path.join(args.out, "scenarios"), exist_ok=True)
-    fitted = held_out_values(args.held_out, args.coefficient) if args.held_out else None
-
-    def row_sets(name):
-        if fitted is None:
-            return []
-        if name not in fitted:
-            sys.exit(f"mlperf_plan.py: {args.held_out} has no point for {name}")
-        return [fitted[name]]
-
     names = [f"row{i:02d}_{r['submitter']}_{r['workload']}_{r['accelerator']}_{r['num_accelerators']}"
              for i, r in enumerate(rows)]
+    fitted = held_out_values(args.held_out, args.coefficient) if args.held_out else None
+    missing = [n for n in names if fitted is not None and n not in fitted]
+    if missing:  # before any plan runs
+        sys.exit(f"mlperf_plan.py: {args.held_out} has no point for {', '.join(missing[:3])}"
+                 f"{f' and {len(missing) - 3} more' if len(missing) > 3 else ''} (plan fewer --rows)")
+
+    def row_sets(name):
+        return [fitted[name]] if fitted is not None else []
+
+    os.makedirs(os.path.join(args.out, "scenarios"), exist_ok=True)
     with ThreadPoolExecutor(max_workers=args.jobs) as pool:
         results = list(pool.map(lambda j: plan(args.llsim, rows[j], names[j], args.out, args.set + row_sets(names[j])),
                                 range(len(rows))))

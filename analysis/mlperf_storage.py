@@ -16,7 +16,7 @@ Nothing is fitted here: every figure a row does not state is one of ASSUMED belo
 every row, and the report says so. A dataset is scaled to fewer steps per accelerator than the
 row's epoch (llsim models no client cache, so its size changes the run's length and the share of
 the epoch that prefetching hides): steps(), enough that the batches a rank reads ahead are a
-tenth of the epoch or less.
+tenth of the epoch or less, unless the row's own epoch is shorter.
 --rows N runs the first N rows only (for the test suite).
 
 --saturate F runs each row with F times the submitted accelerators (F of 1 or more) and compares
@@ -191,8 +191,8 @@ def saturation(text):
         factor = float(text)
     except ValueError:
         factor = float("nan")
-    if not factor >= 1:
-        raise argparse.ArgumentTypeError(f"expected a factor of at least 1, got '{text}'")
+    if not (factor >= 1 and math.isfinite(factor)):
+        raise argparse.ArgumentTypeError(f"expected a finite factor of at least 1, got '{text}'")
     return factor
 
 

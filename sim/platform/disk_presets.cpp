@@ -13,11 +13,15 @@
 //   capacity               one capacity point of the line
 #include "sim/platform/disk_spec.hpp"
 
+#include <utility>
+
 namespace llsim {
 
-const std::vector<CataloguePreset>& disk_presets()
+namespace {
+
+std::vector<CataloguePreset> flash_drives()
 {
-  static const std::vector<CataloguePreset> presets = {
+  return {
       // Micron 7450 PRO (PCIe 4.0, U.3): 6.8 GB/s read and 5.6 GB/s write (line maxima, PRO and MAX
       // together), latency 80 us read (ComputerBase, 2023-10, "Micron 7500"); up to 1M random read
       // IOPS (techunwrapped, "15TB at 6.8GB/s"). Random write: no figure found.
@@ -40,10 +44,10 @@ const std::vector<CataloguePreset>& disk_presets()
         {"latency", "60us"},
         {"parallelism", "198"},
         {"capacity", "7.68TB"}}},
-      // Micron 9400 (PCIe 4.0): 7 GB/s read and write in every capacity, up to 1.6M random read and
-      // 940k random write IOPS (ComputerBase, 2023-01, "Micron 9400 SSD"). No latency figure was
-      // found: none is set, and without it one request at a time (parallelism 1) reaches the
-      // bandwidth and the IOPS.
+      // Micron 9400 (PCIe 4.0): 7 GB/s read and write in every capacity, up to 1.6M random read IOPS
+      // (ComputerBase, 2023-01, "Micron 9400 SSD"); its 940k random write IOPS are the line's, likely
+      // the MAX's, so none is set for the PRO. No latency figure was found: none is set, and without
+      // it one request at a time (parallelism 1) reaches the bandwidth and the IOPS.
       {"micron-9400-pro-7.68tb",
        "Micron 9400 PRO 7.68 TB, PCIe 4.0 NVMe",
        {{"read", "7GBps"},
@@ -86,6 +90,12 @@ const std::vector<CataloguePreset>& disk_presets()
         {"latency", "115us"},
         {"parallelism", "74"},
         {"capacity", "4TB"}}},
+  };
+}
+
+std::vector<CataloguePreset> hard_disks()
+{
+  return {
       // Seagate Exos 2X18 (SATA, two actuators; Tom's Hardware, 2021, "Seagate launches 2nd gen
       // dual-actuator HDDs"): 554 MB/s sustained, 304 random read and 560 random write IOPS
       // (4 KiB, QD16), average latency 4.16 ms. Parallelism: its two actuators.
@@ -99,6 +109,18 @@ const std::vector<CataloguePreset>& disk_presets()
         {"parallelism", "2"},
         {"capacity", "18TB"}}},
   };
+}
+
+}  // namespace
+
+const std::vector<CataloguePreset>& disk_presets()
+{
+  static const std::vector<CataloguePreset> presets = [] {
+    std::vector<CataloguePreset> all = flash_drives();
+    for (CataloguePreset& p : hard_disks())
+      all.push_back(std::move(p));
+    return all;
+  }();
   return presets;
 }
 

@@ -80,7 +80,6 @@ DlioCheckpointWorkload read_dlio_checkpoint_config(const std::string& file)
   w.zero_stage       = static_cast<int64_t>(foreign_number_of(parallelism, {"zero_stage"}, 0, true, 0));
   if (w.zero_stage > 3)
     optional_key(parallelism, "zero_stage")->fail("expected a ZeRO stage of 0, 1, 2 or 3");
-  w.data  = static_cast<int64_t>(foreign_number_of(parallelism, {"data"}, 1, true, 0));
   w.saves = static_cast<int64_t>(foreign_number_of(checkpoint, {"num_checkpoints_write"}, 0, true, 1));
   w.loads = static_cast<int64_t>(foreign_number_of(checkpoint, {"num_checkpoints_read"}, 0, true, 1));
   return w;

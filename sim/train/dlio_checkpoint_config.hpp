@@ -13,10 +13,11 @@
 //   checkpoint: {num_checkpoints_write: 10, num_checkpoints_read: 10, fsync: True}
 //
 // What llsim reads: model.num_layers and the five transformer figures (required: no default
-// stands in for a model's shape); model.parallelism.tensor and pipeline (absent: 1), zero_stage
-// (absent: 0) and data (absent: whatever the phase's processes leave; given, the phase's
-// processes must be tensor x pipeline x data); checkpoint.num_checkpoints_write and
-// num_checkpoints_read (absent: 1 each). Refused, each at its line: workflow.checkpoint False
+// stands in for a model's shape); model.parallelism.tensor and pipeline (absent: 1) and
+// zero_stage (absent: 0); checkpoint.num_checkpoints_write and num_checkpoints_read (absent: 1
+// each). model.parallelism.data is not read: as in DLIO, the data-parallel degree is what the
+// ranks leave (MLPerf's llama3_8b.yaml states data 1 and runs on 8 ranks). An absent fsync is
+// taken as True (DLIO's default is False; llsim's storage always writes through). Refused, each at its line: workflow.checkpoint False
 // (nothing to checkpoint), workflow.train True (a training run's reads are a `dlio` phase's),
 // checkpoint.fsync False (llsim's storage writes through to its drives), and datatypes other
 // than fp16 or bf16 weights with fp32 optimizer state (the sizes DLIO's MLPerf configurations

@@ -130,10 +130,6 @@ class DlioCheckpointPhase : public Phase {
     if (p.integer("stripe_count") > static_cast<int64_t>(storage_->targets()))
       p.fail("stripe_count", std::to_string(p.integer("stripe_count")) + " targets per file, but service '" +
                                  storage_->name() + "' has " + std::to_string(storage_->targets()));
-    if (w_.data > 0 && processes != model_parallel * w_.data)
-      p.fail("processes", std::to_string(processes) + " ranks, but tensor " + std::to_string(w_.tensor) +
-                              " x pipeline " + std::to_string(w_.pipeline) + " x data " + std::to_string(w_.data) +
-                              " (the config's data-parallel degree) = " + std::to_string(model_parallel * w_.data));
     parallelism_ = {processes / model_parallel, w_.pipeline, w_.tensor, 1};
     model_       = dlio_model_state(w_, processes);
     // Every rank its own writer of one I/O process and one file, on its host.

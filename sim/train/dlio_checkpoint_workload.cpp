@@ -180,8 +180,8 @@ DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p)
     if (p.has(f.key))
       *f.figure = p.integer(f.key);
     if (*f.figure > f.most)
-      p.fail(blame(f.key), std::string(f.key) + " " + std::to_string(*f.figure) + " is above llsim's limit of " +
-                               std::to_string(f.most));
+      p.fail(blame(f.key), std::string(p.has(f.key) ? "" : std::string("the ") + source + "'s ") + f.key + " " +
+                               std::to_string(*f.figure) + " is above llsim's limit of " + std::to_string(f.most));
   }
   if (w.shape.heads > w.shape.hidden)
     p.fail(blame("num_attention_heads"),
@@ -196,7 +196,7 @@ DlioCheckpointWorkload dlio_checkpoint_workload(const Params& p)
     p.fail(blame("pipeline"),
            std::to_string(w.pipeline) + " pipeline stages for " + std::to_string(w.shape.layers) + " layers");
   if (w.saves + w.loads == 0)
-    p.fail("saves", "saves and loads are both 0: nothing to run");
+    p.fail(blame("saves"), "saves and loads are both 0: nothing to run");
   return w;
 }
 

@@ -34,7 +34,6 @@ struct DlioCheckpointWorkload {
   TransformerShape shape;
   int64_t tensor = 1, pipeline = 1;
   int64_t zero_stage = 0;
-  int64_t data       = 0;        // the data-parallel degree a config states (0: what the ranks leave)
   int64_t saves = 1, loads = 1;  // DLIO's num_checkpoints_write, num_checkpoints_read
 };
 

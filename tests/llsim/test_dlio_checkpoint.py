@@ -92,24 +92,27 @@ m = phase_metrics(SCENARIO, "ckpt", *FAST, *FWD)
 if m:
     check_close(m["save_s"], SIZE / 2e9, 0.05, "through one forwarding node of 2 GB/s")
 
-# A DLIO checkpoint workload file (llama3-8b's figures, data 8, 2 saves and 1 load) runs as the
-# preset does; the phase's keys override the file; resolved.yaml shows the file's figures.
+# MLPerf's llama3-8b checkpoint file, unchanged (data 1 on 8 ranks: as in DLIO, the ranks decide
+# the data-parallel degree; 10 saves and 10 loads), runs as the preset does; the phase's keys
+# override the file; resolved.yaml shows the file's figures.
 CONFIG = "tests/inputs/dlio_checkpoint_config.yaml"
-preset = phase_metrics(SCENARIO, "ckpt", f"{P}saves=2")
+preset = phase_metrics(SCENARIO, "ckpt", f"{P}saves=10", f"{P}loads=10")
 out = run_out(CONFIG)
 from_file = summary(out)["phases"]["ckpt"] if out else None
 if preset and from_file:
     for metric in ("checkpoint_bytes", "save_s", "load_s", "saves", "loads", "data_parallel"):
         check(from_file[metric] == preset[metric], f"config: {metric} {from_file[metric]} as the preset's {preset[metric]}")
-    check(from_file["saves"] == 2 and from_file["loads"] == 1, f"config: the file's 2 saves and 1 load: {from_file}")
+    check(from_file["saves"] == 10 and from_file["loads"] == 10 and from_file["data_parallel"] == 8,
+          f"config: the file's 10 saves and 10 loads, 8 data-parallel ranks: {from_file}")
     with open(os.path.join(out, "resolved.yaml")) as f:
         resolved = f.read()
-    check("saves: 2" in resolved and "num_layers: 32" in resolved, "resolved.yaml shows the file's figures")
+    check("saves: 10" in resolved and "num_layers: 32" in resolved, "resolved.yaml shows the file's figures")
 m = phase_metrics(CONFIG, "ckpt", f"{P}num_layers=16", f"{P}saves=1")
 if m and from_file:
     check(m["checkpoint_bytes"] < from_file["checkpoint_bytes"] and m["saves"] == 1,
           f"keys override the file: {m['checkpoint_bytes']} bytes, {m['saves']} saves")
-m = phase_metrics(CONFIG, "ckpt", f"{P}config=dlio_checkpoint/llama3_405b.yaml", f"{P}processes=512")
+m = phase_metrics(CONFIG, "ckpt", f"{P}config=dlio_checkpoint/llama3_405b.yaml", f"{P}processes=512", f"{P}saves=1",
+                  f"{P}loads=0")
 if m:
     check_close(m["checkpoint_GiB"], 5292.25, 2e-4, "llama3-405b's file: MLPerf Storage's 5,292.25 GiB")
     check(m["saves"] == 1 and m["loads"] == 0 and m["data_parallel"] == 2, f"405b's file: {m}")

@@ -59,4 +59,14 @@ proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_plan.py", "--llsim",
                        "--held-out", errors], cwd=ROOT, capture_output=True, text=True)
 check(proc.returncode == 2 and "--held-out and --coefficient go together" in proc.stderr,
       f"--held-out alone is refused: {proc.stderr[-300:]}")
+# A row the errors CSV lacks is refused before any plan runs; so is a file that is not one.
+empty_out = os.path.join(scratch_dir(), "plans")
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_plan.py", "--llsim", LLSIM, "--out", empty_out, "--rows", "2",
+                       *HELD], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 1 and "has no point for row01_" in proc.stderr and not os.path.exists(empty_out),
+      f"a row without a held-out value is refused first: {proc.returncode} {proc.stderr[-300:]}")
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_plan.py", "--llsim", LLSIM, "--out", empty_out, "--rows", "1",
+                       "--held-out", calibration, "--coefficient", "x"], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 1 and "expected the CSV of `llsim calibrate --storage --errors`" in proc.stderr,
+      f"a CSV that is not calibrate's errors: {proc.stderr[-300:]}")
 finish()

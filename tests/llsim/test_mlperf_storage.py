@@ -62,6 +62,6 @@ if proc.returncode == 0:
     check("2 times the submitted accelerators" in proc.stdout, "the report says at how many")
 proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", scratch_dir(),
                        "--saturate", "0.5"], cwd=ROOT, capture_output=True, text=True)
-check(proc.returncode == 2 and "expected a factor of at least 1, got '0.5'" in proc.stderr,
+check(proc.returncode == 2 and "expected a finite factor of at least 1, got '0.5'" in proc.stderr,
       f"--saturate 0.5 refused: {proc.returncode} {proc.stderr[-300:]}")
 finish()
