@@ -208,11 +208,14 @@ void StorageService::write_forwarded(const TargetIo& io, IoCallback done)
   write_to_disk(io, done);
 }
 
-void StorageService::submit(const TargetIo& issued, IoCallback done)
+void StorageService::submit(const TargetIo& io, IoCallback done)
 {
-  TargetIo io = issued;
-  if (io.issued_s < 0)
-    io.issued_s = now();
+  if (thread_request_s_ > 0 && io.issued_s < 0) {  // stamped only where a round trip is floored
+    TargetIo stamped = io;
+    stamped.issued_s = now();
+    submit(stamped, std::move(done));
+    return;
+  }
   if (io.op == IoOp::Write && !io.credited) {
     take_credit(io.target, io.bytes, [this, io, done] {
       TargetIo credited = io;
@@ -327,7 +330,8 @@ bool StorageService::serve_request(const TargetIo& io, HostId from, HostId to, d
     free_s         = std::max(free_s, now()) + client_request_s_ + (client_Bps_ > 0 ? io.bytes / client_Bps_ : 0);
     min_duration   = std::max(min_duration, free_s - now());
   }
-  min_duration = std::max(min_duration, io.issued_s + thread_request_s_ - now());
+  if (thread_request_s_ > 0)
+    min_duration = std::max(min_duration, io.issued_s + thread_request_s_ - now());
   return transfer(*platform_, from, to, io.bytes, deadline, min_duration);
 }
 

@@ -71,7 +71,7 @@ struct TargetIo {
   double bytes         = 0;
   FileId file          = 0;
   double min_duration  = 0;     // the client cannot move the bytes faster than this
-  double issued_s      = -1;    // when the client issued it (set by submit)
+  double issued_s      = -1;    // when the client issued it (set by submit with thread_request_rate)
   bool wait_for_server = true;  // a server that is down is waited for (else the request fails)
   // With wait_for_server: server failures the request survives before it fails (TimedOut);
   // -1: any number.
@@ -143,7 +143,7 @@ class StorageService : public Service {
   double per_TB_month() const { return per_TB_month_; }
 
   // Asynchronous request; `done` runs in a service thread when it is over.
-  void submit(const TargetIo& issued, IoCallback done);
+  void submit(const TargetIo& io, IoCallback done);
   // Room for `bytes` in the target's write cache; `admitted` runs when it is there (it must not
   // block). For forwarders, who take it before they move the bytes.
   void take_credit(size_t target, double bytes, std::function<void()> admitted);
