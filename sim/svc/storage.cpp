@@ -61,15 +61,13 @@ const ParamTable& StorageService::params()
           .defaults("0Bps")
           .at_least(0),
       ParamSpec::quantity("client_request_rate", Dimension::Rate,
-                          "requests one client host's file system client passes for this service per second, in "
-                          "series with client_bandwidth's bytes (a FUSE daemon's or an RPC client's ceiling; 0: "
-                          "no limit)")
+                          "requests one client host's file system client passes per second, in series with "
+                          "client_bandwidth's bytes (a FUSE daemon's or RPC client's ceiling; 0: no limit)")
           .defaults("0/s")
           .at_least(0),
       ParamSpec::quantity("thread_request_rate", Dimension::Rate,
-                          "requests one client thread completes per second at most: each request lasts at least "
-                          "its inverse, the client's round trip per request (system call, FUSE or RPC); 0: no "
-                          "limit")
+                          "requests one client thread completes per second: each lasts at least the inverse, its "
+                          "round trip (system call, FUSE or RPC); 0: no limit")
           .defaults("0/s")
           .at_least(0),
       ParamSpec::quantity("write_cache", Dimension::Size,
@@ -90,12 +88,6 @@ const ParamTable& StorageService::params()
 
 namespace {
 
-// The time of one of `rate` things per second (0: no limit, no time).
-double inverse(double rate)
-{
-  return rate > 0 ? 1 / rate : 0;
-}
-
 // The targets of a storage service: the disks of its servers.
 TargetGrid target_grid(const Params& p, const GroupSpec& servers)
 {
@@ -114,8 +106,10 @@ StorageService::StorageService(const Params& p, const Context& c)
     , write_cache_B_(p.quantity("write_cache"))
     , request_cost_s_(p.quantity("request_cost"))
     , client_Bps_(p.quantity("client_bandwidth"))
-    , client_request_s_(inverse(p.quantity("client_request_rate")))
-    , thread_request_s_(inverse(p.quantity("thread_request_rate")))
+    , client_request_s_(p.quantity("client_request_rate") > 0 ? 1 / p.quantity("client_request_rate")
+                                                              : 0)  // 0: no limit
+    , thread_request_s_(p.quantity("thread_request_rate") > 0 ? 1 / p.quantity("thread_request_rate")
+                                                              : 0)  // 0: no limit
 {
   utilisation_of(grid_.disks_per_server);
   if (p.has("metadata"))
