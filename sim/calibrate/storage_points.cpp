@@ -30,7 +30,8 @@ std::vector<StoragePoint> read_storage_points(const std::string& file)
     if (path.empty() || csv.rows[r][group].empty())
       throw ConfigError(p.where + ": columns 'scenario' and 'group' must not be empty");
     p.scenario = (dir / path).string();
-    if (!std::filesystem::is_regular_file(p.scenario))
+    std::error_code unreadable;  // a name too long for the file system is no file either
+    if (!std::filesystem::is_regular_file(p.scenario, unreadable))
       throw ConfigError(p.where + ": column 'scenario': no file '" + p.scenario + "'");
     p.group    = csv.rows[r][group];
     p.phase    = name.substr(0, dot);

@@ -154,14 +154,15 @@ double profile_calls(Op op, const LlmModel& m)
 VidurProfile read_vidur_profile(const std::vector<std::string>& dirs, const LlmModel& model, int64_t tp, int64_t pp)
 {
   namespace fs = std::filesystem;
+  std::error_code unreadable;  // a name too long for the file system is no directory either
   for (const std::string& dir : dirs)
-    if (!fs::is_directory(dir))
+    if (!fs::is_directory(dir, unreadable))
       throw ConfigError(dir + ": not a directory (profile: directories of Vidur profile CSVs)");
   // The one directory that holds `name`, or "".
   auto find = [&](const char* name) {
     std::string found;
     for (const std::string& dir : dirs)
-      if (fs::exists(fs::path(dir) / name)) {
+      if (fs::exists(fs::path(dir) / name, unreadable)) {
         if (!found.empty())
           throw ConfigError("profile: both " + found + " and " + (fs::path(dir) / name).string() + " exist; keep one");
         found = (fs::path(dir) / name).string();
