@@ -6,7 +6,7 @@
 //                 {path: models/llama3-70b, bytes: 141GB, local: true}]}   on every server's disks
 //
 // A set of `shards` files of bytes / shards each is named as Hugging Face splits a checkpoint
-// (file_names.hpp); its bytes take capacity on the targets its stripes fall on, and a set that
+// (files/file_names.hpp); its bytes take capacity on the targets its stripes fall on, and a set that
 // does not fit is a located error. `local: true` puts a copy on each server's own disks (a
 // node-local copy, for a storage service over the compute nodes' disks).
 #pragma once

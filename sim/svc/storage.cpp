@@ -10,7 +10,6 @@
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/platform.hpp"
-#include "sim/sg/wait_point.hpp"
 #include "sim/svc/declared_files.hpp"
 #include "sim/svc/directory.hpp"
 #include "sim/svc/metadata.hpp"
@@ -70,6 +69,11 @@ const ParamTable& StorageService::params()
                           "round trip (system call, FUSE or RPC); 0: no limit")
           .defaults("0/s")
           .at_least(0),
+      ParamSpec::quantity("client_cache", Dimension::Size,
+                          "page cache of one client host for this service's files: what it read or wrote there is "
+                          "read again without the servers, least recently used files leaving first (0: none)")
+          .defaults("0B")
+          .at_least(0),
       ParamSpec::quantity("write_cache", Dimension::Size,
                           "memory of one server holding written bytes until their disk has them; decides how far "
                           "the network runs ahead of the disks (assumption)")
@@ -103,6 +107,7 @@ StorageService::StorageService(const Params& p, const Context& c)
     , grid_(target_grid(p, servers()))
     , stripe_B_(p.quantity("stripe_size"))
     , files_(grid_, p.integer("stripe_count"), stripe_B_)
+    , cache_(p.quantity("client_cache"))
     , write_cache_B_(p.quantity("write_cache"))
     , request_cost_s_(p.quantity("request_cost"))
     , client_Bps_(p.quantity("client_bandwidth"))
@@ -152,6 +157,8 @@ const MetricTable kStorageMetrics = joined(
         {"bytes_written", MetricUnit::Bytes,
          "bytes written to the disks (writes through a forwarding service included)"},
         {"bytes_read", MetricUnit::Bytes, "bytes read from the disks and delivered to a client or forwarding node"},
+        {"client_cache_bytes_read", MetricUnit::Bytes,
+         "bytes clients read from their page cache (client_cache) instead of the servers"},
         {"stored_bytes", MetricUnit::Bytes, "bytes the disks hold at the end of the run (removed files given back)"},
         {"charged_bytes_written", MetricUnit::Bytes,
          "bytes written at a cost measured earlier rather than through the servers (train io_replay): they take "
@@ -169,6 +176,7 @@ Metrics StorageService::totals() const
   Metrics m = Service::totals();
   m.push_back({"bytes_written", written_B_});
   m.push_back({"bytes_read", read_B_});
+  m.push_back({"client_cache_bytes_read", cached_read_B_});
   m.push_back({"stored_bytes", files_.stored_B()});
   m.push_back({"charged_bytes_written", charged_written_});
   m.push_back({"charged_bytes_read", charged_read_});
@@ -341,45 +349,6 @@ void StorageService::send_read(const TargetIo& io, const IoCallback& done)
   read_B_ += io.bytes;
   server.pool->stats().add(now(), io.bytes, 1);
   done({});
-}
-
-IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline)
-{
-  struct Pending {
-    size_t left = 0;
-    IoOutcome outcome;
-    WaitPoint over;
-  };
-  auto pending     = std::make_shared<Pending>();
-  const auto parts = stripe_parts(layout(f), offset, bytes);
-  pending->left    = parts.size();
-  for (const auto& [target, part_B] : parts) {
-    TargetIo io;
-    io.op     = op;
-    io.client = client;
-    io.target = target;
-    io.bytes  = part_B;
-    io.file   = f;
-    submit(io, [pending](const IoOutcome& o) {
-      if (!o.ok() && pending->outcome.ok())
-        pending->outcome = o;
-      if (--pending->left == 0)
-        pending->over.notify_all();
-    });
-  }
-  if (!pending->over.wait_until([&] { return pending->left == 0; }, deadline))
-    return {IoStatus::TimedOut, "the deadline passed"};
-  return pending->outcome;
-}
-
-IoOutcome StorageService::write(HostId client, FileId f, double offset, double bytes, double deadline)
-{
-  return file_io(IoOp::Write, client, f, offset, bytes, deadline);
-}
-
-IoOutcome StorageService::read(HostId client, FileId f, double offset, double bytes, double deadline)
-{
-  return file_io(IoOp::Read, client, f, offset, bytes, deadline);
 }
 
 void StorageService::create_async(HostId client, const std::string& path, int64_t stripe_count,

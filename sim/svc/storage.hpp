@@ -28,6 +28,10 @@
 //   request does not end before the requests ahead of it and itself have passed (0: no limit
 //   but the network). A client thread's request lasts at least 1 / `thread_request_rate` (its
 //   round trip). A forwarded request's bytes are the forwarder's, not a client's.
+// - A client host's page cache (`client_cache`, files/client_page_cache.hpp) holds the file ranges it
+//   read or wrote by file (read, write); a read takes from the servers only what it lacks.
+//   Requests by target (submit: a checkpoint's shards, file streams) pass it by, as O_DIRECT or
+//   a dropped cache would.
 // - Creates and opens go to its `metadata` service, when it has one.
 // - `files:` declares file sets there from the start (declared_files.hpp), e.g. a model's weights.
 // - `cost: {per_TB_month}` prices the bytes it holds over time (sim/accounting/accounting.hpp).
@@ -35,10 +39,11 @@
 //   disk and the bytes.
 #pragma once
 #include "sim/sg/activities.hpp"
+#include "sim/svc/files/client_page_cache.hpp"
 #include "sim/svc/disk_worker.hpp"
 #include "sim/svc/server_pool.hpp"
 #include "sim/svc/service.hpp"
-#include "sim/svc/stored_files.hpp"
+#include "sim/svc/files/stored_files.hpp"
 
 #include <functional>
 #include <memory>
@@ -102,7 +107,7 @@ class StorageService : public Service {
   double stripe_size() const { return stripe_B_; }
   MetadataService* metadata() const { return metadata_; }
 
-  // Files (bookkeeping only, no simulated time: stored_files.hpp). A new file is striped over
+  // Files (bookkeeping only, no simulated time: files/stored_files.hpp). A new file is striped over
   // `stripe_count` targets (0: all; -1: the service's default) by the round-robin allocator; a
   // local file lies on the disks of one server (node-local storage).
   FileId new_file(int64_t stripe_count = -1) { return files_.new_file(stripe_count); }
@@ -111,8 +116,12 @@ class StorageService : public Service {
   // checkpoint: no striping of its own, capacity is counted per target it is written to.
   FileId new_object() { return files_.new_object(); }
   // Frees its bytes; writes to it still queued are dropped (Removed).
-  void remove(FileId f) { files_.remove(f, clock_s()); }
-  // Files by name (file_names.hpp), for a phase that reads what another wrote or the scenario
+  void remove(FileId f)
+  {
+    files_.remove(f, clock_s());
+    cache_.forget(f);
+  }
+  // Files by name (files/file_names.hpp), for a phase that reads what another wrote or the scenario
   // declared (`files:`): the file last given `name` if it still exists (else null), the existing
   // files of a file set, the bytes they hold, and the bytes a file holds.
   void set_name(const std::string& name, FileId f) { files_.names().set(name, f); }
@@ -152,7 +161,9 @@ class StorageService : public Service {
   // checked, then it joins its disk's queue. `done` runs when it is on disk.
   void write_forwarded(const TargetIo& io, IoCallback done);
 
-  // Blocking calls for actors, file level: the parts on different targets run in parallel.
+  // Blocking calls for actors, file level (storage_file_io.cpp): the parts on different targets
+  // run in parallel; with a client_cache, a read asks the servers only for the bytes its client
+  // does not hold.
   IoOutcome write(HostId client, FileId f, double offset, double bytes, double deadline);
   IoOutcome read(HostId client, FileId f, double offset, double bytes, double deadline);
   // Creates a file: the metadata RPC (when the service has a metadata service; false if it
@@ -184,10 +195,14 @@ class StorageService : public Service {
   void give_back(FileId f, size_t target, double bytes);
 
   IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
+  struct PendingIo;  // a file-level request's parts in flight
 
   TargetGrid grid_;
   double stripe_B_;
   StoredFiles files_;
+  ClientPageCache cache_;                                             // of the client hosts
+  std::unordered_map<uint64_t, std::shared_ptr<PendingIo>> reading_;  // file-level reads in flight, by id
+  uint64_t next_read_id_ = 0;
   double write_cache_B_;
   double request_cost_s_;                             // per request, in a server thread
   double client_Bps_;                                 // per client host; 0: no limit
@@ -201,7 +216,7 @@ class StorageService : public Service {
   double per_TB_month_ = 0;
   std::vector<std::unique_ptr<DiskWorker>> disks_;  // per target
   std::vector<TargetCredit> credits_;               // per target
-  double written_B_ = 0, read_B_ = 0;
+  double written_B_ = 0, read_B_ = 0, cached_read_B_ = 0;
   double charged_written_ = 0, charged_read_ = 0;
 };
 

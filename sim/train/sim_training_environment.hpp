@@ -13,7 +13,7 @@
 // the bytes moved.
 // The newest `keep` checkpoints stay on the parallel file system (older ones are removed);
 // node-local levels keep the newest one. The newest on the parallel file system is named
-// `published_as` there, for a later phase to read (file_names.hpp).
+// `published_as` there, for a later phase to read (sim/svc/files/file_names.hpp).
 #pragma once
 #include "sim/faults/host_faults.hpp"
 #include "sim/train/checkpoint_io.hpp"

@@ -1,5 +1,5 @@
 #include "sim/serve/weights/load_tally.hpp"
-#include "sim/svc/file_names.hpp"
+#include "sim/svc/files/file_names.hpp"
 
 #include <catch2/catch.hpp>
 #include <cmath>

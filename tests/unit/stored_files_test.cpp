@@ -1,4 +1,4 @@
-#include "sim/svc/stored_files.hpp"
+#include "sim/svc/files/stored_files.hpp"
 
 #include <catch2/catch.hpp>
 

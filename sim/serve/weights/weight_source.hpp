@@ -7,7 +7,7 @@
 //   weights: {path: models/llama3-70b, from: peers, fill_from: pfs} loaded peers, over the network
 //   weights: {path: models/llama3-70b, from: dram, fill_from: pfs}  a memory pool caching them
 //
-// - The weights at `path` are a file set (sim/svc/file_names.hpp): files declared on the service
+// - The weights at `path` are a file set (sim/svc/files/file_names.hpp): files declared on the service
 //   (`files:`) or written by an earlier phase (a train phase's newest checkpoint is named
 //   <train phase>/checkpoint). Read in name order they are the model's weights, followed by
 //   whatever else they hold (a training checkpoint's optimizer state, never read). A path nothing

@@ -1,4 +1,4 @@
-#include "sim/svc/stripe_layout.hpp"
+#include "sim/svc/files/stripe_layout.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -4,8 +4,8 @@
 // those bytes integrated over time. No simulated time passes here: the service says when.
 #pragma once
 #include "sim/core/level_integral.hpp"
-#include "sim/svc/file_names.hpp"
-#include "sim/svc/stripe_layout.hpp"
+#include "sim/svc/files/file_names.hpp"
+#include "sim/svc/files/stripe_layout.hpp"
 
 #include <cstdint>
 #include <string>

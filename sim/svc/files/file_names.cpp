@@ -1,4 +1,4 @@
-#include "sim/svc/file_names.hpp"
+#include "sim/svc/files/file_names.hpp"
 
 #include <cstdint>
 #include <cstdio>
