@@ -2,7 +2,7 @@
 """MLPerf Storage's training results as llsim scenarios, run and compared with what was measured.
 
 usage: analysis/mlperf_storage.py [--llsim build/llsim] [--out out/mlperf_storage] [--jobs J] [--rows N]
-                                  [--saturate F]
+                                  [--saturate F] [--page-cache F]
 
 For each row of traces/calibration/mlperf_storage/training.csv (MLPerf Storage v1.0 results of
 real storage systems) it writes OUT/scenarios/<row>.yaml, the system as the row describes it:
@@ -14,9 +14,15 @@ row, the median |error| and the share of rows within 25%; and OUT/calibration.cs
 
 Nothing is fitted here: every figure a row does not state is one of ASSUMED below, the same for
 every row, and the report says so. A dataset is scaled to fewer steps per accelerator than the
-row's epoch (llsim models no client cache, so its size changes the run's length and the share of
-the epoch that prefetching hides): steps(), enough that the batches a rank reads ahead are a
-tenth of the epoch or less, unless the row's own epoch is shorter.
+row's epoch (its size changes the run's length and the share of the epoch that prefetching
+hides): steps(), enough that the batches a rank reads ahead are a tenth of the epoch or less,
+unless the row's own epoch is shorter. One epoch is run: with no page cache, every epoch reads
+the whole dataset from the servers as the first does.
+
+--page-cache F gives each client host a page cache of F times its memory (client_mem_GiB), scaled
+as the dataset is (so it holds the same share of it), and runs the row's own epochs: the later
+epochs read what the cache kept from the servers no more. F is an assumption (Linux gives the
+page cache what the processes leave of the memory); the default 0 runs without one.
 --rows N runs the first N rows only (for the test suite).
 
 --saturate F runs each row with F times the submitted accelerators (F of 1 or more) and compares
@@ -107,7 +113,17 @@ def gbps(text, per_node):
     return int(m.group(1)) * int(m.group(2)) if m else None
 
 
-def scenario(row, name, saturate=1):
+def page_cache(row, files, fraction):
+    """The storage service's client_cache key for `fraction` of a client's memory, scaled as the
+    dataset is to `files` files; "" without one."""
+    if fraction == 0:
+        return ""
+    real_files = int(row["num_files_train"])
+    cache_B = fraction * float(row["client_mem_GiB"]) * 2**30 * min(1.0, files / real_files)
+    return f", client_cache: {cache_B:.0f}B"
+
+
+def scenario(row, name, saturate=1, cache_fraction=0):
     workload, accelerator = row["workload"], row["accelerator"]
     accelerators = round(saturate * int(row["num_accelerators"]))
     clients = int(row["client_nodes"])
@@ -137,10 +153,11 @@ platform:
 {groups}  backbone: {{bandwidth: 100TBps, latency: {lat}}}
 services:
   fs: {{kind: storage, servers: {servers}, threads: {ASSUMED['threads']}, stripe_count: 0,
-       stripe_size: {ASSUMED['stripe_size']}}}
+       stripe_size: {ASSUMED['stripe_size']}{page_cache(row, files, cache_fraction)}}}
 phases:
   - {{name: train, kind: dlio, clients: clients, service: fs, accelerators: {accelerators},
-     workload: {workload}_{accelerator}, read_threads: {row['read_threads']}, files: {files}, epochs: 1}}
+     workload: {workload}_{accelerator}, read_threads: {row['read_threads']}, files: {files},
+     epochs: {int(row['epochs']) if cache_fraction else 1}}}
 """
 
 
@@ -196,6 +213,17 @@ def saturation(text):
     return factor
 
 
+def fraction(text):
+    """--page-cache's share: a number from 0 to 1."""
+    try:
+        share = float(text)
+    except ValueError:
+        share = float("nan")
+    if not 0 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share of the memory from 0 to 1, got '{text}'")
+    return share
+
+
 def training_rows(limit):
     """The rows of the training table, the first `limit` (all with 0)."""
     with open(DATA) as f:
@@ -207,6 +235,9 @@ def main():
     parser = training_arguments(__doc__, "out/mlperf_storage")
     parser.add_argument("--saturate", type=saturation, default=1.0,
                         help="run F times the submitted accelerators, to compare capacity (default 1)")
+    parser.add_argument("--page-cache", type=fraction, default=0.0,
+                        help="each client's page cache as a share of its memory, with the row's epochs "
+                             "(default 0: none, one epoch)")
     args = parser.parse_args()
     rows = training_rows(args.rows)
     os.makedirs(os.path.join(args.out, "scenarios"), exist_ok=True)
@@ -215,7 +246,7 @@ def main():
         name = f"row{i:02d}_{row['submitter']}_{row['workload']}_{row['accelerator']}_{row['num_accelerators']}"
         path = os.path.join(args.out, "scenarios", name + ".yaml")
         with open(path, "w") as f:
-            f.write(scenario(row, name, args.saturate))
+            f.write(scenario(row, name, args.saturate, args.page_cache))
         jobs.append((row, name, path))
     write_calibration_points(args.out, [(os.path.join("scenarios", name + ".yaml"), row["submitter"],
                                          "train.throughput_MiBps", row["throughput_MiBps_mean"])
@@ -234,6 +265,8 @@ def main():
     errors = [abs(p["error_pct"]) for p in points]
     within = sum(e <= 25 for e in errors)
     at = "the submitted accelerator count" if args.saturate == 1 else f"{args.saturate:g} times the submitted accelerators"
+    if args.page_cache:
+        at += f", a page cache of {args.page_cache:g} of each client's memory"
     lines = [f"# MLPerf Storage training rows, llsim at {at} against the measured throughput (nothing fitted)", "",
              f"{len(points)} rows; median |throughput error| {statistics.median(errors):.1f}%; "
              f"{within} of {len(points)} within 25%.", "",

@@ -4,7 +4,9 @@ row's accelerators, clients and read threads, and a dataset of steps() steps per
 (the batches a rank reads ahead a tenth of the epoch at most, no more steps than the row's own
 epoch), and points.csv compares llsim's throughput and AU with the measured ones (the error is
 what the two columns give); calibration.csv lists the rows for `llsim calibrate --storage`.
---saturate F runs F times the submitted accelerators; a factor below 1 is refused."""
+--saturate F runs F times the submitted accelerators; a factor below 1 is refused. --page-cache F
+gives each client F of its memory as page cache, scaled as the dataset is, and runs the row's
+epochs; a share outside 0 to 1 is refused."""
 import csv
 import math
 import os
@@ -14,7 +16,7 @@ import sys
 from harness import LLSIM, ROOT, check, finish, scratch_dir
 
 sys.path.insert(0, os.path.join(ROOT, "analysis"))
-from mlperf_storage import steps  # noqa: E402
+from mlperf_storage import page_cache, steps  # noqa: E402
 
 # The epoch's steps: ten times the batches read ahead, within the workload's floor and the row's epoch.
 row = {"workload": "unet3d", "read_threads": "8", "num_files_train": "24500", "num_samples_per_file": "1",
@@ -23,6 +25,12 @@ check(steps(row) == 80, f"8 read threads: 80 steps, {steps(row)}")
 check(steps({**row, "read_threads": "1"}) == 20, f"1 read thread reads 2 batches ahead: 20 steps, {steps({**row, 'read_threads': '1'})}")
 check(steps({**row, "read_threads": "96"}) == 500, f"96 threads: the row's own epoch of 500 steps, {steps({**row, 'read_threads': '96'})}")
 check(steps({**row, "workload": "cosmoflow", "read_threads": "1"}) == 100, "cosmoflow's floor of 100 steps")
+
+# The page cache holds the same share of the scaled dataset as of the real one.
+cache_row = {"client_mem_GiB": "100", "num_files_train": "1000"}
+check(page_cache(cache_row, 100, 0.5) == f", client_cache: {0.5 * 100 * 2**30 * 0.1:.0f}B",
+      f"half of 100 GiB, for a tenth of the files: {page_cache(cache_row, 100, 0.5)}")
+check(page_cache(cache_row, 100, 0) == "", "no page cache by default")
 
 out = scratch_dir()
 proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "3"],
@@ -64,4 +72,20 @@ proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsi
                        "--saturate", "0.5"], cwd=ROOT, capture_output=True, text=True)
 check(proc.returncode == 2 and "expected a finite factor of at least 1, got '0.5'" in proc.stderr,
       f"--saturate 0.5 refused: {proc.returncode} {proc.stderr[-300:]}")
+
+# --page-cache 0.8 on the first row: its five epochs, and a cache.
+out = scratch_dir()
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "1",
+                       "--page-cache", "0.8"], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 0, f"--page-cache 0.8 exits 0: {proc.stderr[-2000:]}")
+if proc.returncode == 0:
+    point = list(csv.DictReader(open(os.path.join(out, "points.csv"))))[0]
+    text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+    check("client_cache: " in text and f"epochs: {rows[0]['epochs']}}}" in text,
+          "--page-cache gives the service a client_cache and runs the row's epochs")
+    check("a page cache of 0.8 of each client's memory" in proc.stdout, "the report says so")
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", scratch_dir(),
+                       "--page-cache", "1.5"], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 2 and "expected a share of the memory from 0 to 1, got '1.5'" in proc.stderr,
+      f"--page-cache 1.5 refused: {proc.returncode} {proc.stderr[-300:]}")
 finish()
