@@ -2,7 +2,7 @@
 """MLPerf Storage's training results as llsim scenarios, run and compared with what was measured.
 
 usage: analysis/mlperf_storage.py [--llsim build/llsim] [--out out/mlperf_storage] [--jobs J] [--rows N]
-                                  [--saturate F] [--page-cache F]
+                                  [--saturate F] [--page-cache F] [--own-epochs]
 
 For each row of traces/calibration/mlperf_storage/training.csv (MLPerf Storage v1.0 results of
 real storage systems) it writes OUT/scenarios/<row>.yaml, the system as the row describes it:
@@ -23,6 +23,7 @@ the whole dataset from the servers as the first does.
 as the dataset is (so it holds the same share of it), and runs the row's own epochs: the later
 epochs read what the cache kept from the servers no more. F is an assumption (Linux gives the
 page cache what the processes leave of the memory); the default 0 runs without one.
+--own-epochs runs the rows' own epochs without a page cache: what --page-cache is compared with.
 --rows N runs the first N rows only (for the test suite).
 
 --saturate F runs each row with F times the submitted accelerators (F of 1 or more) and compares
@@ -123,7 +124,7 @@ def page_cache(row, files, fraction):
     return f", client_cache: {cache_B:.0f}B"
 
 
-def scenario(row, name, saturate=1, cache_fraction=0):
+def scenario(row, name, saturate=1, cache_fraction=0, own_epochs=False):
     workload, accelerator = row["workload"], row["accelerator"]
     accelerators = round(saturate * int(row["num_accelerators"]))
     clients = int(row["client_nodes"])
@@ -157,7 +158,7 @@ services:
 phases:
   - {{name: train, kind: dlio, clients: clients, service: fs, accelerators: {accelerators},
      workload: {workload}_{accelerator}, read_threads: {row['read_threads']}, files: {files},
-     epochs: {int(row['epochs']) if cache_fraction else 1}}}
+     epochs: {int(row['epochs']) if cache_fraction or own_epochs else 1}}}
 """
 
 
@@ -238,6 +239,8 @@ def main():
     parser.add_argument("--page-cache", type=fraction, default=0.0,
                         help="each client's page cache as a share of its memory, with the row's epochs "
                              "(default 0: none, one epoch)")
+    parser.add_argument("--own-epochs", action="store_true",
+                        help="the rows' own epochs without a page cache (what --page-cache is compared with)")
     args = parser.parse_args()
     rows = training_rows(args.rows)
     os.makedirs(os.path.join(args.out, "scenarios"), exist_ok=True)
@@ -246,7 +249,7 @@ def main():
         name = f"row{i:02d}_{row['submitter']}_{row['workload']}_{row['accelerator']}_{row['num_accelerators']}"
         path = os.path.join(args.out, "scenarios", name + ".yaml")
         with open(path, "w") as f:
-            f.write(scenario(row, name, args.saturate, args.page_cache))
+            f.write(scenario(row, name, args.saturate, args.page_cache, args.own_epochs))
         jobs.append((row, name, path))
     write_calibration_points(args.out, [(os.path.join("scenarios", name + ".yaml"), row["submitter"],
                                          "train.throughput_MiBps", row["throughput_MiBps_mean"])
@@ -267,6 +270,8 @@ def main():
     at = "the submitted accelerator count" if args.saturate == 1 else f"{args.saturate:g} times the submitted accelerators"
     if args.page_cache:
         at += f", a page cache of {args.page_cache:g} of each client's memory"
+    if args.page_cache or args.own_epochs:
+        at += ", the rows' own epochs"
     lines = [f"# MLPerf Storage training rows, llsim at {at} against the measured throughput (nothing fitted)", "",
              f"{len(points)} rows; median |throughput error| {statistics.median(errors):.1f}%; "
              f"{within} of {len(points)} within 25%.", "",

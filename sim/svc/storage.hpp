@@ -29,7 +29,8 @@
 //   but the network). A client thread's request lasts at least 1 / `thread_request_rate` (its
 //   round trip). A forwarded request's bytes are the forwarder's, not a client's.
 // - A client host's page cache (`client_cache`, files/client_page_cache.hpp) holds the file ranges it
-//   read or wrote by file (read, write); a read takes from the servers only what it lacks.
+//   read or wrote by file (read, write); a read takes from the servers only what it lacks. A
+//   host that went down finds it empty.
 //   Requests by target (submit: a checkpoint's shards, file streams) pass it by, as O_DIRECT or
 //   a dropped cache would.
 // - Creates and opens go to its `metadata` service, when it has one.
@@ -39,11 +40,11 @@
 //   disk and the bytes.
 #pragma once
 #include "sim/sg/activities.hpp"
-#include "sim/svc/files/client_page_cache.hpp"
 #include "sim/svc/disk_worker.hpp"
+#include "sim/svc/files/client_page_cache.hpp"
+#include "sim/svc/files/stored_files.hpp"
 #include "sim/svc/server_pool.hpp"
 #include "sim/svc/service.hpp"
-#include "sim/svc/files/stored_files.hpp"
 
 #include <functional>
 #include <memory>
@@ -116,6 +117,7 @@ class StorageService : public Service {
   // checkpoint: no striping of its own, capacity is counted per target it is written to.
   FileId new_object() { return files_.new_object(); }
   // Frees its bytes; writes to it still queued are dropped (Removed).
+  bool exists(FileId f) const { return files_.exists(f); }
   void remove(FileId f)
   {
     files_.remove(f, clock_s());
@@ -195,7 +197,8 @@ class StorageService : public Service {
   void give_back(FileId f, size_t target, double bytes);
 
   IoOutcome file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline);
-  struct PendingIo;  // a file-level request's parts in flight
+  struct PendingIo;                            // a file-level request's parts in flight
+  void drop_cache_if_rebooted(HostId client);  // a host that went down lost its page cache
 
   TargetGrid grid_;
   double stripe_B_;
@@ -203,6 +206,7 @@ class StorageService : public Service {
   ClientPageCache cache_;                                             // of the client hosts
   std::unordered_map<uint64_t, std::shared_ptr<PendingIo>> reading_;  // file-level reads in flight, by id
   uint64_t next_read_id_ = 0;
+  std::unordered_map<HostId, double> cache_checked_s_;  // when each client last used its page cache
   double write_cache_B_;
   double request_cost_s_;                             // per request, in a server thread
   double client_Bps_;                                 // per client host; 0: no limit

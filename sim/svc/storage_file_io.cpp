@@ -1,5 +1,7 @@
 // The storage service's file-level reads and writes of a client (storage.hpp): a file's range
 // cut into its parts on the targets, sent in parallel, through the client's page cache.
+#include "sim/faults/host_faults.hpp"
+#include "sim/sg/clock.hpp"
 #include "sim/sg/wait_point.hpp"
 #include "sim/svc/storage.hpp"
 
@@ -37,6 +39,16 @@ struct StorageService::PendingIo {
   WaitPoint over;
 };
 
+void StorageService::drop_cache_if_rebooted(HostId client)
+{
+  if (!faults_->may_fail(client))
+    return;
+  double& checked_s = cache_checked_s_[client];
+  if (faults_->outage_at(client, checked_s).down_s <= now())  // it went down since it last used its cache
+    cache_.drop_host(client);
+  checked_s = now();
+}
+
 IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offset, double bytes, double deadline)
 {
   auto pending = std::make_shared<PendingIo>();
@@ -44,15 +56,19 @@ IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offse
   std::vector<std::pair<double, double>> asked = {{offset, bytes}};
   const bool cached_read                       = op == IoOp::Read && cache_.enabled();
   const uint64_t id                            = cached_read ? next_read_id_++ : 0;
+  ClientPageCache::ReadPlan plan;
+  if (cache_.enabled())
+    drop_cache_if_rebooted(client);
   if (cached_read) {
-    ClientPageCache::ReadPlan plan = cache_.plan_read(client, f, offset, bytes, id);
-    asked                          = std::move(plan.gaps);
+    plan  = cache_.plan_read(client, f, offset, bytes, id);
+    asked = plan.gaps;
     for (uint64_t other : plan.awaited)
       awaited.push_back(reading_.at(other));
     double asked_B = 0;
     for (const auto& gap : asked)
       asked_B += gap.second;
-    cached_read_B_ += bytes - asked_B;
+    if (bytes - asked_B >= 1)  // not a rounding sliver
+      cached_read_B_ += bytes - asked_B;
     reading_[id] = pending;
   }
   const auto parts = asked.empty() ? std::vector<std::pair<size_t, double>>{} : parts_of(layout(f), asked);
@@ -81,10 +97,11 @@ IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offse
     if (outcome.ok())
       outcome = p->outcome;
   }
+  const bool kept = outcome.ok() && exists(f);  // a file removed meanwhile leaves nothing to cache
   if (cached_read) {
     reading_.erase(id);
-    cache_.read_over(client, f, id, offset, bytes, outcome.ok());
-  } else if (outcome.ok() && cache_.enabled())
+    cache_.read_over(client, f, id, plan, offset, bytes, kept);
+  } else if (kept && cache_.enabled())
     cache_.written(client, f, offset, bytes);
   return outcome;
 }

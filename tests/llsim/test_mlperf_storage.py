@@ -6,7 +6,7 @@ epoch), and points.csv compares llsim's throughput and AU with the measured ones
 what the two columns give); calibration.csv lists the rows for `llsim calibrate --storage`.
 --saturate F runs F times the submitted accelerators; a factor below 1 is refused. --page-cache F
 gives each client F of its memory as page cache, scaled as the dataset is, and runs the row's
-epochs; a share outside 0 to 1 is refused."""
+epochs; a share outside 0 to 1 is refused; --own-epochs runs the row's epochs without one."""
 import csv
 import math
 import os
@@ -84,6 +84,15 @@ if proc.returncode == 0:
     check("client_cache: " in text and f"epochs: {rows[0]['epochs']}}}" in text,
           "--page-cache gives the service a client_cache and runs the row's epochs")
     check("a page cache of 0.8 of each client's memory" in proc.stdout, "the report says so")
+out = scratch_dir()
+proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "1",
+                       "--own-epochs"], cwd=ROOT, capture_output=True, text=True)
+check(proc.returncode == 0, f"--own-epochs exits 0: {proc.stderr[-2000:]}")
+if proc.returncode == 0:
+    point = list(csv.DictReader(open(os.path.join(out, "points.csv"))))[0]
+    text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+    check("client_cache" not in text and f"epochs: {rows[0]['epochs']}}}" in text,
+          "--own-epochs runs the row's epochs without a page cache")
 proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", scratch_dir(),
                        "--page-cache", "1.5"], cwd=ROOT, capture_output=True, text=True)
 check(proc.returncode == 2 and "expected a share of the memory from 0 to 1, got '1.5'" in proc.stderr,

@@ -5,6 +5,24 @@
 
 namespace llsim {
 
+namespace {
+
+// Gaps apart by less than a byte joined, and gaps of less than a byte left out.
+std::vector<std::pair<double, double>> without_slivers(const std::vector<std::pair<double, double>>& gaps)
+{
+  std::vector<std::pair<double, double>> out;
+  for (const auto& [start, bytes] : gaps) {
+    if (!out.empty() && start - (out.back().first + out.back().second) < 1)
+      out.back().second = start + bytes - out.back().first;
+    else
+      out.emplace_back(start, bytes);
+  }
+  out.erase(std::remove_if(out.begin(), out.end(), [](const auto& gap) { return gap.second < 1; }), out.end());
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::pair<double, double>> ClientPageCache::missing(HostId host, FileId f, double offset, double bytes)
 {
   const double end = offset + bytes;
@@ -26,12 +44,13 @@ std::vector<std::pair<double, double>> ClientPageCache::missing(HostId host, Fil
   if (at < end)
     out.emplace_back(at, end - at);
   touch(c, f);
-  return out;
+  return without_slivers(out);
 }
 
 ClientPageCache::ReadPlan ClientPageCache::plan_read(HostId host, FileId f, double offset, double bytes, uint64_t id)
 {
   ReadPlan plan;
+  plan.version                              = version_[f];
   std::vector<HostCache::InFlight>& reading = hosts_[host].reading[f];
   for (auto [start, gap_B] : missing(host, f, offset, bytes)) {
     const double end = start + gap_B;
@@ -56,7 +75,8 @@ ClientPageCache::ReadPlan ClientPageCache::plan_read(HostId host, FileId f, doub
   return plan;
 }
 
-void ClientPageCache::read_over(HostId host, FileId f, uint64_t id, double offset, double bytes, bool ok)
+void ClientPageCache::read_over(HostId host, FileId f, uint64_t id, const ReadPlan& plan, double offset, double bytes,
+                                bool ok)
 {
   HostCache& c = hosts_[host];
   auto r       = c.reading.find(f);
@@ -66,7 +86,7 @@ void ClientPageCache::read_over(HostId host, FileId f, uint64_t id, double offse
     if (r->second.empty())
       c.reading.erase(r);
   }
-  if (ok)
+  if (ok && version_[f] == plan.version)
     keep(host, f, offset, bytes);
 }
 
@@ -99,6 +119,9 @@ void ClientPageCache::keep(HostId host, FileId f, double offset, double bytes)
 
 void ClientPageCache::written(HostId host, FileId f, double offset, double bytes)
 {
+  if (!enabled())
+    return;
+  version_[f] += 1;
   for (auto& [other, c] : hosts_)
     if (other != host && c.ranges.count(f) > 0)
       drop(c, f);
@@ -107,9 +130,21 @@ void ClientPageCache::written(HostId host, FileId f, double offset, double bytes
 
 void ClientPageCache::forget(FileId f)
 {
+  if (!enabled())
+    return;
+  version_[f] += 1;
   for (auto& [host, c] : hosts_)
     if (c.ranges.count(f) > 0)
       drop(c, f);
+}
+
+void ClientPageCache::drop_host(HostId host)
+{
+  const auto h = hosts_.find(host);
+  if (h == hosts_.end())
+    return;
+  while (!h->second.recency.empty())
+    drop(h->second, h->second.recency.back());
 }
 
 double ClientPageCache::held_B(HostId host) const

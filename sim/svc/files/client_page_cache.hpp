@@ -7,7 +7,11 @@
 // - A read of bytes another read of the same host is fetching waits for that read rather than
 //   asking the servers again (a page under I/O is locked, and its second reader waits for it).
 // - A write makes every other host's copy of the file stale (it leaves their caches), as NFS's
-//   close-to-open consistency and Lustre's locks do; removing a file forgets it everywhere.
+//   close-to-open consistency and Lustre's locks do; removing a file forgets it everywhere. A
+//   read in flight of a file written or removed meanwhile keeps nothing.
+// - A host that went down lost its memory: the service drops its cache (drop_host).
+// - Sub-byte slivers (ranges computed in floating point that miss each other by rounding) count
+//   as held: no request is sent for less than a byte.
 // Pure logic, no simulated time: a hit is taken to cost nothing (a memory copy, some 10 GB/s per
 // thread, against the storage's milliseconds).
 #pragma once
@@ -38,14 +42,17 @@ class ClientPageCache {
   struct ReadPlan {
     std::vector<std::pair<double, double>> gaps;
     std::vector<uint64_t> awaited;
+    uint64_t version = 0;  // of the file when planned
   };
   ReadPlan plan_read(HostId host, FileId f, double offset, double bytes, uint64_t id);
-  // Read `id` is over: its gaps are no longer in flight, and with `ok` its range is kept.
-  void read_over(HostId host, FileId f, uint64_t id, double offset, double bytes, bool ok);
+  // Read `id` (planned as `plan`) is over: its gaps are no longer in flight, and with `ok` its
+  // range is kept, unless the file was written or removed since it was planned.
+  void read_over(HostId host, FileId f, uint64_t id, const ReadPlan& plan, double offset, double bytes, bool ok);
   // [offset, offset + bytes) is now in `host`'s cache (read from or written to the servers).
   void keep(HostId host, FileId f, double offset, double bytes);
   void written(HostId host, FileId f, double offset, double bytes);  // keep(), and stale elsewhere
   void forget(FileId f);                                             // the file was removed
+  void drop_host(HostId host);                                       // it went down
   double held_B(HostId host) const;
 
  private:
@@ -66,6 +73,7 @@ class ClientPageCache {
 
   double capacity_B_;
   std::unordered_map<HostId, HostCache> hosts_;
+  std::unordered_map<FileId, uint64_t> version_;  // bumped by each write and removal of the file
 };
 
 }  // namespace llsim

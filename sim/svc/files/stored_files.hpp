@@ -37,6 +37,7 @@ class StoredFiles {
   FileId new_local_file(size_t server);
   FileId new_object();
   void remove(FileId f, double now_s);  // frees its bytes
+  bool exists(FileId f) const { return files_.count(f) != 0; }
 
   FileNames& names() { return names_; }
   const FileNames& names() const { return names_; }
