@@ -97,12 +97,14 @@ IoOutcome StorageService::file_io(IoOp op, HostId client, FileId f, double offse
     if (outcome.ok())
       outcome = p->outcome;
   }
-  const bool kept = outcome.ok() && exists(f);  // a file removed meanwhile leaves nothing to cache
-  if (cached_read) {
-    reading_.erase(id);
-    cache_.read_over(client, f, id, plan, offset, bytes, kept);
-  } else if (kept && cache_.enabled())
-    cache_.written(client, f, offset, bytes);
+  if (cache_.enabled()) {
+    const bool kept = outcome.ok() && exists(f);  // a file removed meanwhile leaves nothing to cache
+    if (cached_read) {
+      reading_.erase(id);
+      cache_.read_over(client, f, id, plan, offset, bytes, kept);
+    } else if (kept)
+      cache_.written(client, f, offset, bytes);
+  }
   return outcome;
 }
 

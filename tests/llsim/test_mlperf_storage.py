@@ -58,14 +58,21 @@ check([(c["scenario"], c["group"], c["metric"], c["measured"]) for c in calibrat
        for p, r in zip(points, rows)], f"calibration.csv: each row for llsim calibrate --storage: {calibration}")
 check("median |throughput error|" in proc.stdout, "the report gives the median error")
 
-# --saturate 2: twice the submitted accelerators, against the same measured throughput.
-out = scratch_dir()
-proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "1",
-                       "--saturate", "2"], cwd=ROOT, capture_output=True, text=True)
-check(proc.returncode == 0, f"--saturate 2 exits 0: {proc.stderr[-2000:]}")
-if proc.returncode == 0:
+def first_row(*options):
+    """Runs the script on the first row with `options`; returns (its process, its scenario's text or None)."""
+    out = scratch_dir()
+    proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows",
+                           "1", *options], cwd=ROOT, capture_output=True, text=True)
+    check(proc.returncode == 0, f"{' '.join(options)} exits 0: {proc.stderr[-2000:]}")
+    if proc.returncode != 0:
+        return proc, None
     point = list(csv.DictReader(open(os.path.join(out, "points.csv"))))[0]
-    text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+    return proc, open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+
+
+# --saturate 2: twice the submitted accelerators, against the same measured throughput.
+proc, text = first_row("--saturate", "2")
+if text:
     check(f"accelerators: {2 * int(rows[0]['num_accelerators'])}," in text, "--saturate 2 runs twice the accelerators")
     check("2 times the submitted accelerators" in proc.stdout, "the report says at how many")
 proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", scratch_dir(),
@@ -74,23 +81,13 @@ check(proc.returncode == 2 and "expected a finite factor of at least 1, got '0.5
       f"--saturate 0.5 refused: {proc.returncode} {proc.stderr[-300:]}")
 
 # --page-cache 0.8 on the first row: its five epochs, and a cache.
-out = scratch_dir()
-proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "1",
-                       "--page-cache", "0.8"], cwd=ROOT, capture_output=True, text=True)
-check(proc.returncode == 0, f"--page-cache 0.8 exits 0: {proc.stderr[-2000:]}")
-if proc.returncode == 0:
-    point = list(csv.DictReader(open(os.path.join(out, "points.csv"))))[0]
-    text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+proc, text = first_row("--page-cache", "0.8")
+if text:
     check("client_cache: " in text and f"epochs: {rows[0]['epochs']}}}" in text,
           "--page-cache gives the service a client_cache and runs the row's epochs")
     check("a page cache of 0.8 of each client's memory" in proc.stdout, "the report says so")
-out = scratch_dir()
-proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", out, "--rows", "1",
-                       "--own-epochs"], cwd=ROOT, capture_output=True, text=True)
-check(proc.returncode == 0, f"--own-epochs exits 0: {proc.stderr[-2000:]}")
-if proc.returncode == 0:
-    point = list(csv.DictReader(open(os.path.join(out, "points.csv"))))[0]
-    text = open(os.path.join(out, "scenarios", point["row"] + ".yaml")).read()
+proc, text = first_row("--own-epochs")
+if text:
     check("client_cache" not in text and f"epochs: {rows[0]['epochs']}}}" in text,
           "--own-epochs runs the row's epochs without a page cache")
 proc = subprocess.run(["/usr/bin/python3", "analysis/mlperf_storage.py", "--llsim", LLSIM, "--out", scratch_dir(),
