@@ -26,6 +26,10 @@ for text, what in [
     ("(MLA: latent 512 + RoPE key 64)", "DeepSeek-V3's MLA"),
     ("-> 70272 B of KV per token", "DeepSeek-V3's KV: 61 x (512 + 64) x 2 B"),
     ("llama3.1-405b: 405.9 G parameters, 126 layers", "Llama-3.1 405B"),
+    ("codellama-34b: 33.7 G parameters, 48 layers, d_model 8192, 64 query heads, 8 KV heads x 128 (GQA), MLP 22016",
+     "CodeLlama-34B"),
+    ("mistral-7b: 7.24 G parameters, 32 layers, d_model 4096, 32 query heads, 8 KV heads x 128 (GQA), MLP 14336",
+     "Mistral-7B"),
 ]:
     check(text in listing, f"llsim models lists {what}: '{text}'")
 

@@ -77,6 +77,12 @@ const std::vector<LlmModel>& llm_presets()
       dense("llama2-70b", 69.0e9, {80, 8192, 64, 8, 128, 28672, 32000}),
       // Meta-Llama-3-70B model card (70.6 G) and config.json.
       dense("llama3-70b", 70.6e9, {80, 8192, 64, 8, 128, 28672, 128256}),
+      // codellama/CodeLlama-34b-hf config.json (rope_theta 1e6 changes no cost); 33.7 G from its
+      // shape (the card's "34B"), with untied embeddings. Common in public serving benchmarks.
+      dense("codellama-34b", 33.7e9, {48, 8192, 64, 8, 128, 22016, 32000}),
+      // mistralai/Mistral-7B-v0.1 config.json; 7.24 G parameters (model card). Its sliding window
+      // (4096) is not modelled: contexts beyond it are charged full attention.
+      dense("mistral-7b", 7.24e9, {32, 4096, 32, 8, 128, 14336, 32000}),
       // meta-llama/Llama-3.1-{8B,70B,405B} config.json; params: the Hugging Face model pages.
       dense("llama3.1-8b", 8.03e9, {32, 4096, 32, 8, 128, 14336, 128256}),
       dense("llama3.1-70b", 70.6e9, {80, 8192, 64, 8, 128, 28672, 128256}),

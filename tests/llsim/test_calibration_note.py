@@ -1,0 +1,71 @@
+"""A run whose operators model times a GPU with assumed kernel coefficients says so once, in the
+console and in report.md, and names the profiler and calibrate commands; a GPU whose figures were
+fitted (the A100 and H100 presets), a scenario that gives every coefficient, or a profile that
+measured the GEMMs says nothing."""
+import os
+
+from harness import ROOT, check, finish, run, scratch_dir
+
+SCENARIO = "tests/inputs/serve_operators.yaml"
+PROFILE = "traces/calibration/vidur/a100/llama-2-7b"
+NOTE = "llsim: note: the operators model times "
+
+
+def run_with(*sets, command="run"):
+    out = scratch_dir()
+    args = [command, SCENARIO] + (["--quiet", "--out", out] if command == "run" else [])
+    for s in sets:
+        args += ["--set", s]
+    _, stdout, stderr = run(*args)
+    report = open(os.path.join(out, "report.md")).read() if command == "run" else ""
+    return stderr, report, stdout
+
+
+# --- The A100 preset carries figures fitted on Vidur's A100 profile: nothing to say.
+err, report, _ = run_with()
+check(NOTE not in err and "## Notes" not in report, f"a fitted GPU gives no note: {err!r}")
+
+# --- The H200 has no fitted figure: the note, once, in both places, with the commands.
+err, report, _ = run_with("platform.groups.gpu.gpu.preset=h200")
+check(err.count(NOTE) == 1, f"the H200 run says so once in the console: {err!r}")
+note = err[err.find(NOTE) + len("llsim: note: "):].splitlines()[0]
+check("GPU 'h200' (group 'gpu')" in note and
+      "(gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch)" in note,
+      f"the note names the GPU and the four assumed coefficients: {note}")
+check("`python3 analysis/profile/profile_gpu.py --model llama3-70b --tp 8 --out DIR`" in note and
+      "`llsim calibrate --model llama3-70b --gpu h200 --profile DIR/mlp.csv`" in note,
+      f"the note names the profiler and calibrate commands for this model, TP and GPU: {note}")
+check("## Notes\n\n- " + note + "\n" in report, "report.md carries the same note under Notes")
+
+# --- validate says it too (before anything runs).
+err, _, _ = run_with("platform.groups.gpu.gpu.preset=h200", command="validate")
+check(err.count(NOTE) == 1, f"llsim validate says so: {err!r}")
+
+# --- The coefficients the scenario gives are not assumptions: the note names only the others,
+# and none once all four are given.
+err, _, _ = run_with("platform.groups.gpu.gpu.preset=h200", "phases.chat.iteration.gemm_efficiency=0.7",
+                     "phases.chat.iteration.kernel_launch=5us")
+check("(gemm_half_tokens, bandwidth_efficiency)" in err, f"two given, two named: {err!r}")
+err, report, _ = run_with("platform.groups.gpu.gpu.preset=h200", "phases.chat.iteration.gemm_efficiency=0.7",
+                          "phases.chat.iteration.kernel_launch=5us", "phases.chat.iteration.gemm_half_tokens=100",
+                          "phases.chat.iteration.bandwidth_efficiency=0.8")
+check(NOTE not in err and "## Notes" not in report, f"all four given: no note: {err!r}")
+
+# --- The GPU's own keys count as measured figures too (a catalogue entry of the user's own).
+err, _, _ = run_with("platform.groups.gpu.gpu={preset: h200, count: 8, gemm_efficiency: 0.7, "
+                     "gemm_half_tokens: 100, bandwidth_efficiency: 0.8, kernel_launch: 5us}")
+check(NOTE not in err, f"figures given on the GPU: no note: {err!r}")
+
+# --- The roofline model's figures are its own keys, documented as assumptions: no note here.
+err, _, _ = run_with("platform.groups.gpu.gpu.preset=h200", "phases.chat.iteration={impl: roofline}")
+check(NOTE not in err, f"the roofline model gives no operators note: {err!r}")
+
+# --- A profile that measured the attention's GEMMs times them: no note (Vidur's Llama-2-7B
+# profile, here on an H200 of one GPU).
+one_h200 = ["platform.groups.gpu.gpu={preset: h200, count: 1}", "phases.chat.model={preset: llama2-7b}"]
+err, _, _ = run_with(*one_h200)
+check("--model llama2-7b --tp 1 --out DIR" in err, f"without the profile, the note: {err!r}")
+err, _, _ = run_with(*one_h200, "phases.chat.iteration={impl: operators, profile: " + os.path.join(ROOT, PROFILE) + "}")
+check(NOTE not in err, f"a profile with the GEMMs: no note: {err!r}")
+
+finish()
