@@ -12,6 +12,7 @@
 //   llsim run tests/inputs/serve_operators.yaml
 #include "sim/core/errors.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/core/text.hpp"
 #include "sim/serve/cost/iteration_model.hpp"
 #include "sim/serve/cost/operator_costs.hpp"
 #include "sim/serve/cost/vidur_profile.hpp"
@@ -100,6 +101,10 @@ class Operators : public IterationModel {
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
     device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
     // The scenario's figure, else the GPU's fitted one, else the model's assumption.
+    std::vector<std::string> assumed;
+    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+      if (!p.has(s.key) && !c.gpu.kernel[static_cast<size_t>(s.which)])
+        assumed.emplace_back(s.key);
     for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
       coefficients_.*kernel_member(s.which) = kernel_coefficient(s, &p, c.gpu.kernel);
     coefficients_.attention_efficiency = p.quantity("attention_efficiency");
@@ -110,6 +115,8 @@ class Operators : public IterationModel {
     coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
     if (p.has("profile"))
       profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count, c.pipeline_stages);
+    if (!assumed.empty() && !(profile_ && measures_gemms(*profile_)))
+      note_ = uncalibrated_note(c, assumed);
     if (device_.tp > 1 && device_.link_Bps == 0 && !(profile_ && !profile_->all_reduce.empty()))
       p.ref().fail("the operators model needs the link between the " + std::to_string(device_.tp) +
                    " GPUs of a host (give interconnect, or a preset, in platform.groups." + c.group +
@@ -121,6 +128,8 @@ class Operators : public IterationModel {
   }
 
   double seconds(const BatchWork& w) const override { return total(times(w)); }
+
+  std::string calibration_note() const override { return note_; }
 
   const std::vector<std::string>& operator_names() const override
   {
@@ -149,6 +158,29 @@ class Operators : public IterationModel {
       p.ref().fail("the operators model needs the model's vocab (for the LM head)");
     if (m.ffn <= 0 && (!m.moe() || m.dense_layers > 0))
       p.ref().fail("the operators model needs the model's ffn (the intermediate size of its dense MLP)");
+  }
+
+  // Whether the profile measured the attention's GEMMs, which the kernel coefficients would
+  // otherwise time (Vidur's profiles of MoE models measure no dense MLP).
+  static bool measures_gemms(const VidurProfile& profile)
+  {
+    return !profile.op[static_cast<size_t>(Op::AttnPreProj)].empty() &&
+           !profile.op[static_cast<size_t>(Op::AttnPostProj)].empty();
+  }
+
+  static std::string uncalibrated_note(const Context& c, const std::vector<std::string>& assumed)
+  {
+    const std::string gpu   = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'"
+                                                   : "GPU '" + c.gpu.preset + "' (group '" + c.group + "')";
+    const std::string model = c.model.name.empty() ? "MODEL" : c.model.name;
+    return "the operators model times " + gpu + " with assumed kernel coefficients (" + join(assumed, ", ") +
+           "): none was measured on it, so its iteration times are not validated. Measure them on the GPU with "
+           "`python3 analysis/profile/profile_gpu.py --model " +
+           model + " --tp " + std::to_string(c.gpu.count) +
+           " --out DIR`, then fit them with `llsim calibrate --model " + model + " --gpu " +
+           (c.gpu.preset.empty() ? "GPU" : c.gpu.preset) +
+           " --profile DIR/mlp.csv` "
+           "or give the iteration `profile: DIR`";
   }
 
   OpTimes times(const BatchWork& w) const
@@ -206,6 +238,7 @@ class Operators : public IterationModel {
   }
 
   LlmModel model_;
+  std::string note_;                  // calibration_note()
   std::optional<uint64_t> draw_key_;  // experts_reached: drawn
   OperatorDevice device_;
   OperatorCoefficients coefficients_;

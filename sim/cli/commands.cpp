@@ -103,6 +103,13 @@ void add_scenario_options(CLI::App& command, RunArguments& a)
   command.add_option("--seed", a.seed, "the scenario's random seed (overrides 'seed:')")->type_name("N");
 }
 
+// The scenario's notes (figures assumed rather than measured), each once, before the run.
+void print_notes(const Scenario& scenario)
+{
+  for (const std::string& note : scenario.notes)
+    std::cerr << "llsim: note: " << note << "\n";
+}
+
 int run_command(const RunArguments& a)
 {
   const LoadOptions load = load_options(a);
@@ -111,6 +118,7 @@ int run_command(const RunArguments& a)
   Scenario scenario         = load_scenario(a.scenario, load);
   const std::string out_dir = a.out.empty() ? "out/" + scenario.name : a.out;
   RunFolder folder(out_dir);
+  print_notes(scenario);
   const bool progress           = !a.quiet && isatty(STDERR_FILENO);
   const SimulationResult result = simulate(scenario, SimulationOptions{progress, a.log_settings});
   const double wall_s           = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -130,7 +138,8 @@ int run_command(const RunArguments& a)
 int validate_command(const RunArguments& a)
 {
   const Scenario scenario = load_scenario(a.scenario, load_options(a));
-  int64_t hosts           = 0;
+  print_notes(scenario);
+  int64_t hosts = 0;
   for (const auto& g : scenario.platform->groups)
     hosts += g.count;
   std::cout << a.scenario << ": valid (scenario '" << scenario.name << "', " << scenario.platform->groups.size()

@@ -62,6 +62,12 @@ std::string run_report(const Scenario& scenario, const LoadOptions& load, const 
     out += "  - `" + s + "`\n";
   out += "- Reproduce: " + markdown_command(command) + " (the values in force are in `resolved.yaml`)\n";
   out += "- Simulated time: " + readable_duration(result.simulated_time_s) + "\n\n";
+  if (!scenario.notes.empty()) {
+    out += "## Notes\n\n";
+    for (const std::string& note : scenario.notes)
+      out += "- " + note + "\n";
+    out += "\n";
+  }
 
   out += "## Phases\n\n| phase | kind | start | end |\n|---|---|---|---|\n";
   for (const auto& p : result.phases)

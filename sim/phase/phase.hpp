@@ -51,6 +51,8 @@ struct PhaseLoadContext {
   // and the other groups it runs on without computing (clients, a master): the accounting bills
   // claims and uses alike, from the phase's start to its end unless usage() says otherwise
   std::vector<std::string>& uses;
+  // What the run must tell its user once (console and report.md): the scenario's notes.
+  std::vector<std::string>* notes = nullptr;
 };
 
 struct PhaseRuntime {

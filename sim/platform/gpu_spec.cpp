@@ -134,6 +134,7 @@ GpuSpec parse_gpu(const Params& p)
   if (!p.has("hbm"))
     p.fail("hbm", "required: the memory of one GPU (e.g. 80GB), or give a preset");
   GpuSpec g;
+  g.preset    = p.has("preset") ? p.text("preset") : "";
   g.flops     = p.has("flops") ? p.quantity("flops") : 0;
   g.hbm_Bps   = p.has("hbm_bandwidth") ? p.quantity("hbm_bandwidth") : 0;
   g.hbm_B     = p.quantity("hbm");

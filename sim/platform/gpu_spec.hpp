@@ -44,6 +44,7 @@ struct GpuSpec {
   // The operators model's kernel coefficients measured on this GPU type (llsim calibrate on a
   // profile): its defaults for these keys where the GPU has them (kernel_coefficients.hpp).
   KernelFigures kernel;
+  std::string preset;  // the catalogue GPU its figures come from; empty: none
 };
 
 // The GPU catalogue, each figure's source in gpu_presets.cpp.

@@ -97,8 +97,8 @@ void load_phases(const YamlRef& phases, Scenario& s)
       p.fail("name", "two phases are named '" + phase.name + "'");
     std::vector<std::string> after = p.text_list("after");
     phase.start_s                  = p.quantity("start");
-    phase.model =
-        entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims, phase.uses});
+    phase.model                    = entry.make(
+                           p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims, phase.uses, &s.notes});
     if (!p.flag("enabled")) {
       disabled.insert(phase.name);
       continue;

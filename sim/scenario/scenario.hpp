@@ -47,6 +47,9 @@ struct Scenario {
   std::unique_ptr<ServiceDirectory> services;
   std::vector<PhaseEntry> phases;
   AccountingSpec accounting;
+  // What a run must tell its user once, in the console and report.md (figures assumed rather
+  // than measured), in the order the phases gave them, each once.
+  std::vector<std::string> notes;
 };
 
 // FNV-1a of a scenario file's text, as 16 hex digits ("" when it cannot be read): what tells runs

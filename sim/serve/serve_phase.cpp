@@ -201,7 +201,7 @@ class ServePhase : public Phase {
                                                 model_.weight_B(), "phase '" + c.phase_name + "'");
     system_ =
         Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
-                                                        slo_, c.claims, c.seed, "phase." + c.phase_name});
+                                                        slo_, c.claims, c.seed, "phase." + c.phase_name, c.notes});
     autoscaler_ = Registry<Autoscaler>::create(p.raw("autoscale"), {static_cast<int64_t>(system_->instances())});
     if (weights_) {
       std::vector<const GroupSpec*> groups;

@@ -94,6 +94,11 @@ class IterationModel {
   // to seconds(work).
   virtual void add_operator_seconds(const BatchWork&, std::vector<double>&) const {}
 
+  // What a user must be told about where this model's figures come from (figures assumed for
+  // the GPU rather than measured on it), said once per run in the console and in report.md;
+  // empty when there is nothing to say.
+  virtual std::string calibration_note() const { return {}; }
+
   // What `span_s` of an iteration of `work` that takes `iteration_s` asks of its GPUs
   // (GpuLoad); each share 1 until set_gpu_load.
   GpuUse gpu_use(const BatchWork& work, double span_s, double iteration_s) const;

@@ -5,6 +5,7 @@
 #include "sim/serve/cost/gpu_load.hpp"
 #include "sim/serve/cost/iteration_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -120,6 +121,9 @@ std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& 
   auto model    = Registry<IterationModel>::create(
          c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name});
   model->set_gpu_load(std::make_shared<GpuLoad>(c.model, stage));
+  const std::string note = model->calibration_note();
+  if (c.notes != nullptr && !note.empty() && std::find(c.notes->begin(), c.notes->end(), note) == c.notes->end())
+    c.notes->push_back(note);
   return model;
 }
 

@@ -65,9 +65,10 @@ class ServeSystem {
     const ServeBatching& batching;
     YamlRef iteration;  // the phase's iteration model section
     const SloSpec& slo;
-    std::vector<GroupClaim>& claims;  // the system adds the groups its instances compute on
-    uint64_t seed = 0;                // the scenario's, for the iteration model's draws
-    std::string stream;               // "phase.<name>": the phase's random streams' prefix
+    std::vector<GroupClaim>& claims;            // the system adds the groups its instances compute on
+    uint64_t seed = 0;                          // the scenario's, for the iteration model's draws
+    std::string stream;                         // "phase.<name>": the phase's random streams' prefix
+    std::vector<std::string>* notes = nullptr;  // the scenario's notes to its user (iteration models')
   };
   static constexpr const char* kInterfaceName = "serve_system";
   static constexpr const char* kHeader        = "sim/serve/engine/serve_system.hpp";
