@@ -168,19 +168,26 @@ class Operators : public IterationModel {
            !profile.op[static_cast<size_t>(Op::AttnPostProj)].empty();
   }
 
+  // The note of a GPU timed on assumed coefficients, with the commands that would measure them
+  // (the profiler measures the catalogue's dense models: analysis/profile/catalogue.py).
   static std::string uncalibrated_note(const Context& c, const std::vector<std::string>& assumed)
   {
-    const std::string gpu   = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'"
-                                                   : "GPU '" + c.gpu.preset + "' (group '" + c.group + "')";
-    const std::string model = c.model.name.empty() ? "MODEL" : c.model.name;
-    return "the operators model times " + gpu + " with assumed kernel coefficients (" + join(assumed, ", ") +
-           "): none was measured on it, so its iteration times are not validated. Measure them on the GPU with "
-           "`python3 analysis/profile/profile_gpu.py --model " +
-           model + " --tp " + std::to_string(c.gpu.count) +
-           " --out DIR`, then fit them with `llsim calibrate --model " + model + " --gpu " +
-           (c.gpu.preset.empty() ? "GPU" : c.gpu.preset) +
-           " --profile DIR/mlp.csv` "
-           "or give the iteration `profile: DIR`";
+    const std::string gpu  = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'"
+                                                  : "GPU '" + c.gpu.preset + "' (group '" + c.group + "')";
+    const std::string note = "the operators model times " + gpu + " with assumed kernel coefficients (" +
+                             join(assumed, ", ") +
+                             "): none was measured on it, so its iteration times are not "
+                             "validated. ";
+    if (c.model.name.empty() || c.model.moe() || c.model.attention() == Attention::Mla)
+      return note + "The profiler (analysis/profile/profile_gpu.py) measures the catalogue's dense models only: "
+                    "profile one of them on the GPU and fit the keys with `llsim calibrate --profile`, or give the "
+                    "iteration a profile in Vidur's layout (`profile: DIR`)";
+    const std::string tp       = std::to_string(c.gpu.count);
+    const std::string gpu_keys = c.gpu.preset.empty() ? "'<the GPU's keys>, count: " + tp + "'"
+                                                      : "'preset: " + c.gpu.preset + ", count: " + tp + "'";
+    return note + "Measure them on the GPU with `python3 analysis/profile/profile_gpu.py --model " + c.model.name +
+           " --tp " + tp + " --out DIR`, then fit them with `llsim calibrate --model 'preset: " + c.model.name +
+           "' --gpu " + gpu_keys + " --profile DIR/mlp.csv`, or give the iteration `profile: DIR`";
   }
 
   OpTimes times(const BatchWork& w) const

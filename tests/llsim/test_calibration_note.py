@@ -33,9 +33,14 @@ check("GPU 'h200' (group 'gpu')" in note and
       "(gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch)" in note,
       f"the note names the GPU and the four assumed coefficients: {note}")
 check("`python3 analysis/profile/profile_gpu.py --model llama3-70b --tp 8 --out DIR`" in note and
-      "`llsim calibrate --model llama3-70b --gpu h200 --profile DIR/mlp.csv`" in note,
+      "`llsim calibrate --model 'preset: llama3-70b' --gpu 'preset: h200, count: 8' --profile DIR/mlp.csv`" in note,
       f"the note names the profiler and calibrate commands for this model, TP and GPU: {note}")
 check("## Notes\n\n- " + note + "\n" in report, "report.md carries the same note under Notes")
+
+# --- A mixture of experts: the profiler does not measure it, and the note says so.
+err, _, _ = run_with("platform.groups.gpu.gpu.preset=h200", "phases.chat.model={preset: mixtral-8x7b}")
+check("measures the catalogue's dense models only" in err and "profile_gpu.py --model" not in err,
+      f"an MoE model's note sends the user to a dense model's profile: {err!r}")
 
 # --- validate says it too (before anything runs).
 err, _, _ = run_with("platform.groups.gpu.gpu.preset=h200", command="validate")
