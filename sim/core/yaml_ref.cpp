@@ -97,7 +97,7 @@ std::string YamlRef::place_of(const std::string& key) const
   return written ? place : place + ": " + key;
 }
 
-YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source)
+YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source, const std::string& expected)
 {
   std::error_code error;
   if (!std::filesystem::exists(file, error))
@@ -115,7 +115,7 @@ YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source)
       const YAML::Mark mark = root.Mark();
       const int line = mark.is_null() ? 1 : mark.line + 1, column = mark.is_null() ? 1 : mark.column + 1;
       throw ConfigError(file + ":" + std::to_string(line) + ":" + std::to_string(column) +
-                        ": (top level): expected a mapping of keys (name, seed, platform, phases)");
+                        ": (top level): expected a mapping of " + expected);
     }
     source.shared = check_yaml_document(root, [&file](const YAML::Mark& m) {
                       return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);

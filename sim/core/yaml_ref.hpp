@@ -56,10 +56,11 @@ class YamlRef {
 // whose marks would point at the first line of the scenario).
 YAML::Node without_marks(const YAML::Node& node);
 
-// Parses a YAML file whose top level must be a mapping and checks it (yaml_checks.hpp); syntax
-// errors become ConfigErrors with the file's line and column. Records its aliased nodes in
-// `source.shared`.
-YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source);
+// Parses a YAML file whose top level must be a mapping (of `expected`, for the error) and checks it
+// (yaml_checks.hpp); syntax errors become ConfigErrors with the file's line and column. Records its
+// aliased nodes in `source.shared`.
+YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source,
+                           const std::string& expected = "keys (name, seed, platform, phases)");
 
 // A scalar's text, or a located error if the node is not a scalar.
 std::string scalar_text(const YamlRef& ref, const char* expected);

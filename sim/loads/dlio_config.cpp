@@ -26,7 +26,7 @@ DlioWorkload read_dlio_config(const std::string& file)
 {
   auto source           = std::make_shared<SourceInfo>();
   source->file          = file;
-  const YAML::Node tree = parse_yaml_file(file, *source);
+  const YAML::Node tree = parse_yaml_file(file, *source, "DLIO workload keys (model, workflow, dataset, ...)");
   const YamlRef top(tree, "", source);
   const auto train_flag = optional_key(optional_section(top, "workflow", "DLIO's workflow keys"), "train");
   if (train_flag && !foreign_flag(*train_flag))

@@ -6,6 +6,7 @@
 #include "sim/core/text.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/phase_graph.hpp"
+#include "sim/scenario/vllm_config.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -149,6 +150,7 @@ Scenario load_scenario(const std::string& file, const LoadOptions& options)
     s.tree["seed"]            = *options.seed;
     source->overrides["seed"] = "--seed " + std::to_string(*options.seed);
   }
+  import_vllm_configs(s.tree, *source);
 
   const Params top(YamlRef(s.tree, "", source), scenario_params());
   s.name = top.has("name") ? top.text("name") : std::filesystem::path(file).stem().string();

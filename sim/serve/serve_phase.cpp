@@ -129,6 +129,11 @@ const ParamTable kServeParams = {
     ParamSpec::quantity("sample_period", Dimension::Duration, "time between rows of <phase>_instances.csv")
         .defaults("1s")
         .positive(),
+    ParamSpec::text("vllm_config",
+                    "vLLM's engine arguments as `vllm serve --config FILE` reads them (max-num-seqs, "
+                    "tensor-parallel-size, ...), imported into this phase's batching, system, iteration and model "
+                    "keys when the scenario loads; an argument llsim does not model is an error naming it")
+        .may_be_absent(),
 };
 
 ServeBatching parse_batching(const Params& p)

@@ -40,7 +40,7 @@ DlioCheckpointWorkload read_dlio_checkpoint_config(const std::string& file)
 {
   auto source           = std::make_shared<SourceInfo>();
   source->file          = file;
-  const YAML::Node tree = parse_yaml_file(file, *source);
+  const YAML::Node tree = parse_yaml_file(file, *source, "DLIO workload keys (model, workflow, dataset, ...)");
   const YamlRef top(tree, "", source);
   const auto workflow = optional_section(top, "workflow", "DLIO's workflow keys");
   if (const auto flag = optional_key(workflow, "checkpoint"); !flag || !foreign_flag(*flag))

@@ -23,7 +23,8 @@ at_once=${LLSIM_FUZZ_TARGETS_AT_ONCE:-1}
 [ "$runs" = -1 ] || runs=$(( (runs + jobs - 1) / jobs ))
 targets=("${@:4}")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz_units fuzz_scenario fuzz_task_trace fuzz_fault_trace fuzz_ingest_trace
-  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace fuzz_measurements fuzz_fault_events fuzz_dlio_config)
+  fuzz_mooncake_trace fuzz_azure_trace fuzz_burstgpt_trace fuzz_measurements fuzz_fault_events fuzz_dlio_config
+  fuzz_vllm_config)
 root=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d /tmp/llsim_fuzz_corpus.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -44,6 +45,7 @@ seeds_for() {
     fuzz_fault_events) ls "$root"/tests/fuzz/seeds/fault_events_* ;;
     fuzz_dlio_config) ls "$root"/tests/inputs/dlio/*.yaml "$root"/tests/bad/dlio/configs/*.yaml \
       "$root"/tests/inputs/dlio_checkpoint/*.yaml "$root"/tests/bad/dlio_checkpoint/configs/*.yaml ;;
+    fuzz_vllm_config) ls "$root"/tests/inputs/vllm_configs/*.yaml "$root"/tests/bad/serve/vllm_configs/*.yaml ;;
   esac
 }
 
