@@ -31,6 +31,7 @@
 #include "sim/serve/kv/kv_swap_pool.hpp"
 #include "sim/serve/scaling/autoscaler.hpp"
 #include "sim/serve/weights/weight_source.hpp"
+#include "sim/serve/workload/api_server.hpp"
 #include "sim/serve/workload/serve_workload.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/wait_ledger.hpp"
@@ -41,6 +42,9 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace llsim {
 
@@ -120,6 +124,10 @@ const ParamTable kServeParams = {
                                    "output_tokens}")
         .with_fields(serve_workload_params()),
     ParamSpec::section("slo", "{ttft, tbt, tbt_statistic, tbt_tail}").with_fields(slo_params()),
+    ParamSpec::section("api_server", "the front end's time before a request reaches its engine {per_request, "
+                                     "per_input_token, processes}, counted in its TTFT; absent: none")
+        .may_be_absent()
+        .with_fields(api_server_params()),
     ParamSpec::section("weights", "where instances load their weights before serving {path, from, fill_from, chunk, "
                                   "in_flight}; absent: they start loaded")
         .may_be_absent()
@@ -193,6 +201,8 @@ class ServePhase : public Phase {
       , slo_(parse_slo(p.section("slo", slo_params())))
       , sample_period_s_(p.quantity("sample_period"))
   {
+    if (p.has("api_server"))
+      api_server_ = parse_api_server(p.section("api_server", api_server_params()));
     const Params batching = p.section("batching", kBatchingParams);
     batching_             = parse_batching(batching);
     if (batching_.swap_to_pool)
@@ -240,8 +250,8 @@ class ServePhase : public Phase {
       driver_ = std::make_unique<ScalingDriver>(*autoscaler_, *system_->scalable(), *env_, tally_->scaling());
       driver_->start();
     }
-    for (size_t i = 0; i < requests.size(); ++i) {
-      sleep_until(start + requests[i].arrival_s);
+    for (const auto& [at, i] : engine_arrivals()) {
+      sleep_until(start + at);
       system_->arrive(static_cast<int64_t>(i));
     }
     progress_->wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
@@ -253,9 +263,35 @@ class ServePhase : public Phase {
       weights_->stop();
   }
 
+  // When each request reaches the system, in that order: at its arrival, or when the front end
+  // (api_server) lets it go. Keeps each request's time in the front end for the bottleneck
+  // attribution.
+  std::vector<std::pair<double, size_t>> engine_arrivals()
+  {
+    const auto& requests = workload_.requests;
+    std::vector<std::pair<double, size_t>> order;
+    order.reserve(requests.size());
+    if (!api_server_) {
+      for (size_t i = 0; i < requests.size(); ++i)
+        order.emplace_back(requests[i].arrival_s, i);
+      return order;
+    }
+    const int64_t processes =
+        api_server_->processes > 0 ? api_server_->processes : static_cast<int64_t>(system_->instances());
+    const std::vector<double> exits = api_server_exits(requests, *api_server_, processes);
+    api_server_s_.resize(requests.size());
+    for (size_t i = 0; i < requests.size(); ++i) {
+      order.emplace_back(exits[i], i);
+      api_server_s_[i] = exits[i] - requests[i].arrival_s;
+    }
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    return order;
+  }
+
   // The requests' time outside a batch, less what the ledger has from elsewhere (KV transfers):
-  // first their wait for their instance's weights, then the rest divided between KV memory and
-  // batch slots as the waits the instances saw through their iterations divide; time no
+  // first their time in the front end, then their wait for their instance's weights, then the
+  // rest divided between KV memory and batch slots as the waits the instances saw through their
+  // iterations divide; time no
   // iteration saw (no instance running) stays undivided. The loads' own I/O is the phase's
   // provisioning work, apart (InstanceWeights).
   void charge_time_outside_batches() const
@@ -263,7 +299,11 @@ class ServePhase : public Phase {
     double elsewhere = 0;
     for (const auto& [resource, seconds] : phase_waits(phase_tag()))
       elsewhere += resource.rfind("GPU", 0) == 0 ? 0 : seconds;
-    const double queued  = tally_->queued_request_seconds() - elsewhere;
+    const double front =
+        std::min(std::max(0.0, tally_->queued_request_seconds() - elsewhere), tally_->sum_over_finished(api_server_s_));
+    if (front > 0)
+      charge_wait("in the API server", front);
+    const double queued  = tally_->queued_request_seconds() - elsewhere - front;
     const double weights = std::min(std::max(0.0, queued), tally_->weight_wait_seconds());
     if (weights > 0)
       charge_wait("waiting for weights", weights);
@@ -317,6 +357,8 @@ class ServePhase : public Phase {
   LlmModel model_;
   SloSpec slo_;
   double sample_period_s_;
+  std::optional<ApiServerSpec> api_server_;
+  std::vector<double> api_server_s_;  // each request's time in it
   ServeBatching batching_;
   ServeWorkload workload_;
   std::unique_ptr<WeightSource> weights_;

@@ -120,6 +120,15 @@ double ServeTally::queued_request_seconds() const
   return std::max(0.0, total - batch_seconds_);
 }
 
+double ServeTally::sum_over_finished(const std::vector<double>& per_request) const
+{
+  double total = 0;
+  for (size_t i = 0; i < records_.size() && i < per_request.size(); ++i)
+    if (records_[i].finish_s >= 0)
+      total += per_request[i];
+  return total;
+}
+
 double ServeTally::weight_wait_seconds() const
 {
   const auto spans = loads_.loading_spans(busy_s_.size(), end_s_);

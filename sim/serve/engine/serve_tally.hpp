@@ -64,6 +64,8 @@ class ServeTally {
   // Request-seconds of the requests that finished, less those they spent in a batch: their time
   // waiting for a batch slot or KV memory (admission, preemption), a KV transfer or weights.
   double queued_request_seconds() const;
+  // The sum of `per_request` (one figure per request) over the finished requests.
+  double sum_over_finished(const std::vector<double>& per_request) const;
   // Request-seconds that sequences sat waiting through an instance's iterations, by what kept
   // them out (Batcher::held_by_memory): a measure of how queued_request_seconds divides.
   void waited_through_iteration(bool for_memory, double request_seconds)
