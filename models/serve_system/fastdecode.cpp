@@ -150,12 +150,13 @@ class FastDecode : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.kv_B_transferred = network_B_;
-    t.preemptions      = instances_.preemptions();
-    t.instance_time_s  = instances_.held_seconds();
-    t.gpu_use          = instances_.gpu_use();
-    t.routed_instances = static_cast<int64_t>(instances_.size());
-    t.usage            = {instances_.usage(gpu_group_)};  // the CPU workers: held all along
+    t.kv_B_transferred  = network_B_;
+    t.preemptions       = instances_.preemptions();
+    t.recomputed_tokens = instances_.recomputed_tokens();
+    t.instance_time_s   = instances_.held_seconds();
+    t.gpu_use           = instances_.gpu_use();
+    t.routed_instances  = static_cast<int64_t>(instances_.size());
+    t.usage             = {instances_.usage(gpu_group_)};  // the CPU workers: held all along
     return t;
   }
 

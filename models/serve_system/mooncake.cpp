@@ -206,14 +206,15 @@ class Mooncake : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.kv_B_transferred = store_->moved_B() + handoff_B_;
-    t.pool_peak_B      = store_->peak_B();
-    t.evicted_blocks   = store_->evictions();
-    t.preemptions      = prefill_.preemptions() + decode_.preemptions();
-    t.drain_B          = store_->drain_B();
-    t.drain_end_s      = store_->drain_end_s();
-    t.instance_time_s  = prefill_.held_seconds() + decode_.held_seconds();
-    t.gpu_use          = prefill_.gpu_use();
+    t.kv_B_transferred  = store_->moved_B() + handoff_B_;
+    t.pool_peak_B       = store_->peak_B();
+    t.evicted_blocks    = store_->evictions();
+    t.preemptions       = prefill_.preemptions() + decode_.preemptions();
+    t.recomputed_tokens = prefill_.recomputed_tokens() + decode_.recomputed_tokens();
+    t.drain_B           = store_->drain_B();
+    t.drain_end_s       = store_->drain_end_s();
+    t.instance_time_s   = prefill_.held_seconds() + decode_.held_seconds();
+    t.gpu_use           = prefill_.gpu_use();
     t.gpu_use += decode_.gpu_use();
     t.routed_instances = static_cast<int64_t>(prefill_.size());
     t.usage            = {prefill_.usage(prefill_group_), decode_.usage(decode_group_)};

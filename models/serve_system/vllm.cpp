@@ -124,11 +124,12 @@ class Vllm : public ServeSystem {
   ServeTotals totals() const override
   {
     ServeTotals t;
-    t.preemptions      = instances_.preemptions();
-    t.instance_time_s  = instances_.held_seconds();
-    t.gpu_use          = instances_.gpu_use();
-    t.routed_instances = static_cast<int64_t>(instances_.size());
-    t.usage            = {instances_.usage(group_)};
+    t.preemptions       = instances_.preemptions();
+    t.recomputed_tokens = instances_.recomputed_tokens();
+    t.instance_time_s   = instances_.held_seconds();
+    t.gpu_use           = instances_.gpu_use();
+    t.routed_instances  = static_cast<int64_t>(instances_.size());
+    t.usage             = {instances_.usage(group_)};
     return t;
   }
 

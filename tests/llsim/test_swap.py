@@ -163,11 +163,12 @@ check(per_request and max(per_request.values()) == 1 and
       summary(outs)["services"]["swapmem"]["stored_bytes"] == 0,
       f"one failure per sequence at most: {dict(per_request)}")
 
-# Mooncake's instances swap into its own KV pool (decode instances over the network).
+# Mooncake's instances swap into its own KV pool (decode instances over the network), of room for
+# the largest sequence swapped (7.95 GB: a pool smaller than that rejects its put, rightly).
 MOONCAKE = "tests/inputs/serve_mooncake.yaml"
 PCIE = [f"platform.groups.{g}.gpu.{k}" for g in ("prefill", "decode") for k in ("pcie_gen=4", "pcie_lanes=16")]
 mc = run_out(MOONCAKE, "phases.chat.batching.kv_blocks=3000", *SWAP, "phases.chat.batching.swap_to=kvpool",
-             "services.kvpool.capacity=5GB", *PCIE)
+             "services.kvpool.capacity=10GB", *PCIE)
 mc_rows = swaps(mc)
 round_trips(mc_rows, "kvpool")
 check(summary(mc)["phases"]["chat"]["kv_swapped_bytes"] == sum(int(r["bytes"]) for r in mc_rows),

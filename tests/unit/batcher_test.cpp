@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <memory>
 #include <vector>
 
 using namespace llsim;
@@ -289,4 +290,51 @@ TEST_CASE(
   CHECK(capped.fits(99, 100));
   CHECK_FALSE(capped.fits(100, 100));  // a prompt that reaches the cap
   CHECK_FALSE(capped.fits(50, 101));
+}
+
+TEST_CASE("batcher: a sequence preempted by recompute finds its prompt's blocks in the prefix cache", "[batcher]")
+{
+  // 8 blocks of 16 tokens hold both 48-token prompts (3 blocks each) but not both outputs: the
+  // later one is preempted. Its 3 prompt blocks stay cached while the earlier one grows to 5
+  // blocks (3 free), so it recomputes only its output so far.
+  const std::vector<uint64_t> first = {1, 2, 3}, second = {11, 12, 13};
+  const auto run = [&](bool caching) {
+    BatcherConfig c  = caching_config();
+    c.kv_blocks      = 8;
+    c.prefix_caching = caching;
+    auto b           = std::make_unique<Batcher>(c, InstanceRole::Colocated);
+    Log log;
+    b->add({1, 48, 20, 0, 0, &first});
+    b->add({2, 48, 20, 0, 0, &second});
+    drain(*b, log);
+    CHECK(log.tokens[2] == 20);
+    return b;
+  };
+  const auto cached = run(true), plain = run(false);
+  CHECK(cached->preemptions() == 1);
+  CHECK(plain->preemptions() == 1);
+  CHECK(plain->recomputed_tokens() > 48);                                 // its prompt and output so far
+  CHECK(cached->recomputed_tokens() == plain->recomputed_tokens() - 48);  // the prompt was cached
+  CHECK(cached->prefix_hit_tokens() == 48);
+}
+
+TEST_CASE("batcher: a prefix block evicted while a sequence waits is no hit when it is admitted", "[batcher]")
+{
+  // 8 blocks. Prompt 1 leaves its 3 blocks cached; prompt 2 (7 blocks) leaves room for one, its
+  // head; prompt 3, the same as 1, waits for blocks, and prompt 2's first decode block evicts that
+  // head before 3 is admitted.
+  const std::vector<uint64_t> shared = {1, 2, 3}, other = {21, 22, 23, 24, 25, 26, 27};
+  BatcherConfig c    = caching_config();
+  c.kv_blocks        = 8;
+  c.max_batch_tokens = 512;
+  c.prefill_chunk    = 512;
+  Batcher b(c, InstanceRole::Colocated);
+  Log log;
+  b.add({1, 48, 1, 0, 0, &shared});
+  drain(b, log);
+  b.add({2, 112, 10, 0, 0, &other});
+  b.add({3, 48, 1, 0, 0, &shared});
+  drain(b, log);
+  CHECK(log.tokens[3] == 1);
+  CHECK(b.prefix_hit_tokens() == 0);
 }

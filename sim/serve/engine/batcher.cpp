@@ -55,6 +55,7 @@ void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64
 // that was just readmitted after its own preemption.
 void Batcher::admit(int64_t id)
 {
+  prefix_hit_tokens_ += static_cast<double>(seqs_.at(id).hit_tokens);
   running_.insert(std::upper_bound(running_.begin(), running_.end(), id), id);
 }
 
@@ -67,17 +68,29 @@ void Batcher::preempt_last()
   preemptions_ += 1;
   if (swap_out(id, s))
     return;
-  recompute(id, s);
+  recompute(id, s, true);
   XBT_DEBUG("preempts request %ld (the latest arrival) to recompute %ld tokens: KV blocks %ld free of %ld",
             static_cast<long>(id), static_cast<long>(s.prompt), static_cast<long>(kv_.free()),
             static_cast<long>(kv_.total()));
 }
 
-void Batcher::recompute(int64_t id, Seq& s)
+void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
 {
+  // The prompt's whole blocks computed so far stay in the prefix cache, as vLLM's freed blocks do
+  // until another sequence takes them (blocks of generated tokens carry no hash here, and are
+  // recomputed).
   kv_.release(s.blocks);
-  s.prompt   = s.a.input_tokens + s.a.generated;
-  s.computed = 0;
+  if (kv_in_hbm && s.a.hash_ids != nullptr) {
+    const auto whole =
+        static_cast<size_t>(std::min(s.computed, s.a.input_tokens) / std::max<int64_t>(1, config_.hash_block_tokens));
+    const auto& ids = *s.a.hash_ids;
+    kv_.remember({ids.begin(), ids.begin() + static_cast<long>(std::min(whole, ids.size()))});
+  }
+  s.prompt      = s.a.input_tokens + s.a.generated;
+  s.computed    = 0;
+  s.hit_blocks  = 0;  // looked up again when it is admitted again
+  s.hit_tokens  = 0;
+  s.recomputing = true;
   waiting_.push_front(id);
 }
 
@@ -231,15 +244,15 @@ void Batcher::take(int64_t id, Seq& s, int64_t tokens, BatchWork& w)
     w.add_prefill(s.computed, tokens);
 }
 
-// Looks the waiting sequence at the front up in the prefix cache (once, when first considered).
+// Looks the waiting sequence at the front up in the prefix cache each time it is considered, as
+// vLLM does when it allocates its blocks: blocks evicted while it waited are no hits.
 void Batcher::apply_prefix_cache(Seq& s)
 {
-  if (s.hit_blocks > 0 || s.computed > 0)
-    return;
-  s.hit_blocks      = cached_prefix(s);
-  const int64_t hit = std::min(s.hit_blocks * config_.hash_block_tokens, s.prompt - 1);
-  prefix_hit_tokens_ += static_cast<double>(hit);
-  s.computed = hit;
+  if (s.computed != s.hit_tokens)
+    return;  // KV of its own already there (received or loaded): no prompt to look up
+  s.hit_blocks = cached_prefix(s);
+  s.hit_tokens = std::min(s.hit_blocks * config_.hash_block_tokens, s.prompt - 1);
+  s.computed   = s.hit_tokens;
 }
 
 void Batcher::schedule_chunks(BatchWork& w)
@@ -316,10 +329,13 @@ void Batcher::complete(BatchListener& listener)
   std::vector<int64_t> gone;
   for (int64_t id : batch_) {
     Seq& s = seqs_.at(id);
+    if (s.recomputing && s.computed < s.prompt)
+      recomputed_tokens_ += static_cast<double>(std::min(s.step, s.prompt - s.computed));
     s.computed += s.step;
     s.step = 0;
     if (s.computed < s.prompt)
       continue;  // a prompt chunk that did not end the prompt
+    s.recomputing = false;
     s.a.generated += 1;
     if (s.a.generated == 1 && s.hit_blocks > 0)
       listener.prefix_hit(id, s.hit_blocks);
@@ -328,9 +344,9 @@ void Batcher::complete(BatchListener& listener)
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;
     if (!done && !hand_off)
       continue;
+    kv_.release(s.blocks);
     if (s.a.hash_ids != nullptr)
       kv_.remember(*s.a.hash_ids);
-    kv_.release(s.blocks);
     gone.push_back(id);
     if (done)
       listener.finished(id);
@@ -361,7 +377,7 @@ void Batcher::swap_failed(int64_t id, BatchWork& w)
   }
   if (is_running != running_.end())
     running_.erase(is_running);
-  recompute(id, s);
+  recompute(id, s, false);
   kv_.trim();
   XBT_DEBUG("recomputes request %ld (%ld tokens): its swapped KV did not arrive", static_cast<long>(id),
             static_cast<long>(s.prompt));

@@ -125,12 +125,14 @@ class Batcher : private BatchSteps {
   // Calls f(context, tokens) for every prompt still to prefill, queued or running: its tokens
   // already computed and those left.
   void for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const;
-  double prefix_hit_tokens() const { return prefix_hit_tokens_; }
   // The instance's host failed: every sequence (running, planned or waiting) and the prefix
   // cache are gone. Returns the ids of the sequences, in arrival order.
   std::vector<int64_t> drop_all();
-  void forget_cache();  // the prefix cache alone (a failure while idle)
+  void forget_cache();                                             // the prefix cache alone (a failure while idle)
+  double prefix_hit_tokens() const { return prefix_hit_tokens_; }  // skipped at admissions
   double preemptions() const { return preemptions_; }
+  // Tokens prefilled again after preemptions by recompute (the prefix cache's hits left out).
+  double recomputed_tokens() const { return recomputed_tokens_; }
   // The swaps of the iteration just planned, in the order they happened.
   const std::vector<SwapMove>& swap_moves() const { return swap_.moves(); }
   // Sequences whose KV is swapped out now, in arrival order.
@@ -151,13 +153,16 @@ class Batcher : private BatchSteps {
     int64_t prompt     = 0;  // tokens to prefill (input, plus output so far after a recompute)
     int64_t computed   = 0;  // tokens whose KV is held
     int64_t blocks     = 0;
-    int64_t step       = 0;  // tokens this iteration computes
-    int64_t hit_blocks = 0;  // prefix blocks found in the cache when admitted
+    int64_t step       = 0;      // tokens this iteration computes
+    int64_t hit_blocks = 0;      // prefix blocks found in the cache when admitted
+    int64_t hit_tokens = 0;      // the prompt tokens they spare
+    bool recomputing   = false;  // prefilling again after a preemption by recompute
   };
   bool grow(Seq& s, int64_t tokens) { return kv_.grow(s.blocks, tokens); }  // blocks for `tokens` of context
   void admit(int64_t id);
   void preempt_last();
-  void recompute(int64_t id, Seq& s);  // its KV dropped: back to the front of the queue
+  // Its KV dropped (what was in HBM left to the prefix cache): back to the front of the queue.
+  void recompute(int64_t id, Seq& s, bool kv_in_hbm);
   bool swap_out(int64_t id, Seq& s);
   int64_t cached_prefix(const Seq& s);
   BatchWork plan_once();
@@ -179,7 +184,7 @@ class Batcher : private BatchSteps {
   std::vector<int64_t> running_;  // arrival (id) order
   std::deque<int64_t> waiting_;
   std::vector<int64_t> batch_;  // this iteration's sequences
-  double prefix_hit_tokens_ = 0, preemptions_ = 0;
+  double prefix_hit_tokens_ = 0, preemptions_ = 0, recomputed_tokens_ = 0;
   bool preempted_now_ = false;  // this iteration's decodes preempted a sequence
 };
 

@@ -38,6 +38,7 @@ class InstanceSet {
   std::string loads() const;
   void close_and_join();
   double preemptions() const { return sum(&Batcher::preemptions); }
+  double recomputed_tokens() const { return sum(&Batcher::recomputed_tokens); }
   double held_seconds() const;  // the instances' GPU time (after close_and_join)
   GpuUse gpu_use() const;       // what their iterations asked of their GPUs
   // Their hosts' held, busy and GPU-load seconds, for the accounting: `group` is theirs. An

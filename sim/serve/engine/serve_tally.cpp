@@ -215,6 +215,9 @@ const MetricTable& ServeTally::request_metrics()
        "sequences in the instances' batches, averaged over the phase's time (Little's L, from the instances' side)"},
       {"preemptions", MetricUnit::Count,
        "sequences preempted to free KV blocks (their KV dropped and recomputed later, or swapped out)"},
+      {"recomputed_tokens", MetricUnit::Count,
+       "tokens prefilled again after preemptions by recompute: the prompt and output so far, less the prompt "
+       "blocks the prefix cache still held when the sequence was admitted again"},
       {"bad_lines", MetricUnit::Count, "malformed trace lines skipped (skip_bad_lines; 0 otherwise)"},
   };
   return t;
@@ -277,6 +280,7 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
                        {"gpu_busy_share", held > 0 ? busy / held : 0},
                        {"mean_concurrency", span > 0 ? batch_seconds_ / span : 0},
                        {"preemptions", system.preemptions},
+                       {"recomputed_tokens", system.recomputed_tokens},
                        {"bad_lines", static_cast<double>(bad_lines)}};
   for (const auto& metric : swaps_.metrics())
     m.push_back(metric);

@@ -28,7 +28,7 @@ namespace llsim {
 // held, evictions, preemptions, and the KV writes (to a pool or SSD tier) that finished after the
 // last request ended, in the background: their bytes and when the last one finished.
 struct ServeTotals {
-  double kv_B_transferred = 0, pool_peak_B = 0, evicted_blocks = 0, preemptions = 0;
+  double kv_B_transferred = 0, pool_peak_B = 0, evicted_blocks = 0, preemptions = 0, recomputed_tokens = 0;
   double drain_B = 0, drain_end_s = 0;
   double instance_time_s = 0;    // the instances' GPU time (ServeInstance::held_seconds)
   GpuUse gpu_use;                // what the instances' iterations asked of their GPUs

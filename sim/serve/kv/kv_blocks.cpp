@@ -17,8 +17,12 @@ int64_t KvBlocks::cached_blocks(const std::vector<uint64_t>& ids) const
 
 void KvBlocks::remember(const std::vector<uint64_t>& ids)
 {
-  if (cache_)
-    cache_->use(ids);
+  if (!cache_)
+    return;
+  // The blocks just freed count as free room for the cache. Last block first, as vLLM frees a
+  // sequence's blocks in reverse order: the head, which every later hit needs, is evicted last.
+  trim();
+  cache_->use({ids.rbegin(), ids.rend()});
 }
 
 void KvBlocks::trim()

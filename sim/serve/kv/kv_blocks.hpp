@@ -59,7 +59,7 @@ class KvBlocks {
   bool admits(int64_t need) const { return need <= free_ - config_.watermark; }
 
   // Prefix caching (nothing without it): the leading blocks of `ids` held, in blocks of
-  // hash_block_tokens tokens; a finished prompt's blocks kept; the cache cut to what the free
+  // hash_block_tokens tokens; a freed prompt's blocks kept (its head evicted last); the cache cut to what the free
   // blocks hold; the cache alone forgotten; and everything freed and forgotten (a failure).
   int64_t cached_blocks(const std::vector<uint64_t>& ids) const;
   int64_t hash_block_tokens() const { return config_.hash_block_tokens; }
