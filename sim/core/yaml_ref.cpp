@@ -74,9 +74,16 @@ bool path_within(const std::string& path, const std::string& prefix)
 
 std::string YamlRef::location() const
 {
+  // The override nearest the node: a key set inside a mapping another override made is its own.
+  const std::string* nearest = nullptr;
+  size_t nearest_length      = 0;
   for (const auto& [path, argument] : source_->overrides)
-    if (path_within(path_, path))
-      return argument;
+    if (path_within(path_, path) && (nearest == nullptr || path.size() > nearest_length)) {
+      nearest        = &argument;
+      nearest_length = path.size();
+    }
+  if (nearest != nullptr)
+    return *nearest;
   const YAML::Mark at = mark();
   if (!at.is_null())
     return source_->file + ":" + std::to_string(at.line + 1) + ":" + std::to_string(at.column + 1);
@@ -103,7 +110,7 @@ YAML::Node parse_yaml_file(const std::string& file, SourceInfo& source, const st
   if (!std::filesystem::exists(file, error))
     throw ConfigError(file + ": no such file");
   if (!std::filesystem::is_regular_file(file, error))
-    throw ConfigError(file + ": not a regular file (expected a YAML scenario)");
+    throw ConfigError(file + ": not a regular file (expected a YAML mapping of " + expected + ")");
   std::ifstream in(file);
   if (!in)
     throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");

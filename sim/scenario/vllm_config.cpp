@@ -3,12 +3,14 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/foreign_yaml.hpp"
 #include "sim/core/text.hpp"
+#include "sim/serve/cost/hugging_face_names.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace llsim {
@@ -42,12 +44,10 @@ const std::vector<ModelledArgument>& one_to_one()
       {"max-model-len", "batching", "max_model_len", ValueKind::Count},
       {"num-gpu-blocks-override", "batching", "kv_blocks", ValueKind::Count},
       {"long-prefill-token-threshold", "batching", "prefill_chunk", ValueKind::Count},
-      {"swap-space", "batching", "swap_space", ValueKind::GiB},
       {"preemption-mode", "batching", "preemption", ValueKind::Word},
       {"tensor-parallel-size", "system", "tp", ValueKind::Count},
       {"pipeline-parallel-size", "system", "pp", ValueKind::Count},
       {"enable-prefix-caching", "system", "prefix_caching", ValueKind::Flag},
-      {"enable-expert-parallel", "iteration", "expert_parallel", ValueKind::Flag},
   };
   return args;
 }
@@ -71,53 +71,15 @@ const std::set<std::string>& without_effect()
 // The other arguments llsim reads, each with its own rule below.
 const std::vector<std::string>& read_otherwise()
 {
-  static const std::vector<std::string> names = {
-      "model", "dtype", "enable-chunked-prefill", "data-parallel-size", "kv-cache-dtype", "scheduling-policy"};
+  static const std::vector<std::string> names = {"model",
+                                                 "dtype",
+                                                 "enable-chunked-prefill",
+                                                 "swap-space",
+                                                 "data-parallel-size",
+                                                 "enable-expert-parallel",
+                                                 "kv-cache-dtype",
+                                                 "scheduling-policy"};
   return names;
-}
-
-// The catalogue preset a Hugging Face model name (or a local directory named after it) serves:
-// its last path component in lower case, less the suffixes of its chat, instruct and code
-// releases, which share the base model's shape.
-std::string preset_of_hf_name(const std::string& name)
-{
-  static const std::vector<std::pair<const char*, const char*>> bases = {{"llama-2-7b", "llama2-7b"},
-                                                                         {"llama-2-13b", "llama2-13b"},
-                                                                         {"llama-2-70b", "llama2-70b"},
-                                                                         {"meta-llama-3-70b", "llama3-70b"},
-                                                                         {"llama-3.1-8b", "llama3.1-8b"},
-                                                                         {"meta-llama-3.1-8b", "llama3.1-8b"},
-                                                                         {"llama-3.1-70b", "llama3.1-70b"},
-                                                                         {"meta-llama-3.1-70b", "llama3.1-70b"},
-                                                                         {"llama-3.1-405b", "llama3.1-405b"},
-                                                                         {"meta-llama-3.1-405b", "llama3.1-405b"},
-                                                                         {"mixtral-8x7b", "mixtral-8x7b"},
-                                                                         {"mixtral-8x22b", "mixtral-8x22b"},
-                                                                         {"qwen3-8b", "qwen3-8b"},
-                                                                         {"qwen3-32b", "qwen3-32b"},
-                                                                         {"qwen3-30b-a3b", "qwen3-30b-a3b"},
-                                                                         {"qwen3-235b-a22b", "qwen3-235b-a22b"},
-                                                                         {"deepseek-v3", "deepseek-v3"},
-                                                                         {"codellama-34b", "codellama-34b"},
-                                                                         {"mistral-7b", "mistral-7b"}};
-  std::string base                                                    = std::filesystem::path(name).filename().string();
-  if (base.empty())
-    base = std::filesystem::path(name).parent_path().filename().string();  // "dir/" names its directory
-  std::transform(base.begin(), base.end(), base.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (bool stripped = true; stripped;) {
-    stripped = false;
-    for (const char* suffix : {"-hf", "-chat", "-instruct", "-python", "-base", "-v0.1"}) {
-      const std::string s(suffix);
-      if (base.size() > s.size() && base.compare(base.size() - s.size(), s.size(), s) == 0) {
-        base.resize(base.size() - s.size());
-        stripped = true;
-      }
-    }
-  }
-  for (const auto& [hf, preset] : bases)
-    if (base == hf)
-      return preset;
-  return "";
 }
 
 // One serve phase's import.
@@ -155,6 +117,7 @@ class PhaseImport {
           value.fail("vLLM argument '" + name + "' is given twice");
         argument(name, value, scenario_place + value.location() + ": " + written);
       }
+      finish(scenario_place);
     } catch (const ConfigError& e) {
       throw ConfigError(scenario_place + e.what());
     }
@@ -168,8 +131,9 @@ class PhaseImport {
         if (std::string(a.section) == "system")
           require_vllm_system(name, value);
         if (name == "long-prefill-token-threshold" && foreign_number(value, 0, true) == 0)
-          value.fail("0 (no cap per prompt) has no llsim value: batching.prefill_chunk caps every prompt's chunk; "
-                     "give the cap in tokens");
+          return;  // vLLM's default, no cap per prompt: finish() gives it
+        if (name == "block-size")
+          check_block_size(value);
         return set(a.section, a.key, converted(a.kind, value), value, where);
       }
     if (without_effect().count(name) > 0)
@@ -178,8 +142,19 @@ class PhaseImport {
       return model(value, where);
     if (name == "dtype")
       return dtype(value, where);
-    if (name == "enable-chunked-prefill")
-      return set("batching", "scheduler", foreign_flag(value) ? "v1" : "v0", value, where);
+    if (name == "enable-chunked-prefill") {
+      if (!foreign_flag(value))
+        value.fail("false is not modelled: vLLM V1 then still mixes whole prompts with the decodes in one step, "
+                   "which neither llsim scheduler does (v1 chunks prompts; v0, vLLM V0's, prefills them in steps "
+                   "of their own: give batching.scheduler in the scenario for it)");
+      return set("batching", "scheduler", "v1", value, where);
+    }
+    if (name == "swap-space") {
+      swap_space_.emplace_back(converted(ValueKind::GiB, value), value, where);  // finish() decides
+      return;
+    }
+    if (name == "enable-expert-parallel")
+      return expert_parallel(value, where);
     if (name == "data-parallel-size") {
       if (foreign_number(value, 1, true) != 1)
         value.fail("data-parallel-size above 1 is not modelled: llsim runs one vllm instance per tp x pp GPUs of "
@@ -198,6 +173,65 @@ class PhaseImport {
     known.insert(known.end(), read_otherwise().begin(), read_otherwise().end());
     known.insert(known.end(), without_effect().begin(), without_effect().end());
     value.fail("vLLM argument '" + name + "' is not modelled by llsim (it reads " + join(known, ", ") + ")");
+  }
+
+  // What depends on the whole config: swap space, which only preemption by swap uses (V1 has none
+  // and vLLM V0 reserves it whatever the mode), and vLLM V1's defaults for the arguments the
+  // config leaves out where llsim's differ: one GPU per instance, prefix caching on, and no cap on
+  // a prompt's chunk but the batch's token budget.
+  void finish(const std::string& scenario_place)
+  {
+    const auto text = [this](const char* section, const char* key, const char* absent) {
+      const YAML::Node n = phase_[section][key];
+      return n && n.IsScalar() ? n.Scalar() : std::string(absent);
+    };
+    for (const auto& [gib, value, where] : swap_space_)
+      if (text("batching", "preemption", "recompute") == "swap")
+        set("batching", "swap_space", gib, value, where);
+    const std::string by_default = scenario_place + "vLLM's default for ";
+    if (text("system", "impl", "") == "vllm") {
+      if (names_seen_.count("tensor-parallel-size") == 0)
+        default_to("system", "tp", "1", by_default + "tensor-parallel-size");
+      if (names_seen_.count("enable-prefix-caching") == 0)
+        default_to("system", "prefix_caching", "true", by_default + "enable-prefix-caching");
+    }
+    if (text("batching", "scheduler", "v1") == "v1")
+      default_to("batching", "prefill_chunk", text("batching", "max_batch_tokens", "8192"),
+                 by_default + "long-prefill-token-threshold (0: the batch's token budget)");
+  }
+
+  // phase.section.key = text where neither the scenario nor a --set gives it.
+  void default_to(const std::string& section, const std::string& key, const std::string& text, const std::string& where)
+  {
+    YAML::Node s = phase_[section];
+    if (s && s.IsMap() && s[key])
+      return;
+    const std::string section_path = path_ + "." + section;
+    if (!s || s.IsNull())
+      phase_[section] = YAML::Node(YAML::NodeType::Map);
+    else if (!s.IsMap())
+      return;  // the phase's own check says what it expected
+    phase_[section][key]                        = text;
+    source_.overrides[section_path + "." + key] = where;
+  }
+
+  // vLLM's KV block sizes on GPUs (vllm/config: BlockSize).
+  static void check_block_size(const YamlRef& value)
+  {
+    const double b = foreign_number(value, 1, true);
+    if (b != 1 && b != 8 && b != 16 && b != 32 && b != 64 && b != 128)
+      value.fail("vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens");
+  }
+
+  // Written where the operators model reads it; false, vLLM's default, needs no model.
+  void expert_parallel(const YamlRef& value, const std::string& where)
+  {
+    const YAML::Node impl = phase_["iteration"]["impl"];
+    const bool operators  = impl && impl.IsScalar() && impl.Scalar() == "operators";
+    if (foreign_flag(value) && !operators)
+      value.fail("expert parallelism is modelled by the operators iteration model (iteration: {impl: operators})");
+    if (operators)
+      set("iteration", "expert_parallel", foreign_flag(value) ? "true" : "false", value, where);
   }
 
   static std::string converted(ValueKind kind, const YamlRef& value)
@@ -232,7 +266,7 @@ class PhaseImport {
   void model(const YamlRef& value, const std::string& where)
   {
     const std::string name   = scalar_text(value, "a model name");
-    const std::string preset = preset_of_hf_name(name);
+    const std::string preset = preset_of_hugging_face_name(name);
     if (preset.empty())
       value.fail("'" + name +
                  "' is no model of llsim's catalogue (llsim models lists them; the Hugging Face "
@@ -241,7 +275,10 @@ class PhaseImport {
     if (!given || given.IsNull())
       return set("model", "preset", preset, value, where);
     const YAML::Node own = given["preset"];
-    if (own && own.IsScalar() && own.Scalar() != preset)
+    if (!own)
+      value.fail("'" + name + "' is the catalogue's " + preset +
+                 ", but the phase gives its model by its shape: give the model in one place");
+    if (own.IsScalar() && own.Scalar() != preset)
       value.fail("'" + name + "' is the catalogue's " + preset + ", but the phase serves " + own.Scalar() +
                  " (model.preset): give the same model in both, or drop one");
   }
@@ -288,6 +325,7 @@ class PhaseImport {
   std::string path_;  // "phases[i]"
   SourceInfo& source_;
   std::set<std::string> names_seen_;
+  std::vector<std::tuple<std::string, YamlRef, std::string>> swap_space_;  // GiB, the value, where
 };
 
 }  // namespace

@@ -10,11 +10,12 @@ from harness import check, finish, run, scratch_dir, summary
 
 SCENARIO = "tests/inputs/serve_vllm_config.yaml"
 CONFIG = "tests/inputs/vllm_configs/llama2_7b.yaml"
-# The same phase written with llsim's keys (the config's host, port and bfloat16 change nothing).
+# The same phase written with llsim's keys (the config's host, port and bfloat16 change nothing;
+# prefill_chunk is vLLM's default, no cap per prompt but the token budget).
 SPELLED_OUT = ["phases.chat.model={preset: llama2-7b}", "phases.chat.system.tp=1",
                "phases.chat.system.prefix_caching=false",
                "phases.chat.batching={max_batch_size: 64, max_batch_tokens: 2048, gpu_memory_utilization: 0.85, "
-               "block_size: 16, max_model_len: 4096}"]
+               "block_size: 16, max_model_len: 4096, prefill_chunk: 2048}"]
 
 
 def metrics(scenario, *sets):
@@ -80,7 +81,8 @@ check(again == imported, "resolved.yaml reproduces the run")
 # --- Each argument moves the result exactly as the key that models it (and moves it).
 cases = [
     ({"max-num-seqs": "4"}, ["phases.chat.batching.max_batch_size=4"]),
-    ({"max-num-batched-tokens": "256"}, ["phases.chat.batching.max_batch_tokens=256"]),
+    ({"max-num-batched-tokens": "256"}, ["phases.chat.batching.max_batch_tokens=256",
+                                         "phases.chat.batching.prefill_chunk=256"]),
     ({"gpu-memory-utilization": "0.2"}, ["phases.chat.batching.gpu_memory_utilization=0.2"]),
     ({"num-gpu-blocks-override": "300", "block-size": "64"},
      ["phases.chat.batching.kv_blocks=300", "phases.chat.batching.block_size=64"]),
@@ -88,7 +90,6 @@ cases = [
     ({"num-gpu-blocks-override": "60"}, ["phases.chat.batching.kv_blocks=60"]),
     ({"long-prefill-token-threshold": "64"}, ["phases.chat.batching.prefill_chunk=64"]),
     ({"tensor-parallel-size": "2"}, ["phases.chat.system.tp=2"]),
-    ({"enable-chunked-prefill": "false"}, ["phases.chat.batching.scheduler=v0"]),
     ({"dtype": "float32"}, ["phases.chat.model.dtype_bytes=4"]),
 ]
 for arguments, keys in cases:
@@ -112,6 +113,54 @@ for name, value, key, expected in [("pipeline-parallel-size", "2", "system", "pp
     _, out = metrics(scenario_with_config(lines))
     with open(os.path.join(out, "resolved.yaml")) as f:
         check(expected in f.read(), f"{name}: {value} resolves to {key} {expected}")
+
+# --- vLLM V1's defaults for what the config leaves out, where llsim's differ: one GPU per instance
+# (not the host's 2), prefix caching on, and a prompt's chunk capped by the token budget alone
+# (long-prefill-token-threshold 0 says the same).
+left_out = [line for line in BASE if not line.startswith(("tensor-parallel-size", "enable-prefix-caching"))]
+defaults, out = metrics(scenario_with_config(left_out))
+with open(os.path.join(out, "resolved.yaml")) as f:
+    text = f.read()
+check("tp: 1" in text and "prefix_caching: true" in text and "prefill_chunk: 2048" in text,
+      "vLLM's defaults: tp 1, prefix caching on, prefill_chunk = max-num-batched-tokens")
+check(defaults == metrics(plain, *SPELLED_OUT, "phases.chat.system.prefix_caching=true")[0],
+      "the defaults run as those keys")
+zero, _ = metrics(scenario_with_config(with_argument("long-prefill-token-threshold", "0")))
+check(zero == imported, "long-prefill-token-threshold 0 is vLLM's default, no cap but the budget")
+# A key the scenario gives keeps its value.
+_, out = metrics(scenario_with_config(left_out), "phases.chat.system.tp=2")
+with open(os.path.join(out, "resolved.yaml")) as f:
+    check("tp: 2" in f.read(), "a --set of tp is not replaced by vLLM's default")
+
+# --- swap-space is used by preemption by swap alone (vLLM V1 has none; V0 reserves it anyway).
+_, out = metrics(scenario_with_config(with_argument("swap-space", "8")))
+with open(os.path.join(out, "resolved.yaml")) as f:
+    check("swap_space" not in f.read(), "swap-space under preemption by recompute changes nothing")
+
+# --- Refused with the reason: chunked prefill off (V1 then mixes whole prompts with decodes, which
+# no llsim scheduler does), expert parallelism without the operators model, a block size vLLM
+# refuses, and a model named twice.
+for lines, text in [(with_argument("enable-chunked-prefill", "false"), "false is not modelled"),
+                    (with_argument("block-size", "7"), "a block size of 1, 8, 16, 32, 64 or 128 tokens"),
+                    (with_argument("enable-expert-parallel", "true"), "modelled by the operators iteration model")]:
+    sets = ["phases.chat.iteration={impl: roofline}"] if "operators" in text else []
+    args = ["validate", scenario_with_config(lines)]
+    for s in sets:
+        args += ["--set", s]
+    _, _, err = run(*args, expect=2)
+    check("config.yaml:" in err and text in err, f"refused: {text}: {err}")
+_, _, err = run("validate", scenario_with_config(with_argument("enable-expert-parallel", "false")), "--set",
+                "phases.chat.iteration={impl: roofline}")
+check(err == "", f"enable-expert-parallel false, vLLM's default, needs no operators model: {err}")
+_, _, err = run("validate", scenario_with_config(BASE), "--set",
+                "phases.chat.model={params: 7e9, layers: 32, d_model: 4096, kv_heads: 32, head_dim: 128}", expect=2)
+check("but the phase gives its model by its shape" in err, f"a model by shape and a named one: {err}")
+
+# --- An error about an imported value names its own argument and line (not the first of its section).
+lines = [line for line in BASE if not line.startswith("gpu-memory-utilization")] + ["gpu-memory-utilization: 1.5"]
+_, _, err = run("validate", scenario_with_config(lines), expect=2)
+check(f"config.yaml:{len(lines)}:25: gpu-memory-utilization: phases[0].batching.gpu_memory_utilization" in err,
+      f"the error names gpu-memory-utilization's line: {err}")
 
 # --- Dashes and underscores name the same argument.
 dashed, _ = metrics(scenario_with_config(with_argument("max-num-seqs", "4")))
@@ -143,5 +192,9 @@ check("'Qwen/Qwen3-8B' is the catalogue's qwen3-8b, but the phase serves llama2-
 _, _, err = run("validate", scenario_with_config(with_argument("model", "/models/Llama-2-7b-hf/")), "--set",
                 "phases.chat.model={preset: llama2-7b}")
 check(err == "", f"a local directory named after the release is the same model: {err}")
+_, _, err = run("validate", scenario_with_config(with_arguments({"model": "meta-llama/Llama-3.3-70B-Instruct",
+                                                                 "tensor-parallel-size": "8"})),
+                "--set", "phases.chat.model={preset: llama3.1-70b}", "--set", "platform.groups.gpu.gpu.count=8")
+check("is the catalogue's" not in err, f"Llama 3.3 70B has Llama 3.1 70B's shape: {err}")
 
 finish()
