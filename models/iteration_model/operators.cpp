@@ -172,8 +172,8 @@ class Operators : public IterationModel {
   // (the profiler measures the catalogue's dense models: analysis/profile/catalogue.py).
   static std::string uncalibrated_note(const Context& c, const std::vector<std::string>& assumed)
   {
-    const std::string gpu  = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'"
-                                                  : "GPU '" + c.gpu.preset + "' (group '" + c.group + "')";
+    // Named by its preset alone, so that groups of one GPU type give one note.
+    const std::string gpu  = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'" : "GPU '" + c.gpu.preset + "'";
     const std::string note = "the operators model times " + gpu + " with assumed kernel coefficients (" +
                              join(assumed, ", ") +
                              "): none was measured on it, so its iteration times are not "

@@ -85,10 +85,11 @@ PlanSetup checked_setup(const PlanArguments& a)
   LoadOptions load;
   load.overrides      = a.sets;
   const Scenario base = load_scenario(a.scenario, load);
-  s.first_seed        = base.seed;
-  s.name              = base.name;
-  s.out               = a.out.empty() ? "out/" + base.name + "_plan" : a.out;
-  const auto known    = scenario_metrics(base);
+  merge_notes(s.notes, base.notes);
+  s.first_seed     = base.seed;
+  s.name           = base.name;
+  s.out            = a.out.empty() ? "out/" + base.name + "_plan" : a.out;
+  const auto known = scenario_metrics(base);
   for (const PlanTarget& t : s.targets)
     check_metric("--target", t.metric, known);
   check_metric("--objective", s.objective, known);
@@ -97,7 +98,7 @@ PlanSetup checked_setup(const PlanArguments& a)
       LoadOptions one = load;
       one.overrides.push_back(axis.path + "=" + v);
       try {
-        load_scenario(a.scenario, one);
+        merge_notes(s.notes, load_scenario(a.scenario, one).notes);
       } catch (const ConfigError& e) {
         // The axis is applied as a --set: say which option, not that one.
         const std::string option = axis.shape == AxisShape::Monotone ? "--axis" : "--unimodal";
@@ -191,6 +192,8 @@ CLI::App* add_plan_command(CLI::App& app, PlanArguments& a)
 int plan_command(const PlanArguments& a, const std::vector<std::string>& args)
 {
   const PlanSetup setup = checked_setup(a);
+  for (const std::string& note : setup.notes)
+    std::cerr << "llsim plan: note: " << note << "\n";
   if (a.slurm)
     check_slurm_submission(setup.out, a.slurm_options, "plan");
   claim_output(setup);

@@ -266,6 +266,7 @@ std::string plan_report(const PlanOutcome& o, const std::vector<std::string>& pl
          " kept from before) against " + std::to_string(o.grid_points * static_cast<size_t>(s.seeds)) +
          " for the full grid (" + std::to_string(o.grid_points) + " points)" +
          (o.exhaustive ? ", the full grid run (--exhaustive)" : "") + "\n\n";
+  out += notes_section(s.notes);
   const PlanPoint* best = nullptr;
   for (const PlanPoint* p : o.points)
     if (p->index == o.answer.best)

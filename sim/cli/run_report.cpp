@@ -49,6 +49,16 @@ std::vector<std::string> plots_in(const std::string& dir)
   return out;
 }
 
+std::string notes_section(const std::vector<std::string>& notes)
+{
+  if (notes.empty())
+    return "";
+  std::string out = "## Notes\n\n";
+  for (const std::string& note : notes)
+    out += "- " + note + "\n";
+  return out + "\n";
+}
+
 std::string run_report(const Scenario& scenario, const LoadOptions& load, const SimulationResult& result,
                        const std::vector<std::string>& plots)
 {
@@ -62,12 +72,7 @@ std::string run_report(const Scenario& scenario, const LoadOptions& load, const 
     out += "  - `" + s + "`\n";
   out += "- Reproduce: " + markdown_command(command) + " (the values in force are in `resolved.yaml`)\n";
   out += "- Simulated time: " + readable_duration(result.simulated_time_s) + "\n\n";
-  if (!scenario.notes.empty()) {
-    out += "## Notes\n\n";
-    for (const std::string& note : scenario.notes)
-      out += "- " + note + "\n";
-    out += "\n";
-  }
+  out += notes_section(scenario.notes);
 
   out += "## Phases\n\n| phase | kind | start | end |\n|---|---|---|---|\n";
   for (const auto& p : result.phases)

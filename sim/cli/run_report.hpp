@@ -17,6 +17,9 @@ std::string run_report(const Scenario& scenario, const LoadOptions& load, const 
 // The PNG files under DIR/plots, as "plots/<name>.png", sorted.
 std::vector<std::string> plots_in(const std::string& dir);
 
+// "## Notes" and a bullet per note (figures assumed rather than measured), or "" when none.
+std::string notes_section(const std::vector<std::string>& notes);
+
 // "`a b 'c d'`": a command line for Markdown, arguments quoted for a POSIX shell where needed.
 std::string markdown_command(const std::vector<std::string>& argv);
 

@@ -134,6 +134,8 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
 {
   const SweepRequest r = checked_request(arguments, args);
   const SweepPlan plan = plan_sweep(r);
+  for (const std::string& note : plan.notes)
+    std::cerr << "llsim sweep: note: " << note << "\n";
   if (r.slurm && !plan.missing.empty()) {
     submit_planned_sweep(r, plan);
     return kExitOk;
@@ -145,8 +147,9 @@ int sweep_command(const SweepArguments& arguments, const std::vector<std::string
   write_file_atomically(out + "/summary.csv", done.table.summary_csv());
   write_file_atomically(out + "/wall_times.csv", wall_times_csv(plan.jobs, done.wall_s, done.resumed));
   const std::string report = out + "/report.md";
-  write_file_atomically(report, sweep_report({r.scenario, plan.name, plan.first_seed, r.seeds, r.sets, r.command},
-                                             done.table, std::filesystem::exists(report) ? read_text(report) : ""));
+  write_file_atomically(report,
+                        sweep_report({r.scenario, plan.name, plan.first_seed, r.seeds, r.sets, r.command, plan.notes},
+                                     done.table, std::filesystem::exists(report) ? read_text(report) : ""));
   // Kept with --quiet, which drops only the progress lines.
   std::cout << plan.jobs.size() << " runs (" << plan.points.size() << " points x " << r.seeds << " seeds): " << out
             << "/results.csv, " << out << "/summary.csv\n";

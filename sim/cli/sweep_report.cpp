@@ -62,6 +62,7 @@ std::string sweep_report(const SweepDescription& sweep, const SweepTable& table,
   for (const auto& s : sweep.sets)
     out += "- Every point: `" + s + "`\n";
   out += "- Reproduce: " + markdown_command(sweep.command) + "\n\n";
+  out += notes_section(sweep.notes);
 
   out += "## Results\n\nMean over the seeds";
   out += sweep.seeds > 1 ? ", with the 95% confidence interval in parentheses" : "";

@@ -18,6 +18,7 @@ struct SweepDescription {
   int64_t seeds       = 1;
   std::vector<std::string> sets;     // --set for every point
   std::vector<std::string> command;  // the sweep's command line, to reproduce it
+  std::vector<std::string> notes;    // its points' notes to the user
 };
 
 // `previous`: the report.md already in the directory ("" when none); its capacity sections are kept.

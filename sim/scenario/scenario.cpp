@@ -8,6 +8,7 @@
 #include "sim/scenario/phase_graph.hpp"
 #include "sim/scenario/vllm_config.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -98,9 +99,10 @@ void load_phases(const YamlRef& phases, Scenario& s)
       p.fail("name", "two phases are named '" + phase.name + "'");
     std::vector<std::string> after = p.text_list("after");
     phase.start_s                  = p.quantity("start");
-    phase.model                    = entry.make(
-                           p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims, phase.uses, &s.notes});
-    if (!p.flag("enabled")) {
+    const bool enabled             = p.flag("enabled");  // a disabled phase has nothing to tell
+    phase.model = entry.make(p, PhaseLoadContext{*s.platform, phase.name, s.seed, *s.services, after, phase.claims,
+                                                 phase.uses, enabled ? &s.notes : nullptr});
+    if (!enabled) {
       disabled.insert(phase.name);
       continue;
     }
@@ -135,6 +137,13 @@ void load_phases(const YamlRef& phases, Scenario& s)
 }
 
 }  // namespace
+
+void merge_notes(std::vector<std::string>& into, const std::vector<std::string>& from)
+{
+  for (const std::string& note : from)
+    if (std::find(into.begin(), into.end(), note) == into.end())
+      into.push_back(note);
+}
 
 Scenario load_scenario(const std::string& file, const LoadOptions& options)
 {

@@ -52,6 +52,10 @@ struct Scenario {
   std::vector<std::string> notes;
 };
 
+// Appends the notes of `from` that `into` lacks, in their order (a sweep's or a plan's notes are
+// those of its points, each once).
+void merge_notes(std::vector<std::string>& into, const std::vector<std::string>& from);
+
 // FNV-1a of a scenario file's text, as 16 hex digits ("" when it cannot be read): what tells runs
 // of two versions of a file apart.
 std::string scenario_text_hash(const std::string& file);

@@ -26,6 +26,7 @@ struct PlanSetup {
   int64_t seeds = 1, jobs = 1;
   uint64_t first_seed = 1;
   std::string out;
+  std::vector<std::string> notes;  // its points' notes to the user (Scenario::notes), each once
 };
 
 // A run of a point not made yet: its output directory and its `llsim` arguments.

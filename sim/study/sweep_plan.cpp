@@ -28,6 +28,7 @@ void load_points(const SweepRequest& r, SweepPlan& plan)
       const Scenario s = load_scenario(r.scenario, load);
       plan.name        = s.name;
       plan.first_seed  = s.seed;
+      merge_notes(plan.notes, s.notes);
     } catch (const ConfigError& e) {  // a grid value is applied as a --set: say it is the --grid's
       std::string told = e.what();
       for (const auto& o : p.overrides)

@@ -39,10 +39,11 @@ struct SweepPlan {
   std::string name;  // the scenario's
   uint64_t first_seed = 1;
   std::string out;
-  std::string scenario_hash;    // of the scenario text; every run records the one it read
-  std::string created;          // the outermost directory of `out` this sweep creates ("" = none)
-  std::vector<SweepJob> jobs;   // point then seed order
-  std::vector<size_t> missing;  // the jobs with no results yet
+  std::string scenario_hash;       // of the scenario text; every run records the one it read
+  std::string created;             // the outermost directory of `out` this sweep creates ("" = none)
+  std::vector<SweepJob> jobs;      // point then seed order
+  std::vector<size_t> missing;     // the jobs with no results yet
+  std::vector<std::string> notes;  // the points' notes to the user (Scenario::notes), each once
 };
 
 // Loads every point, checks the output directory (and with --slurm, the submission) and that

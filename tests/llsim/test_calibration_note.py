@@ -29,7 +29,7 @@ check(NOTE not in err and "## Notes" not in report, f"a fitted GPU gives no note
 err, report, _ = run_with("platform.groups.gpu.gpu.preset=h200")
 check(err.count(NOTE) == 1, f"the H200 run says so once in the console: {err!r}")
 note = err[err.find(NOTE) + len("llsim: note: "):].splitlines()[0]
-check("GPU 'h200' (group 'gpu')" in note and
+check("GPU 'h200' with" in note and
       "(gemm_efficiency, gemm_half_tokens, bandwidth_efficiency, kernel_launch)" in note,
       f"the note names the GPU and the four assumed coefficients: {note}")
 check("`python3 analysis/profile/profile_gpu.py --model llama3-70b --tp 8 --out DIR`" in note and
@@ -72,5 +72,43 @@ err, _, _ = run_with(*one_h200)
 check("--model llama2-7b --tp 1 --out DIR" in err, f"without the profile, the note: {err!r}")
 err, _, _ = run_with(*one_h200, "phases.chat.iteration={impl: operators, profile: " + os.path.join(ROOT, PROFILE) + "}")
 check(NOTE not in err, f"a profile with the GEMMs: no note: {err!r}")
+
+# --- A disabled phase tells nothing: it never runs.
+folder = scratch_dir()
+with open(SCENARIO) as f:
+    text = f.read()
+two = text + """  - name: other
+    kind: serve
+    model: {preset: llama3-70b}
+    system: {impl: vllm, instances: gpu}
+    iteration: {impl: roofline}
+    workload: {requests: 1, arrival: 1s, input_tokens: 100, output_tokens: 1}
+    slo: {ttft: 5s, tbt: 100ms}
+"""
+path = os.path.join(folder, "two.yaml")
+with open(path, "w") as f:
+    f.write(two)
+_, _, err = run("validate", path, "--set", "platform.groups.gpu.gpu.preset=h200", "--set", "phases.chat.enabled=false")
+check(NOTE not in err, f"a disabled phase on an uncalibrated GPU says nothing: {err!r}")
+
+# --- Two groups of one GPU type (Mooncake's prefill and decode) give one note.
+_, _, err = run("validate", "tests/inputs/serve_mooncake.yaml", "--set", "phases.chat.iteration={impl: operators}",
+                "--set", "platform.groups.prefill.gpu={preset: h200, count: 8}", "--set",
+                "platform.groups.decode.gpu={preset: h200, count: 8}")
+check(err.count(NOTE) == 1, f"prefill and decode on H200s: one note: {err!r}")
+
+# --- A sweep and a plan say it once on the console and in their report.md.
+out = scratch_dir()
+_, _, err = run("sweep", SCENARIO, "--out", out, "--set", "platform.groups.gpu.gpu.preset=h200", "--grid",
+                "phases.chat.workload.input_tokens=1000,2000", "--quiet")
+check(err.count("llsim sweep: note: the operators model times GPU 'h200'") == 1, f"the sweep says it once: {err!r}")
+with open(os.path.join(out, "report.md")) as f:
+    check("## Notes\n\n- the operators model times GPU 'h200'" in f.read(), "the sweep's report.md has it")
+out = scratch_dir()
+_, _, err = run("plan", SCENARIO, "--out", out, "--set", "platform.groups.gpu.gpu.preset=h200", "--axis",
+                "platform.groups.gpu.count=1..2", "--target", "chat.mean_ttft_s<=100", "--quiet")
+check(err.count("llsim plan: note: the operators model times GPU 'h200'") == 1, f"the plan says it once: {err!r}")
+with open(os.path.join(out, "report.md")) as f:
+    check("## Notes\n\n- the operators model times GPU 'h200'" in f.read(), "the plan's report.md has it")
 
 finish()
