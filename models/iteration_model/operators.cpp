@@ -17,6 +17,8 @@
 #include "sim/serve/cost/operator_costs.hpp"
 #include "sim/serve/cost/vidur_profile.hpp"
 
+#include <algorithm>
+#include <initializer_list>
 #include <optional>
 
 namespace llsim {
@@ -99,12 +101,9 @@ class Operators : public IterationModel {
       p.fail("experts_reached", "drawn needs a mixture of experts (the model has no experts)");
     if (reached == "drawn")
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
-    device_ = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
+    device_               = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
+    Unmeasured unmeasured = unmeasured_keys(p, c);  // before the defaults are read
     // The scenario's figure, else the GPU's fitted one, else the model's assumption.
-    std::vector<std::string> assumed;
-    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
-      if (!p.has(s.key) && !c.gpu.kernel[static_cast<size_t>(s.which)])
-        assumed.emplace_back(s.key);
     for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
       coefficients_.*kernel_member(s.which) = kernel_coefficient(s, &p, c.gpu.kernel);
     coefficients_.attention_efficiency = p.quantity("attention_efficiency");
@@ -115,8 +114,7 @@ class Operators : public IterationModel {
     coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
     if (p.has("profile"))
       profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count, c.pipeline_stages);
-    if (!assumed.empty() && !(profile_ && measures_gemms(*profile_)))
-      note_ = uncalibrated_note(c, assumed);
+    note_ = uncalibrated_note(c, unmeasured);
     if (device_.tp > 1 && device_.link_Bps == 0 && !(profile_ && !profile_->all_reduce.empty()))
       p.ref().fail("the operators model needs the link between the " + std::to_string(device_.tp) +
                    " GPUs of a host (give interconnect, or a preset, in platform.groups." + c.group +
@@ -160,24 +158,62 @@ class Operators : public IterationModel {
       p.ref().fail("the operators model needs the model's ffn (the intermediate size of its dense MLP)");
   }
 
-  // Whether the profile measured the attention's GEMMs, which the kernel coefficients would
-  // otherwise time (Vidur's profiles of MoE models measure no dense MLP).
-  static bool measures_gemms(const VidurProfile& profile)
+  // The keys taken from neither the scenario nor a measurement on this GPU: the kernel
+  // coefficients assumed where the GPU has no fitted figure, and the attention, CPU and link
+  // figures fitted on Vidur's A100 measurements, carried over to any other GPU.
+  struct Unmeasured {
+    std::vector<std::string> assumed, carried;
+  };
+  static Unmeasured unmeasured_keys(const Params& p, const Context& c)
   {
-    return !profile.op[static_cast<size_t>(Op::AttnPreProj)].empty() &&
-           !profile.op[static_cast<size_t>(Op::AttnPostProj)].empty();
+    // Written in the scenario or by a --set: a default llsim filled in (when a model of another
+    // group read this section first) has no place in any text.
+    const auto written = [&p](const char* key) { return p.has(key) && !p.ref().child(key).node().Mark().is_null(); };
+    Unmeasured u;
+    for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
+      if (!written(s.key) && !c.gpu.kernel[static_cast<size_t>(s.which)])
+        u.assumed.emplace_back(s.key);
+    if (c.gpu.preset == "a100-80gb-sxm")
+      return u;
+    std::vector<const char*> carried = {"attention_efficiency", "attention_overhead", "cpu_per_iteration",
+                                        "cpu_per_sequence"};
+    if (c.gpu.count > 1)
+      carried.insert(carried.end(), {"link_latency", "link_efficiency"});
+    for (const char* key : carried)
+      if (!written(key))
+        u.carried.emplace_back(key);
+    return u;
   }
 
-  // The note of a GPU timed on assumed coefficients, with the commands that would measure them
-  // (the profiler measures the catalogue's dense models: analysis/profile/catalogue.py).
-  static std::string uncalibrated_note(const Context& c, const std::vector<std::string>& assumed)
+  // The note of a GPU timed on figures not measured on it, less what the profile measured, with the
+  // commands that would measure them (the profiler measures the catalogue's dense models:
+  // analysis/profile/catalogue.py).
+  std::string uncalibrated_note(const Context& c, Unmeasured u) const
   {
+    const auto measured = [&u](std::initializer_list<const char*> keys) {
+      for (const char* key : keys)
+        u.carried.erase(std::remove(u.carried.begin(), u.carried.end(), key), u.carried.end());
+    };
+    if (profile_ && !profile_->op[static_cast<size_t>(Op::AttnPreProj)].empty() &&
+        !profile_->op[static_cast<size_t>(Op::AttnPostProj)].empty())
+      u.assumed.clear();  // the GEMMs the kernel coefficients would time were measured
+    if (profile_ && (profile_->attention.has_prefill() || profile_->attention.has_decode()))
+      measured({"attention_efficiency", "attention_overhead"});
+    if (profile_ && !profile_->cpu.empty())
+      measured({"cpu_per_iteration", "cpu_per_sequence"});
+    if (profile_ && !profile_->all_reduce.empty())
+      measured({"link_latency", "link_efficiency"});
+    if (u.assumed.empty() && u.carried.empty())
+      return "";
     // Named by its preset alone, so that groups of one GPU type give one note.
-    const std::string gpu  = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'" : "GPU '" + c.gpu.preset + "'";
-    const std::string note = "the operators model times " + gpu + " with assumed kernel coefficients (" +
-                             join(assumed, ", ") +
-                             "): none was measured on it, so its iteration times are not "
-                             "validated. ";
+    const std::string gpu = c.gpu.preset.empty() ? "the GPU of group '" + c.group + "'" : "GPU '" + c.gpu.preset + "'";
+    std::vector<std::string> parts;
+    if (!u.assumed.empty())
+      parts.push_back("assumed kernel coefficients (" + join(u.assumed, ", ") + ")");
+    if (!u.carried.empty())
+      parts.push_back("figures fitted on Vidur's A100 measurements (" + join(u.carried, ", ") + ")");
+    const std::string note = "the operators model times " + gpu + " with " + join(parts, " and ") +
+                             ": none of them was measured on this GPU, so its iteration times are not validated. ";
     if (c.model.name.empty() || c.model.moe() || c.model.attention() == Attention::Mla)
       return note + "The profiler (analysis/profile/profile_gpu.py) measures the catalogue's dense models only: "
                     "profile one of them on the GPU and fit the keys with `llsim calibrate --profile`, or give the "
@@ -187,7 +223,9 @@ class Operators : public IterationModel {
                                                       : "'preset: " + c.gpu.preset + ", count: " + tp + "'";
     return note + "Measure them on the GPU with `python3 analysis/profile/profile_gpu.py --model " + c.model.name +
            " --tp " + tp + " --out DIR`, then fit them with `llsim calibrate --model 'preset: " + c.model.name +
-           "' --gpu " + gpu_keys + " --profile DIR/mlp.csv`, or give the iteration `profile: DIR`";
+           "' --gpu " + gpu_keys +
+           " --profile DIR/mlp.csv` (and `--attention DIR/attention.csv`), or give the "
+           "iteration `profile: DIR`";
   }
 
   OpTimes times(const BatchWork& w) const
