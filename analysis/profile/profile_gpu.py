@@ -80,6 +80,23 @@ def worker_counts(args, device):
     return []
 
 
+# What a profile directory holds: a run into one that has any of them would mix two profiles.
+OUTPUTS = ("mlp.csv", "attention.csv", "all_reduce.csv", "all_to_all.csv", "send_recv.csv", "step_check.csv",
+           "provenance.json")
+
+
+def prepare_out(out):
+    """Creates `out`; exits naming the files when it already holds a profile, or when it cannot be made."""
+    held = [name for name in OUTPUTS if os.path.exists(os.path.join(out, name))]
+    if held:
+        sys.exit(f"profile_gpu.py: --out {out} already holds a profile ({', '.join(held)}): give a new or empty "
+                 "directory, so that no file of an earlier run is read with this one's")
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        sys.exit(f"profile_gpu.py: --out {out}: cannot make the directory: {e.strerror}")
+
+
 def measure(timer, calls):
     return {name: timers.stats(timer.milliseconds(fn)) for name, fn in calls.items()}
 
@@ -158,7 +175,7 @@ def main():
     grid = grids.QUICK if args.quick else grids.full(args.max_context)
     timer = timers.make_timer(device, args.quick)
     counts = worker_counts(args, device)
-    os.makedirs(args.out, exist_ok=True)
+    prepare_out(args.out)
     torch.manual_seed(0)
 
     results = {"mlp": {}, "attention": {}, "steps": [], "failed_steps": []}
