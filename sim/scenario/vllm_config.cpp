@@ -3,7 +3,7 @@
 #include "sim/core/errors.hpp"
 #include "sim/core/foreign_yaml.hpp"
 #include "sim/core/text.hpp"
-#include "sim/serve/cost/hugging_face_names.hpp"
+#include "sim/scenario/hugging_face_names.hpp"
 
 #include <algorithm>
 #include <cctype>

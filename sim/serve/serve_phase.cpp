@@ -14,6 +14,10 @@
 //     autoscale: {impl: target, metric: running, target: 32}   instances allocated over time
 //                                             (sim/serve/scaling/autoscaler.hpp)
 //     sample_period: 1s                       rows of <phase>_instances.csv
+//     api_server: {per_request: 2ms, per_input_token: 1us}   front end before the engine, in TTFT
+//                                             (sim/serve/workload/api_server.hpp)
+//     vllm_config: vllm.yaml                  vLLM's engine arguments, imported into the keys above
+//                                             (sim/scenario/vllm_config.hpp)
 //
 // The phase ends when every request has finished, failed or been rejected. KV blocks still being
 // written then (mooncake's pool and SSD tier) are written in the background, contending with
@@ -250,10 +254,16 @@ class ServePhase : public Phase {
       driver_ = std::make_unique<ScalingDriver>(*autoscaler_, *system_->scalable(), *env_, tally_->scaling());
       driver_->start();
     }
-    for (const auto& [at, i] : engine_arrivals()) {
-      sleep_until(start + at);
-      system_->arrive(static_cast<int64_t>(i));
-    }
+    if (api_server_)
+      for (const auto& [at, i] : after_api_server()) {
+        sleep_until(start + at);
+        system_->arrive(static_cast<int64_t>(i));
+      }
+    else
+      for (size_t i = 0; i < requests.size(); ++i) {
+        sleep_until(start + requests[i].arrival_s);
+        system_->arrive(static_cast<int64_t>(i));
+      }
     progress_->wait_until([this] { return tally_->all_done(); }, std::numeric_limits<double>::infinity());
     charge_time_outside_batches();
     if (driver_)
@@ -263,19 +273,13 @@ class ServePhase : public Phase {
       weights_->stop();
   }
 
-  // When each request reaches the system, in that order: at its arrival, or when the front end
-  // (api_server) lets it go. Keeps each request's time in the front end for the bottleneck
-  // attribution.
-  std::vector<std::pair<double, size_t>> engine_arrivals()
+  // When each request reaches the system, in that order: when the front end (api_server) lets
+  // it go. Keeps each request's time in the front end for the bottleneck attribution.
+  std::vector<std::pair<double, size_t>> after_api_server()
   {
     const auto& requests = workload_.requests;
     std::vector<std::pair<double, size_t>> order;
     order.reserve(requests.size());
-    if (!api_server_) {
-      for (size_t i = 0; i < requests.size(); ++i)
-        order.emplace_back(requests[i].arrival_s, i);
-      return order;
-    }
     const int64_t processes =
         api_server_->processes > 0 ? api_server_->processes : static_cast<int64_t>(system_->instances());
     const std::vector<double> exits = api_server_exits(requests, *api_server_, processes);
@@ -291,8 +295,7 @@ class ServePhase : public Phase {
   // The requests' time outside a batch, less what the ledger has from elsewhere (KV transfers):
   // first their time in the front end, then their wait for their instance's weights, then the
   // rest divided between KV memory and batch slots as the waits the instances saw through their
-  // iterations divide; time no
-  // iteration saw (no instance running) stays undivided. The loads' own I/O is the phase's
+  // iterations divide; time no iteration saw (no instance running) stays undivided. The loads' own I/O is the phase's
   // provisioning work, apart (InstanceWeights).
   void charge_time_outside_batches() const
   {

@@ -32,11 +32,12 @@ TEST_CASE("kv blocks: the prefix cache lives in the free blocks and goes with a 
   CHECK(kv.cached_blocks(prompt) == 3);
   int64_t held = 0;
   kv.grow(held, 16 * 6);
-  kv.trim();  // 2 free blocks hold 1: the two least recently used go
-  CHECK(kv.cached_blocks({3}) == 1);
-  CHECK(kv.cached_blocks(prompt) == 0);
+  kv.trim();  // 2 free blocks hold 1: the prompt's last two go first, its head stays
+  CHECK(kv.cached_blocks({1}) == 1);
+  CHECK(kv.cached_blocks({3}) == 0);
+  CHECK(kv.cached_blocks(prompt) == 1);
   kv.reset();
-  CHECK((kv.free() == 8 && kv.cached_blocks({3}) == 0));
+  CHECK((kv.free() == 8 && kv.cached_blocks({1}) == 0));
   KvBlocks none({8, 16, 0, false, 32});
   none.remember(prompt);
   CHECK(none.cached_blocks(prompt) == 0);

@@ -1,4 +1,4 @@
-#include "sim/serve/cost/hugging_face_names.hpp"
+#include "sim/scenario/hugging_face_names.hpp"
 
 #include <algorithm>
 #include <cctype>
