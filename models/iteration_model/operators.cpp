@@ -7,7 +7,9 @@
 // the LM head for each sequence's last token, and the CPU work of the iteration and of each of
 // its sequences. Each operator is timed by its own roofline (sim/serve/cost/operator_costs.hpp) or,
 // with `profile: DIR`, read from Vidur's measured profiles (sim/serve/cost/vidur_profile.hpp).
-// <phase>_operators.csv gives where the time went, per operator.
+// <phase>_operators.csv gives where the time went, per operator. With `scheduling: async` the CPU
+// work of an iteration that follows another overlaps that one's GPU work (vLLM's
+// --async-scheduling): the step takes max(GPU, CPU - cpu_serial) + cpu_serial.
 // Example (tests/llsim/test_operators.py runs it):
 //   llsim run tests/inputs/serve_operators.yaml
 #include "sim/core/errors.hpp"
@@ -74,6 +76,17 @@ const ParamTable kOperatorsParams = with_kernel_coefficients({
         "CPU time per sequence of the batch: sampling, output processing (fitted, as cpu_per_iteration)")
         .defaults("0.03621ms")
         .at_least(0),
+    ParamSpec::one_of("scheduling", {"serial", "async"},
+                      "serial: an iteration's CPU work (cpu_per_iteration, cpu_per_sequence) runs before its GPU "
+                      "work, as vLLM V0 and V1 without --async-scheduling run it; async: it runs during the "
+                      "previous iteration's GPU work, so an iteration that follows another takes the longer of "
+                      "the two plus cpu_serial (vLLM's --async-scheduling)")
+        .defaults("serial"),
+    ParamSpec::quantity("cpu_serial", Dimension::Duration,
+                        "scheduling async: the CPU time of every iteration that cannot overlap the GPU (taking the "
+                        "previous step's sampled tokens); an assumption, 0 by default")
+        .defaults("0s")
+        .at_least(0),
     ParamSpec::one_of("experts_reached", {"mean", "drawn"},
                       "routed experts a MoE layer's tokens reach: mean (E (1 - (1 - k/E)^T) on every "
                       "layer) or drawn (each layer's own draw, from the scenario's seed and the "
@@ -112,6 +125,10 @@ class Operators : public IterationModel {
     coefficients_.link_efficiency      = p.quantity("link_efficiency");
     coefficients_.cpu_per_iteration_s  = p.quantity("cpu_per_iteration");
     coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
+    async_                             = p.text("scheduling") == "async";
+    cpu_serial_s_                      = p.quantity("cpu_serial");
+    if (!async_ && p.has("cpu_serial") && !p.ref().child("cpu_serial").node().Mark().is_null())
+      p.fail("cpu_serial", "applies to scheduling: async (serial scheduling runs all the CPU work in series)");
     if (p.has("profile"))
       profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count, c.pipeline_stages);
     note_ = uncalibrated_note(c, unmeasured);
@@ -236,7 +253,20 @@ class Operators : public IterationModel {
     OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &reached : nullptr);
     if (profile_ && !w.empty())
       apply_profile(w, t);
+    if (async_ && w.follows_step)
+      overlap_cpu(t);
     return t;
+  }
+
+  // Asynchronous scheduling: the CPU work of an iteration that follows another ran during that
+  // one's GPU work, all but cpu_serial of it; what is left shows as the CPU operator, so that the
+  // operators still add up to the step: max(GPU, CPU - serial) + serial.
+  void overlap_cpu(OpTimes& t) const
+  {
+    double& cpu        = t[static_cast<size_t>(Op::CpuOverhead)];
+    const double gpu   = total(t) - cpu;
+    const double fixed = std::min(cpu, cpu_serial_s_);
+    cpu                = fixed + std::max(0.0, cpu - fixed - gpu);
   }
 
   // Measured times replace the rooflines of the operators the profile has.
@@ -288,6 +318,8 @@ class Operators : public IterationModel {
   OperatorDevice device_;
   OperatorCoefficients coefficients_;
   std::optional<VidurProfile> profile_;
+  bool async_          = false;  // scheduling: async
+  double cpu_serial_s_ = 0;
 };
 
 }  // namespace

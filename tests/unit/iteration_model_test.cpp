@@ -8,7 +8,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 using namespace llsim;
 
@@ -205,4 +207,35 @@ TEST_CASE("iteration model table: bad tables", "[iteration_model]")
                     Catch::Contains("unknown kind 'prefil': did you mean 'prefill'? (expected prefill or decode)"));
   CHECK_THROWS_WITH(bad("t5.csv", "prefill,0,-1\nprefill,5,0.03\n" + decode)(),
                     Catch::Contains("tokens and seconds must be >= 0"));
+}
+
+TEST_CASE("iteration model operators: async scheduling overlaps the CPU with the previous step's GPU work",
+          "[iteration_model]")
+{
+  // LLaMA-2 7B decoding one sequence on two GPUs with an interconnect; CPU 5 ms a step, far from
+  // the GPU's time, or 100 ms, far above it.
+  GpuSpec gpus     = kGpus;
+  gpus.link        = GpuLink::NvLink;
+  gpus.link_Bps    = 300e9;
+  const LlmModel m = model("{preset: llama2-7b}");
+  BatchWork w;
+  w.add_decode(1000);
+  for (const double cpu : {5e-3, 100e-3}) {
+    const std::string keys =
+        "{impl: operators, cpu_per_iteration: " + std::to_string(cpu * 1e3) + "ms, cpu_per_sequence: 0s";
+    const auto serial = make(keys + "}", m, gpus);
+    const auto async  = make(keys + ", scheduling: async, cpu_serial: 1ms}", m, gpus);
+    const double step = serial->seconds(w), gpu = step - cpu;
+    CHECK(async->seconds(w) == Approx(step).epsilon(1e-12));  // the first step after idle: in series
+    BatchWork next    = w;
+    next.follows_step = true;
+    CHECK(serial->seconds(next) == Approx(step).epsilon(1e-12));
+    CHECK(async->seconds(next) == Approx(std::max(gpu, cpu - 1e-3) + 1e-3).epsilon(1e-12));
+    std::vector<double> parts(async->operator_names().size(), 0.0);
+    async->add_operator_seconds(next, parts);
+    double sum = 0;
+    for (double p : parts)
+      sum += p;
+    CHECK(sum == Approx(async->seconds(next)).epsilon(1e-12));  // the breakdown adds up to the step
+  }
 }

@@ -29,6 +29,9 @@ struct BatchWork {
   // KV blocks moved between HBM and CPU memory by preemption by swap (out and in). Timed by the
   // instance over the host's PCIe, not by the iteration model.
   int64_t swapped_blocks = 0;
+  // The iteration starts as the instance's previous one ends: an engine that schedules
+  // asynchronously did this one's CPU work during that one's GPU work.
+  bool follows_step = false;
 
   void add_prefill(int64_t context, int64_t n) { add_prefills(1, context, n); }
   void add_decode(int64_t context) { add_decodes(1, context); }

@@ -291,6 +291,7 @@ void ServeInstance::iterate_once(double fail_at)
   if (work.empty())  // a sequence that can never fit was let in: a bug of the system
     throw SimulationError("serving instance " + std::to_string(index_) + " has work it cannot schedule");
   const double t0       = now();
+  work.follows_step     = t0 == last_step_end_;
   const double left_out = static_cast<double>(batcher_.waiting());
   const bool for_memory = batcher_.held_by_memory();
   if (!batcher_.swap_moves().empty() && !swaps_.move(work, fail_at)) {  // its host failed meanwhile
@@ -331,6 +332,7 @@ void ServeInstance::iterate_once(double fail_at)
   charge_wait(moves, moves_s * static_cast<double>(work.decodes + work.prefills));
   const double kv_used = batcher_.kv_used_share();
   event_time_          = now();
+  last_step_end_       = now();
   batcher_.complete(*this);
   tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
   tally_.waited_through_iteration(for_memory, left_out * (now() - t0));
@@ -342,9 +344,12 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
 {
   const double start = now();
   BatchWork work     = batcher_.decode_work(0);
+  work.follows_step  = start == last_step_end_;
   std::vector<double> ends;
   double t = start;
   for (int64_t j = 0; j < steps; ++j) {
+    if (j > 0)
+      work.follows_step = true;
     t += model_->seconds(work);
     ends.push_back(t);
     work.decode_context += static_cast<double>(work.decodes);
@@ -363,12 +368,14 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
     fails = true;
   double begin = start;
   for (int64_t j = 0; j < done; ++j) {
-    const BatchWork w = batcher_.plan_steady();
+    BatchWork w    = batcher_.plan_steady();
+    w.follows_step = j > 0 || start == last_step_end_;
     sleep_until(ends[static_cast<size_t>(j)]);
     charge_gpu(w, ends[static_cast<size_t>(j)] - begin);
     const double kv_used = batcher_.kv_used_share();
     event_time_          = ends[static_cast<size_t>(j)];
     batcher_.complete(*this);
+    last_step_end_ = event_time_;
     tally_.iteration(index_, event_time_, event_time_ - begin, event_time_ - begin, w.decodes, kv_used);
     tally_.operators(index_, *model_, w);
     begin = event_time_;

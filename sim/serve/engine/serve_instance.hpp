@@ -141,7 +141,9 @@ class ServeInstance : public BatchListener {
   const IterationModel* model_ = nullptr;
   RunIteration run_;
   double event_time_ = 0;  // when the tokens being reported came out
-  int64_t submitted_ = 0;
+  // When the last iteration ended: the next one that starts then follows it (BatchWork::follows_step).
+  double last_step_end_ = -1;
+  int64_t submitted_    = 0;
   std::function<void(int64_t)> on_handoff_;
   std::function<void(int64_t)> on_finished_;
   std::function<void(int64_t)> on_lost_;
