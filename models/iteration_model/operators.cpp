@@ -127,7 +127,10 @@ class Operators : public IterationModel {
     coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
     async_                             = p.text("scheduling") == "async";
     cpu_serial_s_                      = p.quantity("cpu_serial");
-    if (!async_ && p.has("cpu_serial") && !p.ref().child("cpu_serial").node().Mark().is_null())
+    if (async_ && c.pipeline_stages > 1)
+      p.fail("scheduling", "async with pipeline stages is not modelled (vLLM refused --async-scheduling with "
+                           "pipeline parallelism until 2026)");
+    if (!async_ && cpu_serial_s_ > 0)  // 0, its default, is what resolved.yaml writes
       p.fail("cpu_serial", "applies to scheduling: async (serial scheduling runs all the CPU work in series)");
     if (p.has("profile"))
       profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count, c.pipeline_stages);

@@ -117,6 +117,7 @@ class Mooncake : public ServeSystem {
   }
 
   size_t instances() const override { return static_cast<size_t>(prefill_group_.count + decode_group_.count); }
+  size_t entry_points() const override { return static_cast<size_t>(prefill_group_.count); }
 
   void start(ServeEnv& env) override
   {
@@ -266,7 +267,8 @@ class Mooncake : public ServeSystem {
     const ServeInstance* d = decode_.least_loaded();
     if (d == nullptr)
       return kNoDeadline;
-    BatchWork w = d->batcher().decode_work(0);
+    BatchWork w    = d->batcher().decode_work(0);
+    w.follows_step = true;  // a decode step in the steady state follows another
     for (int64_t i = d->batcher().running(); i <= d->load(); ++i)
       w.add_decode(r.input_tokens);
     return decode_model_->seconds(w);

@@ -70,6 +70,7 @@ class Vllm : public ServeSystem {
   }
 
   size_t instances() const override { return static_cast<size_t>(group_.count * engines_per_host_); }
+  size_t entry_points() const override { return instances() / static_cast<size_t>(layout_.pp); }
 
   // Engine k of host h is instance h x engines_per_host + k.
   void start(ServeEnv& env) override

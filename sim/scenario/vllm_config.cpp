@@ -48,6 +48,7 @@ const std::vector<ModelledArgument>& one_to_one()
       {"tensor-parallel-size", "system", "tp", ValueKind::Count},
       {"pipeline-parallel-size", "system", "pp", ValueKind::Count},
       {"enable-prefix-caching", "system", "prefix_caching", ValueKind::Flag},
+      {"api-server-count", "api_server", "processes", ValueKind::Count},
   };
   return args;
 }
@@ -77,6 +78,7 @@ const std::vector<std::string>& read_otherwise()
                                                  "swap-space",
                                                  "data-parallel-size",
                                                  "enable-expert-parallel",
+                                                 "async-scheduling",
                                                  "kv-cache-dtype",
                                                  "scheduling-policy"};
   return names;
@@ -154,7 +156,9 @@ class PhaseImport {
       return;
     }
     if (name == "enable-expert-parallel")
-      return expert_parallel(value, where);
+      return operators_flag(value, where, "expert_parallel", "true", "false", "expert parallelism");
+    if (name == "async-scheduling")
+      return operators_flag(value, where, "scheduling", "async", "serial", "async scheduling");
     if (name == "data-parallel-size") {
       if (foreign_number(value, 1, true) != 1)
         value.fail("data-parallel-size above 1 is not modelled: llsim runs one vllm instance per tp x pp GPUs of "
@@ -223,15 +227,17 @@ class PhaseImport {
       value.fail("vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens");
   }
 
-  // Written where the operators model reads it; false, vLLM's default, needs no model.
-  void expert_parallel(const YamlRef& value, const std::string& where)
+  // A flag of the operators model (`key`: `on` when true, `off` when false, `what` modelled there);
+  // false, vLLM's default, needs no operators model.
+  void operators_flag(const YamlRef& value, const std::string& where, const char* key, const char* on, const char* off,
+                      const std::string& what)
   {
     const YAML::Node impl = phase_["iteration"]["impl"];
     const bool operators  = impl && impl.IsScalar() && impl.Scalar() == "operators";
     if (foreign_flag(value) && !operators)
-      value.fail("expert parallelism is modelled by the operators iteration model (iteration: {impl: operators})");
+      value.fail(what + " is modelled by the operators iteration model (iteration: {impl: operators})");
     if (operators)
-      set("iteration", "expert_parallel", foreign_flag(value) ? "true" : "false", value, where);
+      set("iteration", key, foreign_flag(value) ? on : off, value, where);
   }
 
   static std::string converted(ValueKind kind, const YamlRef& value)

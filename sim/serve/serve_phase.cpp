@@ -230,6 +230,9 @@ class ServePhase : public Phase {
     }
     if (autoscaler_->scales() && system_->scalable() == nullptr)
       p.fail("autoscale", "this serving system does not scale (vllm instances of one pipeline stage do)");
+    if (autoscaler_->scales() && api_server_ && api_server_->processes == 0)
+      p.fail("api_server", "give its processes under autoscaling: the front end does not follow the instances "
+                           "allocated");
   }
 
   void run(PhaseRuntime& runtime) override
@@ -281,7 +284,7 @@ class ServePhase : public Phase {
     std::vector<std::pair<double, size_t>> order;
     order.reserve(requests.size());
     const int64_t processes =
-        api_server_->processes > 0 ? api_server_->processes : static_cast<int64_t>(system_->instances());
+        api_server_->processes > 0 ? api_server_->processes : static_cast<int64_t>(system_->entry_points());
     const std::vector<double> exits = api_server_exits(requests, *api_server_, processes);
     api_server_s_.resize(requests.size());
     for (size_t i = 0; i < requests.size(); ++i) {

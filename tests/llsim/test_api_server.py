@@ -54,6 +54,33 @@ for i in range(3):
 default, _, _ = simulate(THREE, "phases.chat.api_server={per_request: 2.5s}")
 check(default == queued, "by default one process per instance (one instance here)")
 
+# --- The default counts the servers requests enter: a vllm instance of two pipeline engines is one
+# (one process: the queue as above), Mooncake's prefill instances (two) and not its decode ones.
+pp2, _, _ = simulate(THREE, "phases.chat.system.pp=2", "phases.chat.system.tp=4",
+                     "phases.chat.api_server={per_request: 2.5s}")
+pp2_base, _, _ = simulate(THREE, "phases.chat.system.pp=2", "phases.chat.system.tp=4")
+for i, front in enumerate((2.5, 4.0, 5.5)):
+    check_close(pp2[i] - pp2_base[i], front, EXACT, f"pp 2: request {i} queues at the instance's one process")
+
+
+def mooncake(processes):
+    out = scratch_dir()
+    args = ["run", "tests/inputs/serve_mooncake.yaml", "--quiet", "--out", out, "--set",
+            "phases.chat.workload.duration=20s", "--set",
+            "phases.chat.api_server={per_request: 300ms" + (f", processes: {processes}" if processes else "") + "}"]
+    run(*args)
+    with open(os.path.join(out, "summary.json")) as f:
+        return json.load(f)["phases"]["chat"]
+
+
+default_mc = mooncake(None)
+check(default_mc == mooncake(2) and default_mc != mooncake(4), "Mooncake: one process per prefill instance")
+
+# --- Under autoscaling the processes must be given: the front end does not follow the instances.
+_, _, err = run("validate", "tests/inputs/autoscale.yaml", "--set", "phases.chat.api_server={per_request: 1ms}",
+                expect=2)
+check("give its processes under autoscaling" in err, f"autoscaling without processes is refused: {err}")
+
 # --- A bad figure is refused at its key.
 _, _, err = run("run", SCENARIO, "--out", os.path.join(scratch_dir(), "out"), "--set",
                 "phases.chat.api_server={per_request: -1ms}", expect=2)

@@ -4,6 +4,7 @@ its CPU time in series; each decode that follows a step takes max(GPU, CPU - cpu
 cpu_serial, exactly; the operators' breakdown still adds up to the request's time; cpu_serial
 without async is refused."""
 import csv
+import json
 import os
 
 from harness import check, check_close, finish, run, scratch_dir
@@ -44,5 +45,29 @@ for cpu_ms, serial_ms in [(0.8679, 0.0), (20.0, 2.0), (60.0, 2.0), (0.8679, 5.0)
 _, _, err = run("run", SCENARIO, "--out", os.path.join(scratch_dir(), "out"), "--set",
                 "phases.chat.iteration.cpu_serial=1ms", expect=2)
 check("cpu_serial: applies to scheduling: async" in err, f"cpu_serial without async is refused: {err}")
+_, _, err = run("validate", SCENARIO, "--set", "phases.chat.iteration.scheduling=async", "--set",
+                "phases.chat.system.pp=2", "--set", "phases.chat.system.tp=4", expect=2)
+check("async with pipeline stages is not modelled" in err, f"async with pp 2 is refused: {err}")
+
+# Mooncake's early rejection estimates a decode step as the engine runs it: with a CPU time of
+# 90 ms, in series every step misses the 100 ms TBT and every request is turned away; overlapped,
+# steps take about max(GPU, 90 ms) and requests are admitted.
+MOONCAKE = ["platform.groups.prefill.gpu.preset=a100-80gb-sxm", "platform.groups.decode.gpu.preset=a100-80gb-sxm",
+            "phases.chat.iteration.impl=operators", "phases.chat.iteration.cpu_per_iteration=90ms",
+            "phases.chat.system.early_rejection=true", "phases.chat.workload.duration=30s",
+            "phases.chat.slo.ttft=600s"]
+rejected = {}
+for scheduling in ("serial", "async"):
+    out = scratch_dir()
+    args = ["run", "tests/inputs/serve_mooncake.yaml", "--quiet", "--out", out,
+            "--set", f"phases.chat.iteration.scheduling={scheduling}"]
+    for s in MOONCAKE:
+        args += ["--set", s]
+    run(*args)
+    with open(os.path.join(out, "summary.json")) as f:
+        chat = json.load(f)["phases"]["chat"]
+    rejected[scheduling] = (chat["rejected"], chat["requests"])
+check(rejected["serial"][0] == rejected["serial"][1] and rejected["async"][0] == 0,
+      f"early rejection follows the scheduling (rejected of requests): {rejected}")
 
 finish()

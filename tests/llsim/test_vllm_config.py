@@ -162,6 +162,15 @@ _, _, err = run("validate", scenario_with_config(lines), expect=2)
 check(f"config.yaml:{len(lines)}:25: gpu-memory-utilization: phases[0].batching.gpu_memory_utilization" in err,
       f"the error names gpu-memory-utilization's line: {err}")
 
+# --- vLLM's --async-scheduling and --api-server-count land on the keys that model them.
+_, out = metrics(scenario_with_config(with_arguments({"async-scheduling": "true", "api-server-count": "3"})))
+with open(os.path.join(out, "resolved.yaml")) as f:
+    text = f.read()
+check("scheduling: async" in text and "processes: 3" in text, "async-scheduling and api-server-count imported")
+_, _, err = run("validate", scenario_with_config(with_argument("async-scheduling", "true")), "--set",
+                "phases.chat.iteration={impl: roofline}", expect=2)
+check("async scheduling is modelled by the operators iteration model" in err, f"async without operators: {err}")
+
 # --- Dashes and underscores name the same argument.
 dashed, _ = metrics(scenario_with_config(with_argument("max-num-seqs", "4")))
 underscored, _ = metrics(scenario_with_config(

@@ -53,9 +53,17 @@ void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64
 // Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
 // them by priority, so that the victim of a preemption is the latest arrival, not a sequence
 // that was just readmitted after its own preemption.
+// A prompt admitted from the queue: its tokens spared by the prefix cache, and, the first time,
+// its hit as the request's (a hit on blocks it cached itself before a preemption is not one).
+void Batcher::count_hits(Seq& s)
+{
+  prefix_hit_tokens_ += static_cast<double>(s.hit_tokens);
+  if (s.first_hit_blocks < 0)
+    s.first_hit_blocks = s.hit_blocks;
+}
+
 void Batcher::admit(int64_t id)
 {
-  prefix_hit_tokens_ += static_cast<double>(seqs_.at(id).hit_tokens);
   running_.insert(std::upper_bound(running_.begin(), running_.end(), id), id);
 }
 
@@ -86,11 +94,11 @@ void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
     const auto& ids = *s.a.hash_ids;
     kv_.remember({ids.begin(), ids.begin() + static_cast<long>(std::min(whole, ids.size()))});
   }
-  s.prompt      = s.a.input_tokens + s.a.generated;
-  s.computed    = 0;
-  s.hit_blocks  = 0;  // looked up again when it is admitted again
-  s.hit_tokens  = 0;
-  s.recomputing = true;
+  s.recompute_upto = std::max(s.recompute_upto, s.computed);
+  s.prompt         = s.a.input_tokens + s.a.generated;
+  s.computed       = 0;
+  s.hit_blocks     = 0;  // looked up again when it is admitted again
+  s.hit_tokens     = 0;
   waiting_.push_front(id);
 }
 
@@ -291,6 +299,7 @@ void Batcher::schedule_chunks(BatchWork& w)
               static_cast<long>(kv_.total()));
     const int64_t chunk = chunk_of(s);
     waiting_.pop_front();
+    count_hits(s);
     admit(id);
     take(id, s, chunk, w);
     budget -= chunk;
@@ -318,6 +327,7 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
               static_cast<long>(s.hit_blocks), static_cast<long>(blocks_for(s.prompt) - s.blocks),
               static_cast<long>(kv_.free()), static_cast<long>(kv_.total()));
     waiting_.pop_front();
+    count_hits(s);
     admit(id);
     take(id, s, need, w);
     longest = std::max(longest, need);
@@ -329,16 +339,17 @@ void Batcher::complete(BatchListener& listener)
   std::vector<int64_t> gone;
   for (int64_t id : batch_) {
     Seq& s = seqs_.at(id);
-    if (s.recomputing && s.computed < s.prompt)
-      recomputed_tokens_ += static_cast<double>(std::min(s.step, s.prompt - s.computed));
+    // Tokens computed again: those below what was computed before a preemption.
+    recomputed_tokens_ +=
+        static_cast<double>(std::max<int64_t>(0, std::min(s.computed + s.step, s.recompute_upto) - s.computed));
     s.computed += s.step;
     s.step = 0;
     if (s.computed < s.prompt)
       continue;  // a prompt chunk that did not end the prompt
-    s.recomputing = false;
+    s.recompute_upto = 0;
     s.a.generated += 1;
-    if (s.a.generated == 1 && s.hit_blocks > 0)
-      listener.prefix_hit(id, s.hit_blocks);
+    if (s.a.generated == 1 && s.first_hit_blocks > 0)
+      listener.prefix_hit(id, s.first_hit_blocks);
     listener.token(id, s.a.generated == 1);
     const bool done     = s.a.generated >= s.a.output_tokens;
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;

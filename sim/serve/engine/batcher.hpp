@@ -131,7 +131,8 @@ class Batcher : private BatchSteps {
   void forget_cache();                                             // the prefix cache alone (a failure while idle)
   double prefix_hit_tokens() const { return prefix_hit_tokens_; }  // skipped at admissions
   double preemptions() const { return preemptions_; }
-  // Tokens prefilled again after preemptions by recompute (the prefix cache's hits left out).
+  // Tokens whose KV a preemption by recompute dropped and that were computed again (the prefix
+  // cache's hits left out).
   double recomputed_tokens() const { return recomputed_tokens_; }
   // The swaps of the iteration just planned, in the order they happened.
   const std::vector<SwapMove>& swap_moves() const { return swap_.moves(); }
@@ -150,16 +151,18 @@ class Batcher : private BatchSteps {
  private:
   struct Seq {
     SeqArrival a;
-    int64_t prompt     = 0;  // tokens to prefill (input, plus output so far after a recompute)
-    int64_t computed   = 0;  // tokens whose KV is held
-    int64_t blocks     = 0;
-    int64_t step       = 0;      // tokens this iteration computes
-    int64_t hit_blocks = 0;      // prefix blocks found in the cache when admitted
-    int64_t hit_tokens = 0;      // the prompt tokens they spare
-    bool recomputing   = false;  // prefilling again after a preemption by recompute
+    int64_t prompt           = 0;  // tokens to prefill (input, plus output so far after a recompute)
+    int64_t computed         = 0;  // tokens whose KV is held
+    int64_t blocks           = 0;
+    int64_t step             = 0;   // tokens this iteration computes
+    int64_t hit_blocks       = 0;   // prefix blocks found in the cache when admitted
+    int64_t hit_tokens       = 0;   // the prompt tokens they spare
+    int64_t first_hit_blocks = -1;  // hit_blocks at its first admission (-1: not admitted yet)
+    int64_t recompute_upto   = 0;   // tokens computed before a preemption by recompute: computed again
   };
   bool grow(Seq& s, int64_t tokens) { return kv_.grow(s.blocks, tokens); }  // blocks for `tokens` of context
   void admit(int64_t id);
+  void count_hits(Seq& s);
   void preempt_last();
   // Its KV dropped (what was in HBM left to the prefix cache): back to the front of the queue.
   void recompute(int64_t id, Seq& s, bool kv_in_hbm);

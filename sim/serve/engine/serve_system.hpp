@@ -74,8 +74,11 @@ class ServeSystem {
   static constexpr const char* kHeader        = "sim/serve/engine/serve_system.hpp";
   static constexpr const char* kSelector      = "impl";
 
-  virtual ~ServeSystem()             = default;
-  virtual size_t instances() const   = 0;
+  virtual ~ServeSystem()           = default;
+  virtual size_t instances() const = 0;
+  // The servers requests enter through, each with its API server (a vllm instance of several
+  // pipeline engines is one; Mooncake's prefill instances take the requests).
+  virtual size_t entry_points() const { return instances(); }
   virtual void start(ServeEnv& env)  = 0;
   virtual void arrive(int64_t id)    = 0;
   virtual void close()               = 0;

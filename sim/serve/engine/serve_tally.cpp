@@ -216,8 +216,8 @@ const MetricTable& ServeTally::request_metrics()
       {"preemptions", MetricUnit::Count,
        "sequences preempted to free KV blocks (their KV dropped and recomputed later, or swapped out)"},
       {"recomputed_tokens", MetricUnit::Count,
-       "tokens prefilled again after preemptions by recompute: the prompt and output so far, less the prompt "
-       "blocks the prefix cache still held when the sequence was admitted again"},
+       "tokens whose KV a preemption by recompute dropped and that were computed again: what the sequence had "
+       "computed, less the prompt blocks the prefix cache still held when it was admitted again"},
       {"bad_lines", MetricUnit::Count, "malformed trace lines skipped (skip_bad_lines; 0 otherwise)"},
   };
   return t;

@@ -20,7 +20,8 @@ const ParamTable& api_server_params()
           .at_least(0)
           .at_most(1),
       ParamSpec::integer("processes", "front-end processes, shared by the phase's instances, each serving one "
-                                      "request at a time; default: one per instance")
+                                      "request at a time; default: one per server requests enter (a vllm instance, "
+                                      "whatever its pipeline engines; Mooncake's prefill instances)")
           .may_be_absent()
           .at_least(1)
           .at_most(1e6),
