@@ -50,9 +50,6 @@ void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64
     visit(id);
 }
 
-// Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
-// them by priority, so that the victim of a preemption is the latest arrival, not a sequence
-// that was just readmitted after its own preemption.
 // A prompt admitted from the queue: its tokens spared by the prefix cache, and, the first time,
 // its hit as the request's (a hit on blocks it cached itself before a preemption is not one).
 void Batcher::count_hits(Seq& s)
@@ -62,6 +59,9 @@ void Batcher::count_hits(Seq& s)
     s.first_hit_blocks = s.hit_blocks;
 }
 
+// Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
+// them by priority, so that the victim of a preemption is the latest arrival, not a sequence
+// that was just readmitted after its own preemption.
 void Batcher::admit(int64_t id)
 {
   running_.insert(std::upper_bound(running_.begin(), running_.end(), id), id);
