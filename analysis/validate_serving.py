@@ -15,11 +15,17 @@ usage: analysis/validate_serving.py [--llsim build/llsim] [--out out/validate_se
    TP 2, 4 and 8, prompts of 128 to 8192 tokens, batches of 1 to 64) by running llsim on each
    configuration, none of which the fit saw: a batch of B prompts of P tokens arrives at once,
    is prefilled in one iteration (its time is the TTFT) and decodes T tokens (the mean gap
-   between tokens is the token time). Three iteration models: operators with the all-reduce
+   between tokens is the token time). The iteration models: operators with the all-reduce
    timed alpha-beta over the GPU's NVLink (link_latency and link_efficiency fitted to Vidur's
    measured all-reduce times, `--all-reduce`), operators reading those measured all-reduce
    times directly (`profile:`), operators reading the measured attention times directly (A100
-   TP2 only, the one degree profiled), and the roofline with its default (assumed) efficiencies.
+   TP2 only, the one degree profiled), operators with link_latency and cpu_per_iteration refitted
+   to Splitwise's A100 TP2 and TP4 steps, and the roofline with its default (assumed)
+   efficiencies. Those operators variants run as the engines measured ran and as the
+   coefficients were fitted: vLLM V0's execution (`scheduling: serial, cuda_graphs: false`: the
+   CPU in series, each operator at the batch's own token count). One more, operators_v1, runs the
+   first variant with vLLM V1's execution (llsim's defaults: the CPU overlapped with the previous
+   step, batches padded to CUDA graph sizes), to show what those defaults predict for these runs.
 
 Writes OUT/points.csv (every configuration, measured and predicted) and OUT/report.md (the
 error tables docs/validation.md quotes); prints the report. --quick runs one configuration per
@@ -41,6 +47,8 @@ GPUS = {  # Splitwise's hardware name -> (llsim preset, Vidur profile dir, Vidur
 }
 GPUS_BY_DIR = {profile: network for _, profile, network in GPUS.values()}
 ATTENTION = f"{DATA}/vidur/a100/llama-2-70b-attention"  # Llama-2-70B's shape, TP2, A100 only
+# vLLM V0's execution, as Vidur's and Splitwise's engines ran (and `llsim calibrate` fits).
+V0 = "scheduling: serial, cuda_graphs: false"
 
 
 def run(cmd):
@@ -170,12 +178,13 @@ def main():
     points, dropped = measured_points(a.quick)
     steps_fit, _ = fit_steps(a.llsim, a.out, points, fitted["a100-80gb"])
     variants = {  # iteration: blocks by GPU and TP degree (None: not run there)
-        "operators": lambda hw, tp: "{impl: operators, %s}" % fitted[hw],
-        "operators_measured_allreduce": lambda hw, tp: "{impl: operators, %s, profile: %s}" % (
-            fitted[hw], os.path.abspath(f"{DATA}/vidur/network/{GPUS[hw][2]}")),
-        "operators_measured_attention": lambda hw, tp: "{impl: operators, %s, profile: %s}" % (
-            fitted[hw], os.path.abspath(ATTENTION)) if (hw, tp) == ("a100-80gb", 2) else None,
-        "operators_steps_fit": lambda hw, tp: "{impl: operators, %s}" % merged(fitted[hw], steps_fit),
+        "operators": lambda hw, tp: "{impl: operators, %s, %s}" % (V0, fitted[hw]),
+        "operators_measured_allreduce": lambda hw, tp: "{impl: operators, %s, %s, profile: %s}" % (
+            V0, fitted[hw], os.path.abspath(f"{DATA}/vidur/network/{GPUS[hw][2]}")),
+        "operators_measured_attention": lambda hw, tp: "{impl: operators, %s, %s, profile: %s}" % (
+            V0, fitted[hw], os.path.abspath(ATTENTION)) if (hw, tp) == ("a100-80gb", 2) else None,
+        "operators_steps_fit": lambda hw, tp: "{impl: operators, %s, %s}" % (V0, merged(fitted[hw], steps_fit)),
+        "operators_v1": lambda hw, tp: "{impl: operators, %s}" % fitted[hw],
         "roofline": lambda hw, tp: "{impl: roofline}",
     }
     rows = []

@@ -76,17 +76,27 @@ const ParamTable kOperatorsParams = with_kernel_coefficients({
         "CPU time per sequence of the batch: sampling, output processing (fitted, as cpu_per_iteration)")
         .defaults("0.03621ms")
         .at_least(0),
-    ParamSpec::one_of("scheduling", {"serial", "async"},
+    ParamSpec::one_of("scheduling", {"auto", "serial", "async"},
                       "serial: an iteration's CPU work (cpu_per_iteration, cpu_per_sequence) runs before its GPU "
-                      "work, as vLLM V0 and V1 without --async-scheduling run it; async: it runs during the "
+                      "work, as vLLM V0 ran it and V1 without --async-scheduling; async: it runs during the "
                       "previous iteration's GPU work, so an iteration that follows another takes the longer of "
-                      "the two plus cpu_serial (vLLM's --async-scheduling)")
-        .defaults("serial"),
+                      "the two plus cpu_serial (vLLM V1's --async-scheduling, on by default in its recent "
+                      "releases); auto: async, or serial with pipeline stages (where vLLM refuses async)")
+        .defaults("auto"),
     ParamSpec::quantity("cpu_serial", Dimension::Duration,
                         "scheduling async: the CPU time of every iteration that cannot overlap the GPU (taking the "
                         "previous step's sampled tokens); an assumption, 0 by default")
         .defaults("0s")
         .at_least(0),
+    ParamSpec::flag("cuda_graphs",
+                    "an iteration of at most cuda_graph_max_tokens tokens replays a captured CUDA graph, its "
+                    "token count padded up to the next captured size (1, 2, 4, then every multiple of 8), as "
+                    "vLLM V1 runs it; false: run eagerly at the batch's own token count (vLLM's --enforce-eager)")
+        .defaults("true"),
+    ParamSpec::integer("cuda_graph_max_tokens",
+                       "largest captured CUDA graph, in tokens (vLLM's --max-cudagraph-capture-size, 512 by default)")
+        .defaults("512")
+        .at_least(1),
     ParamSpec::one_of("experts_reached", {"mean", "drawn"},
                       "routed experts a MoE layer's tokens reach: mean (E (1 - (1 - k/E)^T) on every "
                       "layer) or drawn (each layer's own draw, from the scenario's seed and the "
@@ -125,13 +135,16 @@ class Operators : public IterationModel {
     coefficients_.link_efficiency      = p.quantity("link_efficiency");
     coefficients_.cpu_per_iteration_s  = p.quantity("cpu_per_iteration");
     coefficients_.cpu_per_sequence_s   = p.quantity("cpu_per_sequence");
-    async_                             = p.text("scheduling") == "async";
+    const std::string scheduling       = p.text("scheduling");
+    async_                             = scheduling == "async" || (scheduling == "auto" && c.pipeline_stages == 1);
     cpu_serial_s_                      = p.quantity("cpu_serial");
+    graph_max_tokens_                  = p.flag("cuda_graphs") ? p.integer("cuda_graph_max_tokens") : 0;
     if (async_ && c.pipeline_stages > 1)
       p.fail("scheduling", "async with pipeline stages is not modelled (vLLM refused --async-scheduling with "
                            "pipeline parallelism until 2026)");
     if (!async_ && cpu_serial_s_ > 0)  // 0, its default, is what resolved.yaml writes
-      p.fail("cpu_serial", "applies to scheduling: async (serial scheduling runs all the CPU work in series)");
+      p.fail("cpu_serial", "applies to asynchronous scheduling (serial scheduling, or auto with pipeline stages, "
+                           "runs all the CPU work in series)");
     if (p.has("profile"))
       profile_ = read_vidur_profile(p.paths("profile"), c.model, c.gpu.count, c.pipeline_stages);
     note_ = uncalibrated_note(c, unmeasured);
@@ -253,12 +266,22 @@ class Operators : public IterationModel {
     std::vector<double> reached;
     if (draw_key_)
       reached = draw_reached(w);
-    OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &reached : nullptr);
+    const double run_tokens = graph_tokens(w.prefill_tokens + w.decodes);
+    OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &reached : nullptr, run_tokens);
     if (profile_ && !w.empty())
-      apply_profile(w, t);
+      apply_profile(w, run_tokens, t);
     if (async_ && w.follows_step)
       overlap_cpu(t);
     return t;
+  }
+
+  // The tokens the token-wise operators run on: under a captured CUDA graph, the batch's padded up
+  // to the next captured size (vLLM V1 pads any batch the graphs cover, a mixed one included: its
+  // attention runs outside them, on the batch's own sequences).
+  double graph_tokens(int64_t tokens) const
+  {
+    const int64_t captured = tokens > 4 ? (tokens + 7) / 8 * 8 : tokens == 3 ? 4 : tokens;
+    return static_cast<double>(captured <= graph_max_tokens_ ? captured : tokens);
   }
 
   // Asynchronous scheduling: the CPU work of an iteration that follows another ran during that
@@ -273,9 +296,8 @@ class Operators : public IterationModel {
   }
 
   // Measured times replace the rooflines of the operators the profile has.
-  void apply_profile(const BatchWork& w, OpTimes& t) const
+  void apply_profile(const BatchWork& w, double tokens, OpTimes& t) const
   {
-    const double tokens       = static_cast<double>(w.prefill_tokens + w.decodes);
     const double layers       = static_cast<double>(model_.layers);
     const double dense_layers = static_cast<double>(model_.moe() ? model_.dense_layers : model_.layers);
     for (size_t i = 0; i < kOpCount; ++i)
@@ -321,8 +343,9 @@ class Operators : public IterationModel {
   OperatorDevice device_;
   OperatorCoefficients coefficients_;
   std::optional<VidurProfile> profile_;
-  bool async_          = false;  // scheduling: async
-  double cpu_serial_s_ = 0;
+  bool async_               = false;  // scheduling: async (or auto, without pipeline stages)
+  double cpu_serial_s_      = 0;
+  int64_t graph_max_tokens_ = 0;  // cuda_graph_max_tokens; 0: cuda_graphs false
 };
 
 }  // namespace

@@ -49,6 +49,7 @@ const std::vector<ModelledArgument>& one_to_one()
       {"pipeline-parallel-size", "system", "pp", ValueKind::Count},
       {"enable-prefix-caching", "system", "prefix_caching", ValueKind::Flag},
       {"api-server-count", "api_server", "processes", ValueKind::Count},
+      {"max-cudagraph-capture-size", "iteration", "cuda_graph_max_tokens", ValueKind::Count},
   };
   return args;
 }
@@ -79,6 +80,7 @@ const std::vector<std::string>& read_otherwise()
                                                  "data-parallel-size",
                                                  "enable-expert-parallel",
                                                  "async-scheduling",
+                                                 "enforce-eager",
                                                  "kv-cache-dtype",
                                                  "scheduling-policy"};
   return names;
@@ -159,6 +161,8 @@ class PhaseImport {
       return operators_flag(value, where, "expert_parallel", "true", "false", "expert parallelism");
     if (name == "async-scheduling")
       return operators_flag(value, where, "scheduling", "async", "serial", "async scheduling");
+    if (name == "enforce-eager")
+      return operators_flag(value, where, "cuda_graphs", "false", "true", "eager execution (no CUDA graphs)");
     if (name == "data-parallel-size") {
       if (foreign_number(value, 1, true) != 1)
         value.fail("data-parallel-size above 1 is not modelled: llsim runs one vllm instance per tp x pp GPUs of "

@@ -68,13 +68,15 @@ check(not os.path.exists(os.path.join(run_out(SCENARIO, *BURST), "chat_swaps.csv
 # 400 tokens out). By recompute it prefills its 4,161 tokens (prompt and output so far) again. By
 # swap its 260 blocks go out and back over the pool's NIC and it decodes at once at context
 # 4,160. So the end moves by put + get + decode(4,160) - prefill(4,161), a lone request's figures.
+# Steps in series: a lone request's prefill follows no step, the recomputed one does.
+SERIAL = "phases.chat.iteration.scheduling=serial"
 TWO = ["phases.chat.workload.requests=2", "phases.chat.workload.arrival=0s",
-       "phases.chat.workload.output_tokens=400", "phases.chat.batching.kv_blocks=520"]
+       "phases.chat.workload.output_tokens=400", "phases.chat.batching.kv_blocks=520", SERIAL]
 recomputed = summary(run_out(SCENARIO, *TWO))["phases"]["chat"]
 prefill = phase_metrics(SCENARIO, "chat", "phases.chat.workload.input_tokens=4161",
-                        "phases.chat.workload.output_tokens=2")["mean_ttft_s"]
+                        "phases.chat.workload.output_tokens=2", SERIAL)["mean_ttft_s"]
 decode = phase_metrics(SCENARIO, "chat", "phases.chat.workload.input_tokens=4160",
-                       "phases.chat.workload.output_tokens=2")["mean_slo_tbt_s"]
+                       "phases.chat.workload.output_tokens=2", SERIAL)["mean_slo_tbt_s"]
 victim_B = 260 * BLOCK
 for nic, faster in [("25GBps", "swap"), ("1GBps", "recompute")]:
     swapped_out = run_out(SCENARIO, *TWO, *TO_POOL, f"platform.groups.mem.nic.bandwidth={nic}")

@@ -91,6 +91,9 @@ cases = [
     ({"long-prefill-token-threshold": "64"}, ["phases.chat.batching.prefill_chunk=64"]),
     ({"tensor-parallel-size": "2"}, ["phases.chat.system.tp=2"]),
     ({"dtype": "float32"}, ["phases.chat.model.dtype_bytes=4"]),
+    ({"async-scheduling": "false"}, ["phases.chat.iteration.scheduling=serial"]),
+    ({"enforce-eager": "true"}, ["phases.chat.iteration.cuda_graphs=false"]),
+    ({"max-cudagraph-capture-size": "4"}, ["phases.chat.iteration.cuda_graph_max_tokens=4"]),
 ]
 for arguments, keys in cases:
     moved, _ = metrics(scenario_with_config(with_arguments(arguments)))
@@ -189,9 +192,9 @@ check(quiet == imported, "API server arguments, data-parallel-size 1 and auto KV
 
 # --- An unmodelled argument: exit 2, named, nothing written.
 out = os.path.join(scratch_dir(), "out")
-_, _, err = run("run", scenario_with_config(BASE + ["enforce-eager: true"]), "--out", out, expect=2)
-check("config.yaml:" in err and "vLLM argument 'enforce-eager' is not modelled by llsim" in err,
-      f"enforce-eager is named: {err}")
+_, _, err = run("run", scenario_with_config(BASE + ["quantization: fp8"]), "--out", out, expect=2)
+check("config.yaml:" in err and "vLLM argument 'quantization' is not modelled by llsim" in err,
+      f"quantization is named: {err}")
 check(not os.path.exists(out), "no output for a refused config")
 
 # --- The model must be the phase's when both give one.

@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 using namespace llsim;
@@ -42,6 +44,14 @@ std::unique_ptr<IterationModel> make(const std::string& text, const LlmModel& m,
 constexpr double kParams = 6.74e9, kWeights = 13.48e9, kKv = 524288, kAttn = 4.0 * 32 * 4096;
 // Defaults mfu 0.5, hbm_efficiency 0.8 on 2 GPUs: 312e12 flop/s and 3.2e12 B/s together.
 constexpr double kFlops = 2 * 312e12 * 0.5, kHbm = 2 * 2e12 * 0.8;
+
+// The GPUs joined by NVLink of 300 GB/s each way (the operators model's all-reduces need a link).
+GpuSpec nvlinked(GpuSpec gpus)
+{
+  gpus.link     = GpuLink::NvLink;
+  gpus.link_Bps = 300e9;
+  return gpus;
+}
 
 BatchWork prefill(int64_t context, int64_t n)
 {
@@ -214,16 +224,14 @@ TEST_CASE("iteration model operators: async scheduling overlaps the CPU with the
 {
   // LLaMA-2 7B decoding one sequence on two GPUs with an interconnect; CPU 5 ms a step, far from
   // the GPU's time, or 100 ms, far above it.
-  GpuSpec gpus     = kGpus;
-  gpus.link        = GpuLink::NvLink;
-  gpus.link_Bps    = 300e9;
-  const LlmModel m = model("{preset: llama2-7b}");
+  const GpuSpec gpus = nvlinked(kGpus);
+  const LlmModel m   = model("{preset: llama2-7b}");
   BatchWork w;
   w.add_decode(1000);
   for (const double cpu : {5e-3, 100e-3}) {
     const std::string keys =
         "{impl: operators, cpu_per_iteration: " + std::to_string(cpu * 1e3) + "ms, cpu_per_sequence: 0s";
-    const auto serial = make(keys + "}", m, gpus);
+    const auto serial = make(keys + ", scheduling: serial}", m, gpus);
     const auto async  = make(keys + ", scheduling: async, cpu_serial: 1ms}", m, gpus);
     const double step = serial->seconds(w), gpu = step - cpu;
     CHECK(async->seconds(w) == Approx(step).epsilon(1e-12));  // the first step after idle: in series
@@ -237,5 +245,33 @@ TEST_CASE("iteration model operators: async scheduling overlaps the CPU with the
     for (double p : parts)
       sum += p;
     CHECK(sum == Approx(async->seconds(next)).epsilon(1e-12));  // the breakdown adds up to the step
+    // The default, auto, is async on one pipeline stage.
+    CHECK(make(keys + "}", m, gpus)->seconds(next) == Approx(std::max(gpu, cpu)).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("iteration model operators: a CUDA graph pads the token-wise operators to its captured size",
+          "[iteration_model]")
+{
+  const GpuSpec gpus = nvlinked(kGpus);
+  const LlmModel m   = model("{preset: llama2-7b}");
+  const auto parts   = [&m, &gpus](const std::string& keys, const BatchWork& w) {
+    const auto model = make("{impl: operators, scheduling: serial" + keys + "}", m, gpus);
+    std::vector<double> p(model->operator_names().size(), 0.0);
+    model->add_operator_seconds(w, p);
+    return std::make_pair(model->operator_names(), p);
+  };
+  // Graphs are captured at 1, 2, 4 and every multiple of 8 up to cuda_graph_max_tokens.
+  for (const auto& [tokens, captured, max] : std::vector<std::tuple<int64_t, int64_t, std::string>>{
+           {1001, 1008, "2048"}, {3, 4, "512"}, {1001, 1001, "1003"}, {1000, 1000, "1000"}, {513, 513, "512"}}) {
+    const auto [names, graphed] = parts(", cuda_graph_max_tokens: " + max, prefill(0, tokens));
+    const auto eager_own        = parts(", cuda_graphs: false", prefill(0, tokens)).second;
+    const auto eager_padded     = parts(", cuda_graphs: false", prefill(0, captured)).second;
+    for (size_t i = 0; i < names.size(); ++i) {
+      // Attention, the logits of each sequence's last token and the CPU work run on the batch.
+      const bool own = names[i] == "attn_prefill" || names[i] == "lm_head" || names[i] == "cpu_overhead";
+      INFO(tokens << " tokens, largest graph " << max << ": " << names[i]);
+      CHECK(graphed[i] == Approx(own ? eager_own[i] : eager_padded[i]).epsilon(1e-12));
+    }
   }
 }

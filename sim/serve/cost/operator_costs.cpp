@@ -90,11 +90,10 @@ LayerShape layer_shape(const LlmModel& m, const OperatorDevice& dev)
 }
 
 // Attention, the projections and norms around it, and the residual adds: one layer.
-void attention_layer(const BatchWork& w, const LayerShape& s, const OperatorDevice& d, const OperatorCoefficients& c,
-                     double layers, OpTimes& t)
+void attention_layer(const BatchWork& w, double tokens, const LayerShape& s, const OperatorDevice& d,
+                     const OperatorCoefficients& c, double layers, OpTimes& t)
 {
-  const double tokens = static_cast<double>(w.prefill_tokens + w.decodes);
-  auto add            = [&](Op op, double seconds) { t[static_cast<size_t>(op)] += layers * seconds; };
+  auto add = [&](Op op, double seconds) { t[static_cast<size_t>(op)] += layers * seconds; };
   add(Op::InputLayernorm, memory_kernel(2 * tokens * s.d * s.b, d, c));
   add(Op::AttnPreProj, gemm_seconds(tokens, s.d, s.qkv_width, s.b, d, c));
   add(Op::AttnRope, memory_kernel(2 * tokens * s.rope_width * s.b, d, c));
@@ -232,16 +231,16 @@ double pipeline_seconds(double bytes, const OperatorDevice& d, const OperatorCoe
 }
 
 OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c,
-                       const std::vector<double>* reached)
+                       const std::vector<double>* reached, double run_tokens)
 {
   OpTimes t{};
   if (w.empty())
     return t;
   const LayerShape s       = layer_shape(m, d);
-  const double tokens      = static_cast<double>(w.prefill_tokens + w.decodes);
+  const double tokens      = run_tokens > 0 ? run_tokens : static_cast<double>(w.prefill_tokens + w.decodes);
   const double sequences   = static_cast<double>(w.prefills + w.decodes);
   const int64_t moe_layers = m.moe() ? m.layers - m.dense_layers : 0;
-  attention_layer(w, s, d, c, static_cast<double>(m.layers), t);
+  attention_layer(w, tokens, s, d, c, static_cast<double>(m.layers), t);
   if (m.layers > moe_layers)
     dense_mlp(m, tokens, s, d, c, static_cast<double>(m.layers - moe_layers), t);
   if (moe_layers > 0)

@@ -106,8 +106,10 @@ double draw_experts_reached(int64_t experts, int64_t per_token, int64_t tokens, 
 // on one of its GPUs (the stage's GPUs do the same), and the activations sent from each stage to
 // the next. Summed over the stages, as one batch takes them in turn.
 // `reached`: the routed experts each MoE layer reaches (drawn); null: the mean on every layer.
+// `run_tokens`: the tokens the token-wise operators (all but attention, the LM head and the CPU)
+// run on, where they differ from the batch's (a CUDA graph's padded size); 0: the batch's.
 OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c,
-                       const std::vector<double>* reached = nullptr);
+                       const std::vector<double>* reached = nullptr, double run_tokens = 0);
 
 // The pieces, for calibration and tests.
 double gemm_seconds(double m, double k, double n, double dtype_B, const OperatorDevice& d,
