@@ -239,6 +239,7 @@ class ServePhase : public Phase {
   {
     const auto& requests = workload_.requests;
     tally_               = std::make_unique<ServeTally>(requests, slo_, system_->instances(), sample_period_s_);
+    tally_->set_client_timeout(workload_.client_timeout_s);
     // The environment outlives run(): the system's background work (KV writes) goes on after it.
     progress_ = std::make_unique<WaitPoint>();
     env_      = std::make_unique<ServeEnv>(ServeEnv{runtime.platform, runtime.faults, *tally_, requests, runtime.label,

@@ -82,11 +82,10 @@ void Batcher::preempt_last()
             static_cast<long>(kv_.total()));
 }
 
-void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
+void Batcher::release_to_cache(Seq& s, bool kv_in_hbm)
 {
   // The prompt's whole blocks computed so far stay in the prefix cache, as vLLM's freed blocks do
-  // until another sequence takes them (blocks of generated tokens carry no hash here, and are
-  // recomputed).
+  // until another sequence takes them (blocks of generated tokens carry no hash here).
   kv_.release(s.blocks);
   if (kv_in_hbm && s.a.hash_ids != nullptr) {
     const auto whole =
@@ -94,6 +93,11 @@ void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
     const auto& ids = *s.a.hash_ids;
     kv_.remember({ids.begin(), ids.begin() + static_cast<long>(std::min(whole, ids.size()))});
   }
+}
+
+void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
+{
+  release_to_cache(s, kv_in_hbm);
   s.recompute_upto = std::max(s.recompute_upto, s.computed);
   s.prompt         = s.a.input_tokens + s.a.generated;
   s.computed       = 0;
@@ -111,10 +115,7 @@ int64_t Batcher::cached_prefix(const Seq& s)
 
 std::vector<int64_t> Batcher::drop_all()
 {
-  std::vector<int64_t> ids;
-  for (const auto& entry : seqs_)
-    ids.push_back(entry.first);
-  std::sort(ids.begin(), ids.end());
+  std::vector<int64_t> ids = sequence_ids();
   XBT_DEBUG("drops %zu requests and the prefix cache", ids.size());
   seqs_.clear();
   running_.clear();
@@ -123,6 +124,28 @@ std::vector<int64_t> Batcher::drop_all()
   batch_.clear();
   kv_.reset();
   return ids;
+}
+
+std::vector<int64_t> Batcher::sequence_ids() const
+{
+  std::vector<int64_t> ids;
+  for (const auto& entry : seqs_)
+    ids.push_back(entry.first);
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void Batcher::abort(const std::vector<int64_t>& ids)
+{
+  for (int64_t id : ids) {
+    Seq& s = seqs_.at(id);
+    release_to_cache(s, swap_.blocks_of(id) == 0);  // a swapped-out sequence holds no HBM blocks
+    swap_.drop(id);
+    running_.erase(std::remove(running_.begin(), running_.end(), id), running_.end());
+    waiting_.erase(std::remove(waiting_.begin(), waiting_.end(), id), waiting_.end());
+    seqs_.erase(id);
+  }
+  kv_.trim();
 }
 
 void Batcher::forget_cache()

@@ -128,7 +128,12 @@ class Batcher : private BatchSteps {
   // The instance's host failed: every sequence (running, planned or waiting) and the prefix
   // cache are gone. Returns the ids of the sequences, in arrival order.
   std::vector<int64_t> drop_all();
-  void forget_cache();                                             // the prefix cache alone (a failure while idle)
+  void forget_cache();  // the prefix cache alone (a failure while idle)
+  // The sequences it holds (running, waiting or swapped out), in arrival order.
+  std::vector<int64_t> sequence_ids() const;
+  // Between iterations: sequences `ids` are gone (their clients gave up), wherever they were; their
+  // blocks are freed, the prompt's computed ones left to the prefix cache.
+  void abort(const std::vector<int64_t>& ids);
   double prefix_hit_tokens() const { return prefix_hit_tokens_; }  // skipped at admissions
   double preemptions() const { return preemptions_; }
   // Tokens whose KV a preemption by recompute dropped and that were computed again (the prefix
@@ -166,6 +171,8 @@ class Batcher : private BatchSteps {
   void preempt_last();
   // Its KV dropped (what was in HBM left to the prefix cache): back to the front of the queue.
   void recompute(int64_t id, Seq& s, bool kv_in_hbm);
+  // Its blocks freed; with kv_in_hbm, its prompt's whole computed blocks left to the prefix cache.
+  void release_to_cache(Seq& s, bool kv_in_hbm);
   bool swap_out(int64_t id, Seq& s);
   int64_t cached_prefix(const Seq& s);
   BatchWork plan_once();

@@ -91,6 +91,24 @@ void ServeInstance::lose(int64_t id)
     on_lost_(id);
 }
 
+void ServeInstance::end_timed_out(int64_t id)
+{
+  XBT_DEBUG("request %ld aborted at instance %d: its client's timeout passed", static_cast<long>(id), index_);
+  tally_.timed_out(id, now());
+  if (on_lost_)
+    on_lost_(id);
+}
+
+void ServeInstance::abort_timed_out()
+{
+  if (!tally_.has_client_timeout())
+    return;
+  const std::vector<int64_t> expired = tally_.timed_out_by(batcher_.sequence_ids(), now());
+  batcher_.abort(expired);
+  for (int64_t id : expired)
+    end_timed_out(id);
+}
+
 void ServeInstance::lose_incoming(int64_t id)
 {
   incoming_ -= 1;
@@ -104,6 +122,10 @@ void ServeInstance::submit(const SeqArrival& s, bool expected)
   if (!up()) {
     XBT_DEBUG("request %ld lost: instance %d is down", static_cast<long>(s.id), index_);
     lose(s.id);
+    return;
+  }
+  if (tally_.deadline(s.id) <= now()) {  // its client gave up on its way here
+    end_timed_out(s.id);
     return;
   }
   XBT_DEBUG("request %ld queued at instance %d: %ld tokens of context need %ld KV blocks, %ld free of %ld; %ld "
@@ -206,6 +228,9 @@ void ServeInstance::loop()
       continue;
     }
     notice_idle_failure();
+    abort_timed_out();
+    if (batcher_.idle())
+      continue;
     const double fail_at = next_failure();
     const int64_t steady = model_ ? batcher_.steady_decode_steps(kMaxSteadySteps) : 0;
     if (steady > 1)
@@ -354,6 +379,13 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
     ends.push_back(t);
     work.decode_context += static_cast<double>(work.decodes);
   }
+  if (tally_.has_client_timeout()) {  // up to the end of the iteration under way when one passes, as one by one
+    const auto expiring = std::lower_bound(ends.begin(), ends.end(), tally_.earliest_deadline(batcher_.sequence_ids()));
+    if (expiring != ends.end()) {
+      ends.erase(expiring + 1, ends.end());
+      steps = static_cast<int64_t>(ends.size());
+    }
+  }
   const int64_t seen = submitted_;
   wake_->wait_until([this, seen] { return submitted_ != seen; }, std::min(ends.back(), fail_at));
   // After a submission: the iterations that ended by now, and the one under way. Otherwise all
@@ -397,6 +429,10 @@ void ServeInstance::token(int64_t id, bool first)
 
 void ServeInstance::finished(int64_t id)
 {
+  if (tally_.deadline(id) < event_time_) {  // its client had given up during this iteration
+    end_timed_out(id);
+    return;
+  }
   tally_.finished(id, event_time_);
   if (on_finished_)
     on_finished_(id);

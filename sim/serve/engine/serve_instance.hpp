@@ -128,6 +128,10 @@ class ServeInstance : public BatchListener {
   void charge_gpu(const BatchWork& work, double seconds);
   void iterate_steady(int64_t steps, double fail_at);
   void lose(int64_t id);
+  // Client timeouts (workload.client_timeout): a sequence whose client gave up, and those
+  // aborted between iterations (after the iteration under way when the timeout passed).
+  void end_timed_out(int64_t id);
+  void abort_timed_out();
   void fail();          // a host failed now: everything held is lost; returns when all hosts are up
   void load_weights();  // until loaded (started over after each failure), released or closed
   bool stops_loading() const { return closed_ || (!allocated_ && batcher_.idle()); }

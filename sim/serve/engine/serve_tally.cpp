@@ -77,6 +77,30 @@ void ServeTally::failed(int64_t id, double now)
   end_s_ = std::max(end_s_, now);
 }
 
+void ServeTally::timed_out(int64_t id, double now)
+{
+  records_[static_cast<size_t>(id)].timed_out = true;
+  done_ += 1;
+  end_s_ = std::max(end_s_, now);
+}
+
+std::vector<int64_t> ServeTally::timed_out_by(const std::vector<int64_t>& ids, double now) const
+{
+  std::vector<int64_t> expired;
+  for (int64_t id : ids)
+    if (deadline(id) <= now)
+      expired.push_back(id);
+  return expired;
+}
+
+double ServeTally::earliest_deadline(const std::vector<int64_t>& ids) const
+{
+  double earliest = std::numeric_limits<double>::infinity();
+  for (int64_t id : ids)
+    earliest = std::min(earliest, deadline(id));
+  return earliest;
+}
+
 void ServeTally::iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch,
                            double kv_used_share)
 {
@@ -165,6 +189,8 @@ const MetricTable& ServeTally::request_metrics()
       {"completed", MetricUnit::Count, "requests that finished"},
       {"rejected", MetricUnit::Count, "requests turned away (no instance up that could take them, or early rejection)"},
       {"failed", MetricUnit::Count, "requests lost when an instance's host failed, before their last token"},
+      {"timed_out", MetricUnit::Count,
+       "requests their clients aborted (workload.client_timeout) before their last token; not completed"},
       {"slo_attainment", MetricUnit::Ratio, "requests that completed within the SLO / requests"},
       {"goodput_rps", MetricUnit::PerSecond, "requests meeting the SLO per second of the phase"},
       {"mean_ttft_s", MetricUnit::Seconds, "mean time to first token of the completed requests (0 when none)"},
@@ -182,8 +208,8 @@ const MetricTable& ServeTally::request_metrics()
       {"p90_slo_tbt_s", MetricUnit::Seconds, "90th percentile of the same (0 when none)"},
       {"p99_slo_tbt_s", MetricUnit::Seconds, "99th percentile of the same (0 when none)"},
       {"tokens_per_s", MetricUnit::PerSecond,
-       "output tokens of the requests that did not fail, per second of the phase"},
-      {"output_tokens", MetricUnit::Count, "output tokens of the requests that did not fail"},
+       "output tokens of the requests that neither failed nor timed out, per second of the phase"},
+      {"output_tokens", MetricUnit::Count, "output tokens of the requests that neither failed nor timed out"},
       {"prefix_hit_ratio", MetricUnit::Ratio,
        "prefix blocks whose KV was reused / prefix blocks of the admitted requests (0 for traces without blocks)"},
       {"load_imbalance", MetricUnit::Number,
@@ -226,11 +252,13 @@ const MetricTable& ServeTally::request_metrics()
 Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
 {
   std::vector<double> ttft, tpot, slo_tbt;
-  double met = 0, rejected = 0, failed = 0, tokens = 0, blocks = 0, hits = 0;
+  double met = 0, rejected = 0, failed = 0, timed_out = 0, tokens = 0, blocks = 0, hits = 0;
   for (const Record& r : records_) {
     rejected += r.rejected ? 1 : 0;
     failed += r.failed ? 1 : 0;
-    tokens += r.failed ? 0 : static_cast<double>(r.tokens);  // a failed request's tokens are wasted
+    timed_out += r.timed_out ? 1 : 0;
+    // A request that failed or was abandoned wasted its tokens.
+    tokens += r.failed || r.timed_out ? 0 : static_cast<double>(r.tokens);
     if (!r.rejected) {  // a rejected prompt never ran: its blocks were not looked up
       blocks += static_cast<double>(r.blocks);
       hits += static_cast<double>(r.hit_blocks);
@@ -254,6 +282,7 @@ Metrics ServeTally::metrics(size_t bad_lines, const ServeTotals& system) const
                        {"completed", completed},
                        {"rejected", rejected},
                        {"failed", failed},
+                       {"timed_out", timed_out},
                        {"slo_attainment", n > 0 ? met / n : 0},
                        {"goodput_rps", span > 0 ? met / span : 0},
                        {"mean_ttft_s", mean_of(ttft)},
@@ -331,8 +360,9 @@ Metrics ServeTally::scaling_metrics(const ServeTotals& system) const
 CsvWriter ServeTally::requests_table() const
 {
   CsvWriter t;
-  t.header = {"request",       "arrival_s",  "first_token_s", "finish_s", "ttft_s",  "tpot_s",   "slo_tbt_s",
-              "output_tokens", "hit_blocks", "blocks",        "instance", "met_slo", "rejected", "failed"};
+  t.header = {"request",  "arrival_s", "first_token_s", "finish_s",   "ttft_s",
+              "tpot_s",   "slo_tbt_s", "output_tokens", "hit_blocks", "blocks",
+              "instance", "met_slo",   "rejected",      "failed",     "timed_out"};
   for (size_t i = 0; i < records_.size(); ++i) {
     const Record& r = records_[i];
     const bool done = r.finish_s >= 0;
@@ -340,7 +370,7 @@ CsvWriter ServeTally::requests_table() const
                    done ? r.first_s - r.arrival_s : -1, done ? r.gaps.mean() : -1, done ? r.gaps.statistic() : -1,
                    static_cast<double>(r.output_tokens), static_cast<double>(r.hit_blocks),
                    static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0,
-                   r.rejected ? 1.0 : 0.0, r.failed ? 1.0 : 0.0});
+                   r.rejected ? 1.0 : 0.0, r.failed ? 1.0 : 0.0, r.timed_out ? 1.0 : 0.0});
   }
   return t;
 }

@@ -19,7 +19,9 @@
 #include "sim/serve/workload/request_trace.hpp"
 #include "sim/serve/workload/slo.hpp"
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace llsim {
@@ -45,6 +47,15 @@ class ServeTally {
   void rejected(int64_t id, double now);
   // Lost with the instance that held it (its host failed), before its last token.
   void failed(int64_t id, double now);
+  // Aborted by its client, whose timeout passed before its last token.
+  void timed_out(int64_t id, double now);
+  // The clients' timeout (workload.client_timeout), and when request `id`'s passes.
+  void set_client_timeout(double seconds) { client_timeout_s_ = seconds; }
+  bool has_client_timeout() const { return std::isfinite(client_timeout_s_); }
+  double deadline(int64_t id) const { return records_[static_cast<size_t>(id)].arrival_s + client_timeout_s_; }
+  // Those of `ids` whose timeout passed by `now`; the earliest of their deadlines (+inf: none).
+  std::vector<int64_t> timed_out_by(const std::vector<int64_t>& ids, double now) const;
+  double earliest_deadline(const std::vector<int64_t>& ids) const;
   void assigned(int64_t id, int instance) { records_[static_cast<size_t>(id)].instance = instance; }
   void prefix_hit(int64_t id, int64_t blocks) { records_[static_cast<size_t>(id)].hit_blocks = blocks; }
   // One iteration of `instance` of `batch` sequences ran from now - seconds to now, its GPUs
@@ -101,7 +112,7 @@ class ServeTally {
     double arrival_s = 0, first_s = -1, last_s = -1, finish_s = -1;
     int64_t output_tokens = 0, blocks = 0, hit_blocks = 0, tokens = 0;
     int instance  = -1;
-    bool rejected = false, failed = false;
+    bool rejected = false, failed = false, timed_out = false;
     GapTracker gaps;
   };
   bool meets(const Record& r) const;
@@ -128,7 +139,8 @@ class ServeTally {
   LoadTally loads_;
   ScaleTally scaling_;
   SwapTally swaps_;
-  double provisioning_s_ = 0;
+  double provisioning_s_   = 0;
+  double client_timeout_s_ = std::numeric_limits<double>::infinity();
   double kv_wait_s_ = 0, slot_wait_s_ = 0;
   std::vector<InstanceSample> samples_;
 };

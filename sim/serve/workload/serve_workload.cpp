@@ -104,6 +104,12 @@ const ParamTable& serve_workload_params()
           .at_least(1),
       ParamSpec::integer("max_input_tokens", "longer prompts are truncated to this").may_be_absent().at_least(1),
       ParamSpec::integer("max_output_tokens", "longer outputs are truncated to this").may_be_absent().at_least(1),
+      ParamSpec::quantity("client_timeout", Dimension::Duration,
+                          "the clients' timeout: a request not finished this long after it arrived is aborted "
+                          "(dropped from its instance at the first iteration boundary after it, its KV freed) and "
+                          "counted as timed_out, not completed (absent: clients wait for ever)")
+          .may_be_absent()
+          .positive(),
   };
   return t;
 }
@@ -173,6 +179,8 @@ void redraw_lengths(const Params& p, std::vector<TraceRequest>& requests, uint64
 ServeWorkload load_serve_workload(const Params& p, uint64_t seed, const std::string& stream)
 {
   ServeWorkload w;
+  if (p.has("client_timeout"))
+    w.client_timeout_s = p.quantity("client_timeout");
   if (p.has("block_tokens"))
     w.block_tokens = p.integer("block_tokens");
   if (p.has("trace")) {

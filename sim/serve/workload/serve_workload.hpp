@@ -17,14 +17,16 @@
 #include "sim/serve/workload/request_trace.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace llsim {
 
 struct ServeWorkload {
   std::vector<TraceRequest> requests;  // arrival order
-  size_t bad_lines     = 0;
-  int64_t block_tokens = kMooncakeBlockTokens;  // tokens per prefix block id
+  size_t bad_lines        = 0;
+  int64_t block_tokens    = kMooncakeBlockTokens;                     // tokens per prefix block id
+  double client_timeout_s = std::numeric_limits<double>::infinity();  // after its arrival, a request is aborted
 };
 
 const ParamTable& serve_workload_params();
