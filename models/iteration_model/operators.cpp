@@ -102,9 +102,18 @@ const ParamTable kOperatorsParams = with_kernel_coefficients({
                       "layer) or drawn (each layer's own draw, from the scenario's seed and the "
                       "batch)")
         .defaults("mean"),
-    ParamSpec::flag("expert_parallel", "experts placed whole across the instance's GPUs, with an all-to-all "
-                                       "dispatch and combine per MoE layer, instead of each expert split across them")
+    ParamSpec::flag("expert_parallel",
+                    "experts placed whole across the MoE layer's GPUs (the instance's, times the vllm system's dp "
+                    "ranks) instead of each expert split across them: the same work on average, but a GPU's "
+                    "share follows the experts its tokens pick (experts_reached: drawn), and all_to_all can carry it")
         .defaults("false"),
+    ParamSpec::one_of("moe_comm", {"allgather_reducescatter", "all_to_all"},
+                      "how a MoE layer's tokens reach their experts' GPUs and come back, as vLLM's all2all "
+                      "backends: allgather_reducescatter (vLLM's default: the data-parallel ranks' hidden states "
+                      "gathered once and their sums scattered back, then the tensor-parallel all-reduce) or "
+                      "all_to_all (expert_parallel only: each token sent to its k experts' GPUs and back, as "
+                      "pplx and DeepEP)")
+        .defaults("allgather_reducescatter"),
 });
 
 class Operators : public IterationModel {
@@ -124,7 +133,13 @@ class Operators : public IterationModel {
       p.fail("experts_reached", "drawn needs a mixture of experts (the model has no experts)");
     if (reached == "drawn")
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
-    device_               = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
+    device_    = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
+    device_.dp = c.data_parallel;
+    if (p.text("moe_comm") == "all_to_all") {
+      if (!device_.expert_parallel)
+        p.fail("moe_comm", "all_to_all sends tokens to whole experts: it needs expert_parallel: true");
+      device_.moe_comm = MoeComm::AllToAll;
+    }
     Unmeasured unmeasured = unmeasured_keys(p, c);  // before the defaults are read
     // The scenario's figure, else the GPU's fitted one, else the model's assumption.
     for (const KernelCoefficientSpec& s : kernel_coefficient_specs())
@@ -152,6 +167,10 @@ class Operators : public IterationModel {
       p.ref().fail("the operators model needs the link between the " + std::to_string(device_.tp) +
                    " GPUs of a host (give interconnect, or a preset, in platform.groups." + c.group +
                    ".gpu, or an all_reduce.csv in the profile)");
+    if (device_.dp > 1 && device_.link_Bps == 0)
+      p.ref().fail("the operators model needs the link between the " + std::to_string(device_.dp) +
+                   " data-parallel ranks of a host (give interconnect, or a preset, in platform.groups." + c.group +
+                   ".gpu)");
     if (device_.pp > 1 && device_.link_Bps == 0 && !(profile_ && !profile_->send_recv.empty()))
       p.ref().fail("the operators model needs the link between the " + std::to_string(device_.pp) +
                    " pipeline stages of a host (give interconnect, or a preset, in platform.groups." + c.group +
@@ -263,11 +282,11 @@ class Operators : public IterationModel {
 
   OpTimes times(const BatchWork& w) const
   {
-    std::vector<double> reached;
-    if (draw_key_)
-      reached = draw_reached(w);
     const double run_tokens = graph_tokens(w.prefill_tokens + w.decodes);
-    OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &reached : nullptr, run_tokens);
+    std::vector<std::vector<MoeLoad>> loads;
+    if (draw_key_)
+      loads = draw_loads(w, static_cast<int64_t>(run_tokens));
+    OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &loads : nullptr, run_tokens);
     if (profile_ && !w.empty())
       apply_profile(w, run_tokens, t);
     if (async_ && w.follows_step)
@@ -306,7 +325,7 @@ class Operators : public IterationModel {
     if (!profile_->all_reduce.empty()) {
       const double one = profile_->all_reduce.at(tokens * static_cast<double>(model_.d_model) * model_.dtype_B);
       t[static_cast<size_t>(Op::AttnAllReduce)] = layers * one;
-      t[static_cast<size_t>(Op::MlpAllReduce)]  = (device_.expert_parallel ? dense_layers : layers) * one;
+      t[static_cast<size_t>(Op::MlpAllReduce)]  = (device_.moe_comm == MoeComm::AllToAll ? dense_layers : layers) * one;
     }
     if (!profile_->send_recv.empty())
       t[static_cast<size_t>(Op::PipelineSendRecv)] =
@@ -321,8 +340,9 @@ class Operators : public IterationModel {
   }
 
   // Each MoE layer's draw, from a stream keyed by the batch: the same batch draws the same
-  // experts, so an iteration's time and its breakdown agree, in any order of calls.
-  std::vector<double> draw_reached(const BatchWork& w) const
+  // experts, so an iteration's time and its breakdown agree, in any order of calls. The experts
+  // see `tokens` of each data-parallel rank.
+  std::vector<std::vector<MoeLoad>> draw_loads(const BatchWork& w, int64_t tokens) const
   {
     uint64_t h = 0;
     for (uint64_t v :
@@ -330,11 +350,15 @@ class Operators : public IterationModel {
           static_cast<uint64_t>(w.decode_context), static_cast<uint64_t>(w.prefill_pairs)})
       h = (h ^ v) * 0x100000001b3ULL;  // FNV-1a's multiplier over whole words
     Rng rng = Rng::keyed(*draw_key_, h);
-    std::vector<double> reached;
-    const int64_t tokens = w.prefill_tokens + w.decodes;
+    std::vector<std::vector<MoeLoad>> loads;
+    const int64_t all = tokens * device_.dp, gpus = device_.dp * device_.tp;
     for (int64_t l = model_.dense_layers; l < model_.layers; ++l)
-      reached.push_back(draw_experts_reached(model_.experts, model_.experts_per_token, tokens, rng));
-    return reached;
+      loads.push_back(device_.expert_parallel
+                          ? draw_expert_parallel_loads(model_.experts, model_.experts_per_token, all, gpus, rng)
+                          : std::vector<MoeLoad>{even_moe_load(
+                                model_, static_cast<double>(all),
+                                draw_experts_reached(model_.experts, model_.experts_per_token, all, rng), device_)});
+    return loads;
   }
 
   LlmModel model_;

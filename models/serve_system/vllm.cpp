@@ -9,6 +9,10 @@
 // engine plus this request's tokens that its prefix cache does not hold.
 // prefix_caching: vLLM's automatic prefix caching inside an instance (needs prefix blocks in the
 // trace: Mooncake's hash_ids). A request that could never fit in an instance's KV is rejected.
+// dp: vLLM's data parallelism for a mixture of experts: each dp consecutive instances of a host
+// are the ranks of one engine, each with its own batches and attention, their MoE layers'
+// experts shared out among them (each holds 1/dp of the routed experts, and the iteration model
+// prices the MoE layers over their dp x tp GPUs, the ranks assumed equally loaded).
 // Example (tests/llsim/test_conformance.py runs it):
 //   llsim run tests/inputs/serve_single.yaml --set 'phases.chat.system={impl: vllm, instances: gpu}'
 #include "sim/core/registry.hpp"
@@ -37,6 +41,12 @@ const ParamTable kVllmParams = {
         .defaults("1")
         .at_least(1)
         .at_most(1024),
+    ParamSpec::integer("dp",
+                       "data-parallel ranks of a mixture of experts (vLLM's --data-parallel-size): each dp "
+                       "instances of a host share out their MoE layers' routed experts, each holding 1/dp of them")
+        .defaults("1")
+        .at_least(1)
+        .at_most(1024),
     ParamSpec::text("router", "which instance takes a request (models/router/)")
         .among(&Registry<Router>::names)
         .defaults("least_loaded"),
@@ -59,10 +69,20 @@ class Vllm : public ServeSystem {
     if (gpus % (layout_.tp * layout_.pp) != 0)
       p.fail("tp",
              "tp x pp (" + std::to_string(layout_.tp) + " x " + std::to_string(layout_.pp) + ") must divide the " + n);
-    engines_per_host_      = group_.gpu->count / layout_.tp;  // instances per host x pp
+    engines_per_host_ = group_.gpu->count / layout_.tp;  // instances per host x pp
+    layout_.dp        = p.integer("dp");
+    if (layout_.dp > 1 && !c.model.moe())
+      p.fail("dp", "data-parallel ranks of a dense model are independent replicas: llsim's instances already are "
+                   "(dp applies to a mixture of experts)");
+    if (layout_.dp > 1 && layout_.pp > 1)
+      p.fail("dp", "data parallelism with pipeline stages is not modelled");
+    if (engines_per_host_ % layout_.dp != 0)
+      p.fail("dp",
+             "dp x tp (" + std::to_string(layout_.dp) + " x " + std::to_string(layout_.tp) + ") must divide the " + n);
     config_                = gpu_instance_config(p, "instances", group_, c.model, c.batching, layout_);
     config_.prefix_caching = p.flag("prefix_caching");
     model_                 = gpu_iteration_model(c, group_, layout_);
+    rank_weight_B_         = c.model.rank_weight_B(layout_.dp);
     router_name_           = p.text("router");
     router_                = router_named(p, "router");
     if (router_->reads_prefix_caches() && !config_.prefix_caching)
@@ -76,6 +96,8 @@ class Vllm : public ServeSystem {
   void start(ServeEnv& env) override
   {
     env_ = &env;
+    // A data-parallel rank loads the weights it holds (its share of the experts).
+    env.weight_B = rank_weight_B_;
     std::shared_ptr<WeightShare> share;  // the weights of the instance whose engines start
     for (int64_t i = 0; i < group_.count; ++i)
       for (int64_t k = 0; k < engines_per_host_; ++k) {
@@ -120,7 +142,7 @@ class Vllm : public ServeSystem {
   void close() override { instances_.close_and_join(); }
 
   // Instances of one engine each scale one by one.
-  InstanceSet* scalable() override { return layout_.pp == 1 ? &instances_ : nullptr; }
+  InstanceSet* scalable() override { return layout_.pp == 1 && layout_.dp == 1 ? &instances_ : nullptr; }
 
   ServeTotals totals() const override
   {
@@ -148,6 +170,7 @@ class Vllm : public ServeSystem {
   const GroupSpec& group_;
   InstanceLayout layout_;
   int64_t engines_per_host_ = 1;
+  double rank_weight_B_     = 0;  // the weights an instance holds
   BatcherConfig config_;
   std::unique_ptr<IterationModel> model_;
   std::string router_name_;

@@ -47,6 +47,7 @@ const std::vector<ModelledArgument>& one_to_one()
       {"preemption-mode", "batching", "preemption", ValueKind::Word},
       {"tensor-parallel-size", "system", "tp", ValueKind::Count},
       {"pipeline-parallel-size", "system", "pp", ValueKind::Count},
+      {"data-parallel-size", "system", "dp", ValueKind::Count},
       {"enable-prefix-caching", "system", "prefix_caching", ValueKind::Flag},
       {"api-server-count", "api_server", "processes", ValueKind::Count},
       {"max-cudagraph-capture-size", "iteration", "cuda_graph_max_tokens", ValueKind::Count},
@@ -77,7 +78,6 @@ const std::vector<std::string>& read_otherwise()
                                                  "dtype",
                                                  "enable-chunked-prefill",
                                                  "swap-space",
-                                                 "data-parallel-size",
                                                  "enable-expert-parallel",
                                                  "async-scheduling",
                                                  "enforce-eager",
@@ -163,12 +163,6 @@ class PhaseImport {
       return operators_flag(value, where, "scheduling", "async", "serial", "async scheduling");
     if (name == "enforce-eager")
       return operators_flag(value, where, "cuda_graphs", "false", "true", "eager execution (no CUDA graphs)");
-    if (name == "data-parallel-size") {
-      if (foreign_number(value, 1, true) != 1)
-        value.fail("data-parallel-size above 1 is not modelled: llsim runs one vllm instance per tp x pp GPUs of "
-                   "the group, each with its own batches (replicas, not data-parallel attention)");
-      return;
-    }
     if (name == "kv-cache-dtype" && lower_text(value, "a KV cache dtype") != "auto")
       value.fail("only auto is modelled (the KV in the model's dtype_bytes)");
     if (name == "scheduling-policy" && lower_text(value, "a scheduling policy") != "fcfs")

@@ -229,7 +229,8 @@ class ServePhase : public Phase {
       weights_->check_instances(p, "weights", groups);
     }
     if (autoscaler_->scales() && system_->scalable() == nullptr)
-      p.fail("autoscale", "this serving system does not scale (vllm instances of one pipeline stage do)");
+      p.fail("autoscale", "this serving system does not scale (vllm instances of one pipeline stage and no "
+                          "data-parallel ranks do)");
     if (autoscaler_->scales() && api_server_ && api_server_->processes == 0)
       p.fail("api_server", "give its processes under autoscaling: the front end does not follow the instances "
                            "allocated");

@@ -120,9 +120,15 @@ for key, value in [("gemm_efficiency", 0.5), ("gemm_half_tokens", 500), ("bandwi
                    ("cpu_per_iteration", "10ms"), ("cpu_per_sequence", "5ms")]:
     moves(key, f"phases.chat.iteration.{key}={value}")
 moves("profile", f"phases.chat.iteration.profile={os.path.join(ROOT, NETWORK)}")
-mixtral_base, _ = simulate("phases.chat.model={preset: mixtral-8x7b}", "phases.chat.workload.output_tokens=3")
-moves("expert_parallel", "phases.chat.model={preset: mixtral-8x7b}", "phases.chat.iteration.expert_parallel=true",
-      scenario_base=mixtral_base)
+# Expert parallelism does the same work on average: it moves the result where each GPU's share
+# follows the experts drawn, or where an all-to-all carries the tokens.
+MIXTRAL = "phases.chat.model={preset: mixtral-8x7b}"
+DRAWN = "phases.chat.iteration.experts_reached=drawn"
+EP = "phases.chat.iteration.expert_parallel=true"
+mixtral_base, _ = simulate(MIXTRAL, DRAWN, "phases.chat.workload.output_tokens=3")
+moves("expert_parallel", MIXTRAL, DRAWN, EP, scenario_base=mixtral_base)
+ep_base, _ = simulate(MIXTRAL, EP, "phases.chat.workload.output_tokens=3")
+moves("moe_comm", MIXTRAL, EP, "phases.chat.iteration.moe_comm=all_to_all", scenario_base=ep_base)
 # The GPU's fitted kernel figures are the defaults; the iteration's own keys override them.
 for key, value, other in [("gemm_efficiency", 0.5, 0.6), ("gemm_half_tokens", 500, 20),
                           ("bandwidth_efficiency", 0.5, 0.6), ("kernel_launch", "50us", "1us")]:
@@ -179,6 +185,8 @@ fails("mlp.csv:2: column 'time_stats.emb.median': 'x", *LLAMA2,
 fails("the operators model needs the model's ffn",
       "phases.chat.model={params: 8G, layers: 32, d_model: 4096, kv_heads: 8, head_dim: 128, vocab: 32000}")
 fails("expert_parallel: needs a mixture of experts", "phases.chat.iteration.expert_parallel=true")
+fails("moe_comm: all_to_all sends tokens to whole experts: it needs expert_parallel: true", MIXTRAL,
+      "phases.chat.iteration.moe_comm=all_to_all")
 fails("the operators model needs the link between the 2 GPUs",
       "platform.groups.gpu.gpu={flops: 312TFlops, hbm_bandwidth: 2TBps, hbm: 80GB, count: 2}", SMALL)
 

@@ -1,10 +1,14 @@
 // The operators model's arithmetic (sim/serve/cost/operator_costs.hpp): GEMMs, all-reduces and the
-// experts a batch reaches against their closed forms, and measured curves read back exactly.
+// experts a batch reaches against their closed forms, a mixture of experts as vLLM runs it (the
+// hidden state moved once per MoE layer by the allgather-reducescatter backend and k times by an
+// all-to-all, experts shared out over data-parallel ranks, each GPU's drawn share of them, the
+// weights a rank holds), and measured curves read back exactly.
 #include "sim/core/piecewise_linear.hpp"
 #include "sim/serve/cost/operator_costs.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace llsim;
@@ -33,6 +37,28 @@ OperatorDevice device(int64_t tp)
 double op(const OpTimes& t, Op o)
 {
   return t[static_cast<size_t>(o)];
+}
+
+// `tp` GPUs of 1 Pflop/s and 2 TB/s per rank, `dp` ranks, joined by links of 100 GB/s.
+OperatorDevice ranks(int64_t tp, int64_t dp, bool expert_parallel, MoeComm comm = MoeComm::AllgatherReduceScatter)
+{
+  OperatorDevice d;
+  d.peak_flops      = 1e15;
+  d.hbm_Bps         = 2e12;
+  d.link_Bps        = 100e9;
+  d.tp              = tp;
+  d.dp              = dp;
+  d.expert_parallel = expert_parallel;
+  d.moe_comm        = comm;
+  return d;
+}
+
+OperatorCoefficients coefficients()
+{
+  OperatorCoefficients c;
+  c.link_latency_s  = 5e-6;
+  c.link_efficiency = 0.5;
+  return c;
 }
 
 }  // namespace
@@ -185,4 +211,100 @@ TEST_CASE("beyond a profile's points a time grows at the chord over the last hal
   CHECK(curve.at(0.5) == 1);                              // below the first point: its value
   const PiecewiseLinear falling({{1, 5}, {2, 4}}, PiecewiseLinear::Beyond::Chord);
   CHECK(falling.at(10) == 4);  // never below the last value
+}
+
+TEST_CASE("moe: a ring all-gather over r ranks takes r - 1 steps of latency and the rank's bytes")
+{
+  const OperatorCoefficients c = coefficients();
+  CHECK(all_gather_seconds(1e6, 4, ranks(1, 4, true), c) == Approx(3 * (5e-6 + 1e6 / (100e9 * 0.5))).epsilon(1e-12));
+  CHECK(all_gather_seconds(1e6, 1, ranks(1, 1, true), c) == 0);
+}
+
+TEST_CASE("moe: the allgather-reducescatter backend moves the hidden state once, an all-to-all k times")
+{
+  const LlmModel m             = preset("qwen3-30b-a3b");  // 48 MoE layers, d_model 2048, k = 8, 2 bytes
+  const OperatorCoefficients c = coefficients();
+  BatchWork w;
+  w.add_prefill(0, 1000);
+  const double hidden = 1000.0 * 2048 * 2, layers = 48;
+  // Expert parallelism over tp 4 with the default backend: no dispatch, the tensor-parallel all-reduce.
+  const OpTimes ep = operator_times(m, w, ranks(4, 1, true), c);
+  CHECK(op(ep, Op::MoeDispatch) == 0);
+  CHECK(op(ep, Op::MoeCombine) == 0);
+  CHECK(op(ep, Op::MlpAllReduce) == Approx(layers * all_reduce_seconds(hidden, ranks(4, 1, true), c)).epsilon(1e-12));
+  // The same experts split across the GPUs cost the same on average.
+  const OpTimes split = operator_times(m, w, ranks(4, 1, false), c);
+  CHECK(op(split, Op::MoeExperts) == Approx(op(ep, Op::MoeExperts)).epsilon(1e-12));
+  // All-to-all: each token to its 8 experts' GPUs and back, (n - 1) steps of 1/n of 8 hidden states.
+  const OpTimes a2a    = operator_times(m, w, ranks(4, 1, true, MoeComm::AllToAll), c);
+  const double one_a2a = 3 * (5e-6 + 8 * hidden / 4 / (100e9 * 0.5));
+  CHECK(op(a2a, Op::MoeDispatch) == Approx(layers * one_a2a).epsilon(1e-12));
+  CHECK(op(a2a, Op::MoeCombine) == Approx(layers * one_a2a).epsilon(1e-12));
+  CHECK(op(a2a, Op::MlpAllReduce) == 0);
+}
+
+TEST_CASE("moe: data-parallel ranks gather each other's hidden states and share the experts' weights")
+{
+  const LlmModel m       = preset("qwen3-30b-a3b");
+  OperatorCoefficients c = coefficients();
+  c.kernel_launch_s      = 0;
+  BatchWork w;
+  w.add_decode(1000);  // one sequence per rank
+  const OperatorDevice two = ranks(1, 2, true);
+  const OpTimes t          = operator_times(m, w, two, c);
+  const double hidden      = 2048.0 * 2;
+  CHECK(op(t, Op::MoeDispatch) == Approx(48 * (5e-6 + hidden / (100e9 * 0.5))).epsilon(1e-12));
+  CHECK(op(t, Op::MoeCombine) == op(t, Op::MoeDispatch));
+  CHECK(op(t, Op::MlpAllReduce) == 0);  // one GPU per rank
+  // The experts see both ranks' tokens: 2 tokens reach E (1 - (1 - k/E)^2) experts, half of
+  // them on each GPU, whose weights it reads with the tokens' activations (memory-bound).
+  const double matrix  = 3.0 * 2048 * 768;
+  const double reached = experts_reached(128, 8, 2);
+  const double bytes   = (reached / 2 * matrix + 2 * (2.0 * 8 / 2) * 2048) * 2;
+  CHECK(op(t, Op::MoeExperts) == Approx(48 * bytes / (2e12 * 0.8)).epsilon(1e-12));
+  // One rank alone reads all of its token's 8 experts.
+  const OpTimes alone = operator_times(m, w, ranks(1, 1, true), c);
+  CHECK(op(alone, Op::MoeExperts) == Approx(48 * (8 * matrix + 2 * 8 * 2048) * 2 / (2e12 * 0.8)).epsilon(1e-12));
+}
+
+TEST_CASE("moe: each GPU's drawn share of the experts adds up to the tokens' picks, and the busiest sets the time")
+{
+  Rng rng(7);
+  for (const int64_t tokens : {1, 16, 4096}) {
+    CAPTURE(tokens);
+    const std::vector<MoeLoad> loads = draw_expert_parallel_loads(128, 8, tokens, 4, rng);
+    REQUIRE(loads.size() == 4);
+    double pairs = 0, experts = 0;
+    for (const MoeLoad& l : loads) {
+      pairs += l.pairs;
+      experts += l.experts;
+      CHECK(l.experts <= 32);  // GPU g holds experts [32 g, 32 g + 32)
+      CHECK(l.experts <= l.pairs);
+    }
+    CHECK(pairs == 8.0 * static_cast<double>(tokens));
+    CHECK(experts <= std::min(128.0, 8.0 * static_cast<double>(tokens)));
+    if (tokens == 1)
+      CHECK(experts == 8);  // a token's 8 experts are distinct
+    if (tokens == 4096)
+      CHECK(experts == 128);
+  }
+  // Over many draws the busiest GPU of 4 carries more than a quarter of 16 tokens' 128 picks.
+  double busiest = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const auto loads = draw_expert_parallel_loads(128, 8, 16, 4, rng);
+    busiest += std::max_element(loads.begin(), loads.end(), [](const MoeLoad& a, const MoeLoad& b) {
+                 return a.pairs < b.pairs;
+               })->pairs;
+  }
+  CHECK(busiest / 2000 > 32 * 1.05);
+}
+
+TEST_CASE("moe: a data-parallel rank holds the layers but its share of the routed experts")
+{
+  const LlmModel m    = preset("qwen3-30b-a3b");
+  const double routed = 128.0 * 48 * 3 * 2048 * 768;  // parameters
+  CHECK(m.rank_weight_B(1) == m.weight_B());
+  CHECK(m.rank_weight_B(2) == Approx((m.params - routed / 2) * 2).epsilon(1e-12));
+  const LlmModel dense = preset("llama3.1-8b");
+  CHECK(dense.rank_weight_B(4) == dense.weight_B());
 }

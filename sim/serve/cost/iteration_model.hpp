@@ -75,6 +75,7 @@ class IterationModel {
     int64_t pipeline_stages = 1;  // an iteration passes through this many stages of `gpu`
     uint64_t seed           = 0;  // the scenario's, and the name of this model's random stream
     std::string stream      = "iteration";
+    int64_t data_parallel   = 1;  // ranks like it whose MoE layers share their experts (vllm's dp)
   };
   static constexpr const char* kInterfaceName = "iteration_model";
   static constexpr const char* kHeader        = "sim/serve/cost/iteration_model.hpp";

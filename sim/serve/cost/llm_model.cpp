@@ -93,14 +93,29 @@ void parse_shape(const Params& p, LlmModel& m)
 
 }  // namespace
 
+namespace {
+
+// Parameters of `n` routed experts over the MoE layers.
+double routed_params(const LlmModel& m, int64_t n)
+{
+  const double matrices = m.gated_mlp ? 3 : 2;
+  return static_cast<double>(n) * static_cast<double>(m.layers - m.dense_layers) * matrices *
+         static_cast<double>(m.d_model) * static_cast<double>(m.expert_ffn);
+}
+
+}  // namespace
+
 double LlmModel::active_params() const
 {
   if (!moe())
     return params;
-  const double matrices = gated_mlp ? 3 : 2;
-  const double unused = static_cast<double>(experts - experts_per_token) * static_cast<double>(layers - dense_layers) *
-                        matrices * static_cast<double>(d_model) * static_cast<double>(expert_ffn);
-  return params - unused;
+  return params - routed_params(*this, experts - experts_per_token);
+}
+
+double LlmModel::rank_weight_B(int64_t ranks) const
+{
+  const double shared_out = routed_params(*this, experts) * (1 - 1 / static_cast<double>(ranks));
+  return (params - shared_out) * dtype_B;
 }
 
 Attention LlmModel::attention() const

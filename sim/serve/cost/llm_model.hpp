@@ -50,6 +50,9 @@ struct LlmModel {
   int64_t vocab = 0;
 
   double weight_B() const { return params * dtype_B; }
+  // The bytes one of `ranks` data-parallel ranks holds, its MoE layers' routed experts shared out
+  // among the ranks (vLLM's --data-parallel-size) and everything else replicated.
+  double rank_weight_B(int64_t ranks) const;
   bool has_shape() const { return layers > 0 && d_model > 0; }
   bool moe() const { return experts > 0; }
   // Parameters one token computes with: params for a dense model.

@@ -46,12 +46,13 @@ double attention_kernel(double flop, double bytes, const OperatorDevice& d, cons
   return c.attention_overhead_s + std::max(flop / (d.peak_flops * c.attention_efficiency), memory_seconds(bytes, d, c));
 }
 
-double all_to_all_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c)
+// An all-to-all over `gpus` GPUs of `bytes` from each: (gpus - 1) steps of 1/gpus of them.
+double all_to_all_seconds(double bytes, int64_t gpus, const OperatorDevice& d, const OperatorCoefficients& c)
 {
-  if (d.tp <= 1 || bytes <= 0)
+  if (gpus <= 1 || bytes <= 0)
     return 0;
-  const double t = static_cast<double>(d.tp);
-  return (t - 1) * (c.link_latency_s + bytes / t / (d.link_Bps * c.link_efficiency));
+  const double n = static_cast<double>(gpus);
+  return (n - 1) * (c.link_latency_s + bytes / n / (d.link_Bps * c.link_efficiency));
 }
 
 // The shape of one layer on one GPU: widths after the tensor-parallel split.
@@ -126,37 +127,56 @@ void dense_mlp(const LlmModel& m, double tokens, const LayerShape& s, const Oper
   add(Op::MlpAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));
 }
 
-// The experts' time in one layer whose tokens reach `reach` routed experts.
-double experts_seconds(const LlmModel& m, double tokens, double reach, const LayerShape& s, const OperatorDevice& d,
-                       const OperatorCoefficients& c)
+// The experts' time on one GPU of `load` (routed) in a layer of `tokens` tokens over all the
+// data-parallel ranks: shared experts, which every token reaches, are split evenly over the GPUs.
+double experts_seconds(const LlmModel& m, double tokens, const MoeLoad& load, const LayerShape& s,
+                       const OperatorDevice& d, const OperatorCoefficients& c)
 {
-  const double k      = static_cast<double>(m.experts_per_token);
-  const double shared = static_cast<double>(m.shared_experts);
-  const double matrix = (m.gated_mlp ? 3 : 2) * s.d * static_cast<double>(m.expert_ffn);  // one expert
-  const double flop   = 2 * tokens * (k + shared) * matrix / s.t;
-  const double bytes  = ((reach + shared) * matrix + 2 * tokens * (k + shared) * s.d) * s.b / s.t;
-  return roofline(flop, tokens * k / reach, bytes, d, c);
+  const double gpus    = static_cast<double>(d.dp * d.tp);
+  const double shared  = static_cast<double>(m.shared_experts);
+  const double matrix  = (m.gated_mlp ? 3 : 2) * s.d * static_cast<double>(m.expert_ffn);  // one expert
+  const double pairs   = load.pairs + tokens * shared / gpus;
+  const double experts = load.experts + shared / gpus;
+  const double bytes   = (experts * matrix + 2 * pairs * s.d) * s.b;
+  // The GEMM efficiency of the tokens an expert computes at once.
+  const double per_expert = load.experts > 0 ? load.pairs / load.experts : tokens;
+  return roofline(2 * pairs * matrix, per_expert, bytes, d, c);
 }
 
-// Routed experts read the weights of those the tokens reach (the mean on every layer, or each
-// layer's drawn count); shared experts are always reached.
+// The MoE layers span the dp ranks' GPUs, each rank's batch mirrored on the others (the ranks
+// equally loaded): their experts see dp x the batch's tokens. Routed experts read the weights of
+// those the tokens reach (the mean on every layer, or each layer's drawn loads, its slowest GPU
+// setting its time); shared experts are always reached.
 void moe_mlp(const LlmModel& m, double tokens, const LayerShape& s, const OperatorDevice& d,
-             const OperatorCoefficients& c, double layers, const std::vector<double>* reached, OpTimes& t)
+             const OperatorCoefficients& c, double layers, const std::vector<std::vector<MoeLoad>>* loads, OpTimes& t)
 {
-  auto add       = [&](Op op, double seconds) { t[static_cast<size_t>(op)] += layers * seconds; };
-  const double k = static_cast<double>(m.experts_per_token);
+  auto add            = [&](Op op, double seconds) { t[static_cast<size_t>(op)] += layers * seconds; };
+  const double k      = static_cast<double>(m.experts_per_token);
+  const double all    = tokens * static_cast<double>(d.dp);
+  const double hidden = tokens * s.d * s.b;  // one rank's hidden states
   add(Op::MoeRouter, gemm_seconds(tokens, s.d, static_cast<double>(m.experts), s.b, d, c));
-  if (reached == nullptr)
-    add(Op::MoeExperts, experts_seconds(m, tokens, experts_reached(m.experts, m.experts_per_token, tokens), s, d, c));
-  else
-    for (double reach : *reached)
-      t[static_cast<size_t>(Op::MoeExperts)] += experts_seconds(m, tokens, reach, s, d, c);
-  if (d.expert_parallel) {
-    add(Op::MoeDispatch, all_to_all_seconds(tokens * k * s.d * s.b, d, c));
-    add(Op::MoeCombine, all_to_all_seconds(tokens * k * s.d * s.b, d, c));
+  if (loads == nullptr) {
+    add(Op::MoeExperts,
+        experts_seconds(m, all, even_moe_load(m, all, experts_reached(m.experts, m.experts_per_token, all), d), s, d,
+                        c));
   } else {
-    add(Op::MlpAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));
+    for (const std::vector<MoeLoad>& layer : *loads) {
+      double slowest = 0;
+      for (const MoeLoad& gpu : layer)
+        slowest = std::max(slowest, experts_seconds(m, all, gpu, s, d, c));
+      t[static_cast<size_t>(Op::MoeExperts)] += slowest;
+    }
   }
+  if (d.moe_comm == MoeComm::AllToAll) {  // each token to its k experts' GPUs and back
+    add(Op::MoeDispatch, all_to_all_seconds(k * hidden, d.dp * d.tp, d, c));
+    add(Op::MoeCombine, all_to_all_seconds(k * hidden, d.dp * d.tp, d, c));
+    return;
+  }
+  // Every rank gathers the others' hidden states, and takes back the sums of its own; within a
+  // rank, the tensor-parallel GPUs all-reduce their partial outputs, as a dense MLP's.
+  add(Op::MoeDispatch, all_gather_seconds(hidden, d.dp, d, c));
+  add(Op::MoeCombine, all_gather_seconds(hidden, d.dp, d, c));
+  add(Op::MlpAllReduce, all_reduce_seconds(hidden, d, c));
 }
 
 }  // namespace
@@ -215,6 +235,42 @@ double gemm_seconds(double m, double k, double n, double dtype_B, const Operator
   return roofline(2 * m * k * n, m, (k * n + m * k + m * n) * dtype_B, d, c);
 }
 
+double all_gather_seconds(double bytes, int64_t ranks, const OperatorDevice& d, const OperatorCoefficients& c)
+{
+  if (ranks <= 1 || bytes <= 0)
+    return 0;
+  return static_cast<double>(ranks - 1) * (c.link_latency_s + bytes / (d.link_Bps * c.link_efficiency));
+}
+
+MoeLoad even_moe_load(const LlmModel& m, double tokens, double reached, const OperatorDevice& d)
+{
+  const double gpus = static_cast<double>(d.dp * d.tp);
+  return {tokens * static_cast<double>(m.experts_per_token) / gpus, reached / gpus};
+}
+
+std::vector<MoeLoad> draw_expert_parallel_loads(int64_t experts, int64_t per_token, int64_t tokens, int64_t gpus,
+                                                Rng& rng)
+{
+  std::vector<MoeLoad> loads(static_cast<size_t>(gpus));
+  std::vector<bool> reached(static_cast<size_t>(experts), false);
+  std::vector<int64_t> picks;
+  for (int64_t i = 0; i < tokens; ++i) {
+    picks.clear();
+    while (static_cast<int64_t>(picks.size()) < per_token) {  // k distinct: a repeat is drawn again
+      const auto e = static_cast<int64_t>(rng.uniform() * static_cast<double>(experts));
+      if (std::find(picks.begin(), picks.end(), e) != picks.end())
+        continue;
+      picks.push_back(e);
+      MoeLoad& gpu = loads[static_cast<size_t>(e * gpus / experts)];
+      gpu.pairs += 1;
+      if (!reached[static_cast<size_t>(e)])
+        gpu.experts += 1;
+      reached[static_cast<size_t>(e)] = true;
+    }
+  }
+  return loads;
+}
+
 double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c)
 {
   if (d.tp <= 1 || bytes <= 0)
@@ -231,7 +287,7 @@ double pipeline_seconds(double bytes, const OperatorDevice& d, const OperatorCoe
 }
 
 OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c,
-                       const std::vector<double>* reached, double run_tokens)
+                       const std::vector<std::vector<MoeLoad>>* loads, double run_tokens)
 {
   OpTimes t{};
   if (w.empty())
@@ -244,7 +300,7 @@ OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevi
   if (m.layers > moe_layers)
     dense_mlp(m, tokens, s, d, c, static_cast<double>(m.layers - moe_layers), t);
   if (moe_layers > 0)
-    moe_mlp(m, tokens, s, d, c, static_cast<double>(moe_layers), reached, t);
+    moe_mlp(m, tokens, s, d, c, static_cast<double>(moe_layers), loads, t);
   t[static_cast<size_t>(Op::PipelineSendRecv)] = pipeline_seconds(tokens * s.d * s.b, d, c);
   t[static_cast<size_t>(Op::Embedding)]        = memory_kernel(tokens * s.d * s.b, d, c);
   t[static_cast<size_t>(Op::FinalLayernorm)]   = memory_kernel(2 * tokens * s.d * s.b, d, c);

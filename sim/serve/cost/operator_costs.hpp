@@ -15,8 +15,10 @@
 // all-reduce of B bytes over t GPUs is a ring's 2 (t-1) steps, each of link_latency and B/t
 // bytes over the link at link_efficiency of its bandwidth:
 // 2 (t-1) (link_latency + B / (t x link bandwidth x link_efficiency)) (the alpha-beta model
-// of Thakur, Rabenseifner and Gropp, 2005); an all-to-all is (t-1) such steps, and a pipeline
-// stage's send of its activations to the next is one.
+// of Thakur, Rabenseifner and Gropp, 2005); an all-to-all is (t-1) such steps, an all-gather or
+// reduce-scatter over r ranks r - 1 steps of a rank's bytes, and a pipeline stage's send of its
+// activations to the next is one. A MoE layer spans the GPUs of dp data-parallel ranks (vLLM's
+// data parallelism with expert parallelism): see moe_mlp in operator_costs.cpp.
 #pragma once
 #include "sim/core/random.hpp"
 #include "sim/platform/gpu_spec.hpp"
@@ -80,6 +82,12 @@ struct OperatorCoefficients {
 // The member of OperatorCoefficients that holds kernel coefficient `k`.
 double OperatorCoefficients::*kernel_member(KernelCoefficient k);
 
+// How a MoE layer's tokens reach the GPUs of its experts and come back (vLLM's all2all backends):
+// an all-gather of the data-parallel ranks' hidden states before and a reduce-scatter after (the
+// default, "allgather_reducescatter"), or, under expert parallelism, an all-to-all that sends each
+// token to the GPUs of its k experts and back (pplx, DeepEP).
+enum class MoeComm { AllgatherReduceScatter, AllToAll };
+
 // One GPU of the instance and how it talks to the others.
 struct OperatorDevice {
   double peak_flops    = 0;  // of one GPU at the model's dtype
@@ -87,7 +95,18 @@ struct OperatorDevice {
   double link_Bps      = 0;      // GPU-to-GPU, each direction; 0 when there is one GPU
   int64_t tp           = 1;      // tensor-parallel degree: a pipeline stage's GPUs
   int64_t pp           = 1;      // pipeline stages an iteration passes through
-  bool expert_parallel = false;  // experts placed whole across the GPUs, with all-to-all
+  bool expert_parallel = false;  // experts placed whole across the GPUs, instead of each split across them
+  // Data-parallel ranks (instances of tp GPUs each) whose MoE layers share their experts: the
+  // experts span dp x tp GPUs and see every rank's tokens (vLLM's --data-parallel-size).
+  int64_t dp       = 1;
+  MoeComm moe_comm = MoeComm::AllgatherReduceScatter;
+};
+
+// The routed experts' work on one GPU in one MoE layer, in whole experts: the token-expert pairs
+// it computes and the distinct experts whose weights it reads.
+struct MoeLoad {
+  double pairs   = 0;
+  double experts = 0;
 };
 
 // One of the host's GPUs serving `model` on `tp` of them per stage, over `pp` stages. FP8 weights
@@ -101,20 +120,31 @@ double experts_reached(int64_t experts, int64_t per_token, double tokens);
 // One draw of that number: each token's k distinct experts drawn in turn, stopping once all E
 // are reached.
 double draw_experts_reached(int64_t experts, int64_t per_token, int64_t tokens, Rng& rng);
+// One draw of each GPU's load under expert parallelism: each token's k distinct experts drawn
+// at random, GPU g holding experts [g E / gpus, (g + 1) E / gpus).
+std::vector<MoeLoad> draw_expert_parallel_loads(int64_t experts, int64_t per_token, int64_t tokens, int64_t gpus,
+                                                Rng& rng);
+// The load of every GPU in a layer whose tokens reach `reached` distinct experts on average,
+// spread evenly over the MoE layer's dp x tp GPUs.
+MoeLoad even_moe_load(const LlmModel& m, double tokens, double reached, const OperatorDevice& d);
 
 // Seconds of each operator for the batch as it passes through every stage: each stage's layers
 // on one of its GPUs (the stage's GPUs do the same), and the activations sent from each stage to
 // the next. Summed over the stages, as one batch takes them in turn.
-// `reached`: the routed experts each MoE layer reaches (drawn); null: the mean on every layer.
+// `loads`: each MoE layer's GPU loads (drawn; the slowest GPU sets the layer's time); null: the
+// mean on every layer.
 // `run_tokens`: the tokens the token-wise operators (all but attention, the LM head and the CPU)
 // run on, where they differ from the batch's (a CUDA graph's padded size); 0: the batch's.
 OpTimes operator_times(const LlmModel& m, const BatchWork& w, const OperatorDevice& d, const OperatorCoefficients& c,
-                       const std::vector<double>* reached = nullptr, double run_tokens = 0);
+                       const std::vector<std::vector<MoeLoad>>* loads = nullptr, double run_tokens = 0);
 
 // The pieces, for calibration and tests.
 double gemm_seconds(double m, double k, double n, double dtype_B, const OperatorDevice& d,
                     const OperatorCoefficients& c);
 double all_reduce_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c);
+// A ring all-gather (or reduce-scatter) over `ranks` GPUs, each contributing `bytes`:
+// (ranks - 1) (link_latency + bytes / (link x link_efficiency)).
+double all_gather_seconds(double bytes, int64_t ranks, const OperatorDevice& d, const OperatorCoefficients& c);
 // The pp - 1 sends of B bytes between stages, each one step: link_latency + B / (link x link_efficiency).
 double pipeline_seconds(double bytes, const OperatorDevice& d, const OperatorCoefficients& c);
 

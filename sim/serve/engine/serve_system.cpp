@@ -18,11 +18,12 @@ void require_gpus(const Params& p, const std::string& key, const GroupSpec& grou
 }
 
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
-                          const std::string& verdict, int64_t gpus)
+                          const std::string& verdict, int64_t gpus, int64_t ranks)
 {
-  return "the weights (" + format_bytes(model.weight_B()) + ") " + verdict + " " +
-         std::to_string(gpus > 0 ? gpus : group.gpu->count) + " x " + format_bytes(group.gpu->hbm_B) +
-         " of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) + " on group '" + group.name + "'";
+  return "the weights (" + format_bytes(model.rank_weight_B(ranks)) + (ranks > 1 ? " a data-parallel rank holds" : "") +
+         ") " + verdict + " " + std::to_string(gpus > 0 ? gpus : group.gpu->count) + " x " +
+         format_bytes(group.gpu->hbm_B) + " of HBM x gpu_memory_utilization " + format_number(gpu_memory_utilization) +
+         " on group '" + group.name + "'";
 }
 
 namespace {
@@ -83,23 +84,25 @@ BatcherConfig gpu_instance_config(const Params& p, const std::string& key, const
                                   const LlmModel& model, const ServeBatching& batching, const InstanceLayout& layout)
 {
   require_gpus(p, key, group);
-  const GpuSpec& gpu = *group.gpu;
-  const int64_t n    = layout_tp(group, layout) * layout.pp;  // the instance's GPUs
-  const double gpus  = static_cast<double>(n);
-  const double hbm   = gpu.hbm_B * gpus * batching.gpu_memory_utilization;
-  const double room  = hbm - model.weight_B() - batching.activation_reserve_B * gpus;
-  BatcherConfig c    = batching.base;
-  const double block = static_cast<double>(c.block_size) * model.kv_B_per_token;
+  const GpuSpec& gpu   = *group.gpu;
+  const int64_t n      = layout_tp(group, layout) * layout.pp;  // the instance's GPUs
+  const double gpus    = static_cast<double>(n);
+  const double hbm     = gpu.hbm_B * gpus * batching.gpu_memory_utilization;
+  const double weights = model.rank_weight_B(layout.dp);
+  const double room    = hbm - weights - batching.activation_reserve_B * gpus;
+  BatcherConfig c      = batching.base;
+  const double block   = static_cast<double>(c.block_size) * model.kv_B_per_token;
   if (batching.kv_blocks > 0) {  // vLLM's own count: it must fit beside the weights in the whole HBM
-    if (static_cast<double>(batching.kv_blocks) * block + model.weight_B() > gpu.hbm_B * gpus)
+    if (static_cast<double>(batching.kv_blocks) * block + weights > gpu.hbm_B * gpus)
       p.fail(key, "batching.kv_blocks: " + std::to_string(batching.kv_blocks) + " KV blocks of " + format_bytes(block) +
-                      " and the weights (" + format_bytes(model.weight_B()) + ") exceed the " +
-                      format_bytes(gpu.hbm_B * gpus) + " of HBM of group '" + group.name + "'");
+                      " and the weights (" + format_bytes(weights) + ") exceed the " + format_bytes(gpu.hbm_B * gpus) +
+                      " of HBM of group '" + group.name + "'");
     c.kv_blocks = batching.kv_blocks;
   } else {
     if (room < block)
-      p.fail(key, weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in", n) +
-                      (batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
+      p.fail(key,
+             weights_error(model, group, batching.gpu_memory_utilization, "leave no room for KV in", n, layout.dp) +
+                 (batching.activation_reserve_B > 0 ? " with the activation_reserve" : ""));
     c.kv_blocks = kv_blocks_in(p, key, room, block);
   }
   if (c.kv_blocks < layout.pp)
@@ -119,7 +122,7 @@ std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& 
   GpuSpec stage = *group.gpu;  // one pipeline stage's GPUs
   stage.count   = layout_tp(group, layout);
   auto model    = Registry<IterationModel>::create(
-         c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name});
+         c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name, layout.dp});
   model->set_gpu_load(std::make_shared<GpuLoad>(c.model, stage));
   const std::string note = model->calibration_note();
   if (c.notes != nullptr && !note.empty() && std::find(c.notes->begin(), c.notes->end(), note) == c.notes->end())

@@ -93,15 +93,17 @@ class ServeSystem {
 struct InstanceLayout {
   int64_t tp = 0;
   int64_t pp = 1;
+  int64_t dp = 1;  // data-parallel ranks (instances) whose MoE layers share their experts
 };
 
 // A located error (at `key` of `p`) when `group` has no GPUs.
 void require_gpus(const Params& p, const std::string& key, const GroupSpec& group);
 
 // "the weights (13.48 GB) <verdict> 1 x 24 GB of HBM x gpu_memory_utilization 0.3 on group 'a10'":
-// the figures of an instance whose weights do not fit, for its located error.
+// the figures of an instance whose weights do not fit, for its located error; `ranks`: the
+// data-parallel ranks the MoE experts are shared out among.
 std::string weights_error(const LlmModel& model, const GroupSpec& group, double gpu_memory_utilization,
-                          const std::string& verdict, int64_t gpus = 0);  // gpus 0: the host's
+                          const std::string& verdict, int64_t gpus = 0, int64_t ranks = 1);  // gpus 0: the host's
 
 // The KV blocks of `block_B` bytes that `room_B` bytes hold. A located error (at `key` of `p`)
 // past 1e15 blocks, which no memory holds (a size in the wrong unit?) and which a block count
