@@ -90,12 +90,15 @@ const ParamTable kOperatorsParams = with_kernel_coefficients({
         .at_least(0),
     ParamSpec::flag("cuda_graphs",
                     "an iteration of at most cuda_graph_max_tokens tokens replays a captured CUDA graph, its "
-                    "token count padded up to the next captured size (1, 2, 4, then every multiple of 8), as "
-                    "vLLM V1 runs it; false: run eagerly at the batch's own token count (vLLM's --enforce-eager)")
+                    "token count padded up to the next captured size (1, 2, 4, every multiple of 8 below 256, "
+                    "then of 16), as vLLM V1 runs it; false: each operator at the batch's own token count, as the "
+                    "kernels were timed for the fit (an eager engine's CPU cost of launching each kernel, which "
+                    "graphs save, is not modelled)")
         .defaults("true"),
     ParamSpec::integer("cuda_graph_max_tokens",
-                       "largest captured CUDA graph, in tokens (vLLM's --max-cudagraph-capture-size, 512 by default)")
-        .defaults("512")
+                       "largest captured CUDA graph, in tokens (vLLM's --max-cudagraph-capture-size; absent: "
+                       "vLLM's default, 2 x batching.max_batch_size up to 512, at most max_batch_tokens)")
+        .may_be_absent()
         .at_least(1),
     ParamSpec::one_of("experts_reached", {"mean", "drawn"},
                       "routed experts a MoE layer's tokens reach: mean (E (1 - (1 - k/E)^T) on every "
@@ -135,7 +138,12 @@ class Operators : public IterationModel {
       draw_key_ = Rng::stream_key(c.seed, c.stream + ".experts");
     device_    = operator_device(c.gpu, c.model, c.gpu.count, p.flag("expert_parallel"), c.pipeline_stages);
     device_.dp = c.data_parallel;
+    if (device_.expert_parallel && device_.dp * device_.tp > c.model.experts)
+      p.fail("expert_parallel", std::to_string(device_.dp * device_.tp) + " GPUs cannot each hold whole experts of " +
+                                    std::to_string(c.model.experts));
     if (p.text("moe_comm") == "all_to_all") {
+      if (!c.model.moe())
+        p.fail("moe_comm", "all_to_all needs a mixture of experts (the model has no experts)");
       if (!device_.expert_parallel)
         p.fail("moe_comm", "all_to_all sends tokens to whole experts: it needs expert_parallel: true");
       device_.moe_comm = MoeComm::AllToAll;
@@ -153,7 +161,9 @@ class Operators : public IterationModel {
     const std::string scheduling       = p.text("scheduling");
     async_                             = scheduling == "async" || (scheduling == "auto" && c.pipeline_stages == 1);
     cpu_serial_s_                      = p.quantity("cpu_serial");
-    graph_max_tokens_                  = p.flag("cuda_graphs") ? p.integer("cuda_graph_max_tokens") : 0;
+    graph_max_tokens_                  = p.flag("cuda_graphs") ? largest_graph(p, c) : 0;
+    if (!p.flag("cuda_graphs") && p.has("cuda_graph_max_tokens"))
+      p.fail("cuda_graph_max_tokens", "applies to cuda_graphs: true (without graphs nothing is captured)");
     if (async_ && c.pipeline_stages > 1)
       p.fail("scheduling", "async with pipeline stages is not modelled (vLLM refused --async-scheduling with "
                            "pipeline parallelism until 2026)");
@@ -285,7 +295,7 @@ class Operators : public IterationModel {
     const double run_tokens = graph_tokens(w.prefill_tokens + w.decodes);
     std::vector<std::vector<MoeLoad>> loads;
     if (draw_key_)
-      loads = draw_loads(w, static_cast<int64_t>(run_tokens));
+      loads = draw_loads(w, static_cast<int64_t>(run_tokens));  // padding tokens counted as the mean counts them
     OpTimes t = operator_times(model_, w, device_, coefficients_, draw_key_ ? &loads : nullptr, run_tokens);
     if (profile_ && !w.empty())
       apply_profile(w, run_tokens, t);
@@ -294,12 +304,23 @@ class Operators : public IterationModel {
     return t;
   }
 
+  // The largest captured graph: the key, else vLLM's default (vllm/config/compilation.py).
+  static int64_t largest_graph(const Params& p, const Context& c)
+  {
+    if (p.has("cuda_graph_max_tokens"))
+      return p.integer("cuda_graph_max_tokens");
+    int64_t largest = c.max_batch_size > 0 ? std::min<int64_t>(2 * c.max_batch_size, 512) : 512;
+    return c.max_batch_tokens > 0 ? std::min(largest, c.max_batch_tokens) : largest;
+  }
+
   // The tokens the token-wise operators run on: under a captured CUDA graph, the batch's padded up
-  // to the next captured size (vLLM V1 pads any batch the graphs cover, a mixed one included: its
-  // attention runs outside them, on the batch's own sequences).
+  // to the next captured size, vLLM's 1, 2, 4, multiples of 8 below 256 and of 16 from 256 (vLLM
+  // V1 pads any batch the graphs cover, a mixed one included: its attention runs outside them, on
+  // the batch's own sequences).
   double graph_tokens(int64_t tokens) const
   {
-    const int64_t captured = tokens > 4 ? (tokens + 7) / 8 * 8 : tokens == 3 ? 4 : tokens;
+    const int64_t step     = tokens > 256 ? 16 : 8;
+    const int64_t captured = tokens > 4 ? (tokens + step - 1) / step * step : tokens == 3 ? 4 : tokens;
     return static_cast<double>(captured <= graph_max_tokens_ ? captured : tokens);
   }
 

@@ -51,6 +51,10 @@ class Roofline : public IterationModel {
     if (!model_.has_shape())
       p.ref().fail(
           "the roofline needs the model's layers and d_model (give them, or a preset, or use the table model)");
+    if (c.data_parallel > 1)
+      p.ref().fail("the roofline prices an instance's weights and tokens alone; it cannot price MoE layers shared "
+                   "by " +
+                   std::to_string(c.data_parallel) + " data-parallel ranks (use the operators model with dp)");
   }
 
   double seconds(const BatchWork& w) const override

@@ -37,6 +37,10 @@ class Table : public IterationModel {
       p.ref().fail("the table model's measured times are of whole iterations of one instance; it cannot split "
                    "them into " +
                    std::to_string(c.pipeline_stages) + " pipeline stages (use the operators model with pp)");
+    if (c.data_parallel > 1)
+      p.ref().fail("the table model's measured times are of one instance alone; it cannot price MoE layers shared "
+                   "by " +
+                   std::to_string(c.data_parallel) + " data-parallel ranks (use the operators model with dp)");
     const std::string file = p.path("file");
     const CsvTable csv     = read_csv_file(file);
     const size_t kind = csv.column("kind"), tokens = csv.column("tokens"), seconds = csv.column("seconds");

@@ -61,16 +61,19 @@ class Vllm : public ServeSystem {
     c.claims.push_back({group_.name, p.raw("instances")});
     require_gpus(p, "instances", group_);
     layout_.pp          = p.integer("pp");
+    layout_.dp          = p.integer("dp");
     const int64_t gpus  = group_.gpu->count;
     const std::string n = std::to_string(gpus) + " GPUs of a host of group '" + group_.name + "'";
-    if (!p.has("tp") && gpus % layout_.pp != 0)
-      p.fail("pp", std::to_string(layout_.pp) + " pipeline stages must divide the " + n);
-    layout_.tp = p.has("tp") ? p.integer("tp") : gpus / layout_.pp;
+    if (!p.has("tp") && gpus % (layout_.pp * layout_.dp) != 0)
+      p.fail(layout_.dp > 1 ? "dp" : "pp",
+             (layout_.dp > 1 ? "pp x dp (" + std::to_string(layout_.pp) + " x " + std::to_string(layout_.dp) + ")"
+                             : std::to_string(layout_.pp) + " pipeline stages") +
+                 " must divide the " + n);
+    layout_.tp = p.has("tp") ? p.integer("tp") : gpus / (layout_.pp * layout_.dp);
     if (gpus % (layout_.tp * layout_.pp) != 0)
       p.fail("tp",
              "tp x pp (" + std::to_string(layout_.tp) + " x " + std::to_string(layout_.pp) + ") must divide the " + n);
     engines_per_host_ = group_.gpu->count / layout_.tp;  // instances per host x pp
-    layout_.dp        = p.integer("dp");
     if (layout_.dp > 1 && !c.model.moe())
       p.fail("dp", "data-parallel ranks of a dense model are independent replicas: llsim's instances already are "
                    "(dp applies to a mixture of experts)");
@@ -79,6 +82,9 @@ class Vllm : public ServeSystem {
     if (engines_per_host_ % layout_.dp != 0)
       p.fail("dp",
              "dp x tp (" + std::to_string(layout_.dp) + " x " + std::to_string(layout_.tp) + ") must divide the " + n);
+    if (layout_.dp > 1 && c.weights_through_storage)
+      p.fail("dp", "data-parallel ranks hold different experts: loading their weights through storage (weights:) is "
+                   "not modelled (peers and copies would mix the ranks' shares)");
     config_                = gpu_instance_config(p, "instances", group_, c.model, c.batching, layout_);
     config_.prefix_caching = p.flag("prefix_caching");
     model_                 = gpu_iteration_model(c, group_, layout_);

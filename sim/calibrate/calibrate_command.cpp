@@ -287,11 +287,14 @@ int calibrate_command(const CalibrateArguments& a)
              << "): these measurements hardly depend on it; consider fixing it with --start\n";
   }
   print_points(report, points, fit, a.errors);
+  std::string line = iteration_line(keys, a.start, fit.coefficients);
+  if (!a.steps.empty())  // each step was priced in series at its own token count: run the block so
+    line.insert(line.size() - 2, ", scheduling: serial, cuda_graphs: false");
   std::ostringstream block;
   block << (keys.empty() ? "# checked by llsim calibrate on " : "# fitted by llsim calibrate on ") << input << " ("
         << points.size() << " measurements, mean error " << percent(fit.mean_abs_error)
         << (held_out.empty() ? "" : ", held-out " + held_out) << ")\n"
-        << iteration_line(keys, a.start, fit.coefficients);
+        << line;
   if (!a.errors.empty())
     write_errors(a.errors, points, fit);
   write_block(a.out, block.str());

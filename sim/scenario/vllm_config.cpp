@@ -47,7 +47,6 @@ const std::vector<ModelledArgument>& one_to_one()
       {"preemption-mode", "batching", "preemption", ValueKind::Word},
       {"tensor-parallel-size", "system", "tp", ValueKind::Count},
       {"pipeline-parallel-size", "system", "pp", ValueKind::Count},
-      {"data-parallel-size", "system", "dp", ValueKind::Count},
       {"enable-prefix-caching", "system", "prefix_caching", ValueKind::Flag},
       {"api-server-count", "api_server", "processes", ValueKind::Count},
       {"max-cudagraph-capture-size", "iteration", "cuda_graph_max_tokens", ValueKind::Count},
@@ -78,6 +77,7 @@ const std::vector<std::string>& read_otherwise()
                                                  "dtype",
                                                  "enable-chunked-prefill",
                                                  "swap-space",
+                                                 "data-parallel-size",
                                                  "enable-expert-parallel",
                                                  "async-scheduling",
                                                  "enforce-eager",
@@ -134,6 +134,8 @@ class PhaseImport {
       if (name == a.name) {
         if (std::string(a.section) == "system")
           require_vllm_system(name, value);
+        if (std::string(a.section) == "iteration" && !operators())
+          value.fail(name + " is modelled by the operators iteration model (iteration: {impl: operators})");
         if (name == "long-prefill-token-threshold" && foreign_number(value, 0, true) == 0)
           return;  // vLLM's default, no cap per prompt: finish() gives it
         if (name == "block-size")
@@ -161,8 +163,18 @@ class PhaseImport {
       return operators_flag(value, where, "expert_parallel", "true", "false", "expert parallelism");
     if (name == "async-scheduling")
       return operators_flag(value, where, "scheduling", "async", "serial", "async scheduling");
-    if (name == "enforce-eager")
-      return operators_flag(value, where, "cuda_graphs", "false", "true", "eager execution (no CUDA graphs)");
+    if (name == "enforce-eager") {
+      if (foreign_flag(value))
+        value.fail("true is not modelled: an eager engine pays the CPU's launch of every kernel, which llsim does "
+                   "not price (cuda_graphs: false only drops the graphs' padding)");
+      return;  // vLLM's default: CUDA graphs, as the operators model's
+    }
+    if (name == "data-parallel-size") {  // 1, vLLM's default, is every system's; above, vllm's dp
+      if (foreign_number(value, 1, true) == 1)
+        return;
+      require_vllm_system(name, value);
+      return set("system", "dp", converted(ValueKind::Count, value), value, where);
+    }
     if (name == "kv-cache-dtype" && lower_text(value, "a KV cache dtype") != "auto")
       value.fail("only auto is modelled (the KV in the model's dtype_bytes)");
     if (name == "scheduling-policy" && lower_text(value, "a scheduling policy") != "fcfs")
@@ -184,8 +196,8 @@ class PhaseImport {
   void finish(const std::string& scenario_place)
   {
     const auto text = [this](const char* section, const char* key, const char* absent) {
-      const YAML::Node n = phase_[section][key];
-      return n && n.IsScalar() ? n.Scalar() : std::string(absent);
+      const std::string written = phase_text(section, key);
+      return written.empty() ? std::string(absent) : written;
     };
     for (const auto& [gib, value, where] : swap_space_)
       if (text("batching", "preemption", "recompute") == "swap")
@@ -227,14 +239,25 @@ class PhaseImport {
 
   // A flag of the operators model (`key`: `on` when true, `off` when false, `what` modelled there);
   // false, vLLM's default, needs no operators model.
+  // The phase's `section.key` where it is a scalar; empty where the section or the key is absent.
+  std::string phase_text(const char* section, const char* key) const
+  {
+    const YAML::Node& phase = phase_;
+    const YAML::Node s      = phase[section];
+    if (!s || !s.IsMap())
+      return "";
+    const YAML::Node n = s[key];
+    return n && n.IsScalar() ? n.Scalar() : "";
+  }
+
+  bool operators() const { return phase_text("iteration", "impl") == "operators"; }
+
   void operators_flag(const YamlRef& value, const std::string& where, const char* key, const char* on, const char* off,
                       const std::string& what)
   {
-    const YAML::Node impl = phase_["iteration"]["impl"];
-    const bool operators  = impl && impl.IsScalar() && impl.Scalar() == "operators";
-    if (foreign_flag(value) && !operators)
+    if (foreign_flag(value) && !operators())
       value.fail(what + " is modelled by the operators iteration model (iteration: {impl: operators})");
-    if (operators)
+    if (operators())
       set("iteration", key, foreign_flag(value) ? on : off, value, where);
   }
 
@@ -259,8 +282,7 @@ class PhaseImport {
 
   void require_vllm_system(const std::string& name, const YamlRef& value) const
   {
-    const YAML::Node impl    = phase_["system"]["impl"];
-    const std::string system = impl && impl.IsScalar() ? impl.Scalar() : "";
+    const std::string system = phase_text("system", "impl");
     if (system != "vllm")
       value.fail(name + " applies to system vllm; this phase's system is '" + system +
                  "', whose instances' GPUs are its own keys");

@@ -218,9 +218,9 @@ class ServePhase : public Phase {
     if (p.has("weights"))
       weights_ = std::make_unique<WeightSource>(p.section("weights", weight_source_params()), c.services,
                                                 model_.weight_B(), "phase '" + c.phase_name + "'");
-    system_ =
-        Registry<ServeSystem>::create(p.raw("system"), {c.platform, c.services, model_, batching_, p.raw("iteration"),
-                                                        slo_, c.claims, c.seed, "phase." + c.phase_name, c.notes});
+    system_     = Registry<ServeSystem>::create(p.raw("system"),
+                                                {c.platform, c.services, model_, batching_, p.raw("iteration"), slo_,
+                                                 c.claims, c.seed, "phase." + c.phase_name, c.notes, weights_ != nullptr});
     autoscaler_ = Registry<Autoscaler>::create(p.raw("autoscale"), {static_cast<int64_t>(system_->instances())});
     if (weights_) {
       std::vector<const GroupSpec*> groups;

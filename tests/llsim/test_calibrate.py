@@ -51,6 +51,8 @@ with open(steps, "w") as f:
 _, text, _ = run("calibrate", *A100, "--steps", steps, "--fit", "cpu_per_iteration", "--folds", "2")
 check("4 measurements, fitting cpu_per_iteration" in text and "held-out error (2-fold" in text,
       f"step times fit: {text}")
+check(", scheduling: serial, cuda_graphs: false}" in text.splitlines()[-1],
+      f"the block says the steps were priced in series at their own token counts: {text.splitlines()[-1]}")
 
 
 def refused(text, *args, code=2):

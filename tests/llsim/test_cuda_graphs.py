@@ -1,13 +1,14 @@
 """The operators model's CUDA graphs through llsim (tests/inputs/serve_operators.yaml: a lone
 request on Llama-3-70B over 8 A100s, its prefill alone in the first iteration): a prompt of 1,001
 tokens under a graph of up to 2,048 runs its token-wise operators at 1,008 tokens, and its
-attention, LM head and CPU work at 1,001, exactly; above cuda_graph_max_tokens (512 by default)
-it runs as eagerly; decode batches of 5 sequences are padded to 8, so their steps are longer than
+attention, LM head and CPU work at 1,001, exactly; above cuda_graph_max_tokens
+it runs as eagerly; the largest graph defaults to vLLM's (2 x max_batch_size, at most 512 and
+max_batch_tokens); decode batches of 5 sequences are padded to 8, so their steps are longer than
 eager ones, and batches of 8 are not."""
 import csv
 import os
 
-from harness import check, check_close, finish, run, scratch_dir, summary
+from harness import check, check_close, finish, run, run_fails, scratch_dir, summary
 
 SCENARIO = "tests/inputs/serve_operators.yaml"
 EXACT = 1e-9
@@ -44,6 +45,18 @@ default, _ = prefill(1001)
 check(default == own, f"1,001 tokens exceed the default largest graph (512): eager ({default} vs {own})")
 check(prefill(1001, "phases.chat.iteration.cuda_graph_max_tokens=1003")[0] == own,
       "1,001 tokens pad to 1,008, above a largest graph of 1,003: eager")
+
+
+# The largest graph defaults to vLLM's: 2 x max_batch_size, at most 512 and max_batch_tokens. With
+# 64 sequences a batch, 128 tokens: 201 run eagerly, 121 pad to 128.
+SMALL = "phases.chat.batching.max_batch_size=64"
+check(prefill(201, SMALL)[0] == prefill(201, EAGER)[0], "201 tokens above the largest graph of 2 x 64: eager")
+check(prefill(121, SMALL)[1]["attn_pre_proj"] == prefill(128, SMALL)[1]["attn_pre_proj"],
+      "121 tokens pad to 128 under a graph of 2 x 64")
+check(prefill(121, SMALL, "phases.chat.batching.max_batch_tokens=120")[0] == prefill(121, EAGER)[0],
+      "the largest graph is at most max_batch_tokens (120): 121 tokens eager")
+run_fails(SCENARIO, "cuda_graph_max_tokens: applies to cuda_graphs: true", EAGER,
+          "phases.chat.iteration.cuda_graph_max_tokens=64")
 
 
 def decode_gap(*sets):

@@ -92,7 +92,6 @@ cases = [
     ({"tensor-parallel-size": "2"}, ["phases.chat.system.tp=2"]),
     ({"dtype": "float32"}, ["phases.chat.model.dtype_bytes=4"]),
     ({"async-scheduling": "false"}, ["phases.chat.iteration.scheduling=serial"]),
-    ({"enforce-eager": "true"}, ["phases.chat.iteration.cuda_graphs=false"]),
     ({"max-cudagraph-capture-size": "4"}, ["phases.chat.iteration.cuda_graph_max_tokens=4"]),
 ]
 for arguments, keys in cases:
@@ -145,7 +144,10 @@ with open(os.path.join(out, "resolved.yaml")) as f:
 # refuses, and a model named twice.
 for lines, text in [(with_argument("enable-chunked-prefill", "false"), "false is not modelled"),
                     (with_argument("block-size", "7"), "a block size of 1, 8, 16, 32, 64 or 128 tokens"),
-                    (with_argument("enable-expert-parallel", "true"), "modelled by the operators iteration model")]:
+                    (with_argument("enforce-eager", "true"), "an eager engine pays the CPU's launch of every kernel"),
+                    (with_argument("enable-expert-parallel", "true"), "modelled by the operators iteration model"),
+                    (with_argument("max-cudagraph-capture-size", "64"),
+                     "max-cudagraph-capture-size is modelled by the operators iteration model")]:
     sets = ["phases.chat.iteration={impl: roofline}"] if "operators" in text else []
     args = ["validate", scenario_with_config(lines)]
     for s in sets:
@@ -174,6 +176,23 @@ _, _, err = run("validate", scenario_with_config(with_argument("async-scheduling
                 "phases.chat.iteration={impl: roofline}", expect=2)
 check("async scheduling is modelled by the operators iteration model" in err, f"async without operators: {err}")
 
+# --- A phase without an iteration section (the roofline): arguments of the operators model are
+# refused where they would change it, and taken at its default.
+def without_iteration(lines):
+    path = scenario_with_config(lines)
+    with open(path) as f:
+        text = f.read()
+    with open(path, "w") as f:
+        f.write(text.replace("    iteration: {impl: operators}\n", ""))
+    return path
+
+
+_, _, err = run("validate", without_iteration(with_argument("max-cudagraph-capture-size", "64")), expect=2)
+check("config.yaml:" in err and "max-cudagraph-capture-size is modelled by the operators iteration model" in err,
+      f"no iteration section: max-cudagraph-capture-size refused, located: {err}")
+_, _, err = run("validate", without_iteration(with_argument("enable-expert-parallel", "false")))
+check(err == "", f"no iteration section: enable-expert-parallel false taken: {err}")
+
 # --- Dashes and underscores name the same argument.
 dashed, _ = metrics(scenario_with_config(with_argument("max-num-seqs", "4")))
 underscored, _ = metrics(scenario_with_config(
@@ -187,8 +206,8 @@ check(set_wins == dashed, "--set max_batch_size=4 wins over the config's max-num
 # --- Arguments without effect on the figures are taken; data-parallel-size 1 is the default.
 quiet, _ = metrics(scenario_with_config(BASE + ["served-model-name: chat", "disable-log-requests: true",
                                                 "data-parallel-size: 1", "kv-cache-dtype: auto",
-                                                "scheduling-policy: fcfs"]))
-check(quiet == imported, "API server arguments, data-parallel-size 1 and auto KV dtype change nothing")
+                                                "scheduling-policy: fcfs", "enforce-eager: false"]))
+check(quiet == imported, "API server arguments, data-parallel-size 1, auto KV dtype and CUDA graphs change nothing")
 
 # --- An unmodelled argument: exit 2, named, nothing written.
 out = os.path.join(scratch_dir(), "out")

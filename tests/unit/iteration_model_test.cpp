@@ -261,9 +261,17 @@ TEST_CASE("iteration model operators: a CUDA graph pads the token-wise operators
     model->add_operator_seconds(w, p);
     return std::make_pair(model->operator_names(), p);
   };
-  // Graphs are captured at 1, 2, 4 and every multiple of 8 up to cuda_graph_max_tokens.
-  for (const auto& [tokens, captured, max] : std::vector<std::tuple<int64_t, int64_t, std::string>>{
-           {1001, 1008, "2048"}, {3, 4, "512"}, {1001, 1001, "1003"}, {1000, 1000, "1000"}, {513, 513, "512"}}) {
+  // Graphs are captured at 1, 2, 4, every multiple of 8 below 256 and of 16 from 256, up to
+  // cuda_graph_max_tokens.
+  for (const auto& [tokens, captured, max] :
+       std::vector<std::tuple<int64_t, int64_t, std::string>>{{1001, 1008, "2048"},
+                                                              {3, 4, "512"},
+                                                              {1001, 1001, "1003"},
+                                                              {1000, 1000, "1000"},
+                                                              {513, 513, "512"},
+                                                              {249, 256, "512"},
+                                                              {257, 272, "512"},
+                                                              {270, 270, "271"}}) {
     const auto [names, graphed] = parts(", cuda_graph_max_tokens: " + max, prefill(0, tokens));
     const auto eager_own        = parts(", cuda_graphs: false", prefill(0, tokens)).second;
     const auto eager_padded     = parts(", cuda_graphs: false", prefill(0, captured)).second;

@@ -76,6 +76,8 @@ class IterationModel {
     uint64_t seed           = 0;  // the scenario's, and the name of this model's random stream
     std::string stream      = "iteration";
     int64_t data_parallel   = 1;  // ranks like it whose MoE layers share their experts (vllm's dp)
+    // The batches' limits (batching.max_batch_size, max_batch_tokens); 0: not known.
+    int64_t max_batch_size = 0, max_batch_tokens = 0;
   };
   static constexpr const char* kInterfaceName = "iteration_model";
   static constexpr const char* kHeader        = "sim/serve/cost/iteration_model.hpp";

@@ -127,16 +127,15 @@ void dense_mlp(const LlmModel& m, double tokens, const LayerShape& s, const Oper
   add(Op::MlpAllReduce, all_reduce_seconds(tokens * s.d * s.b, d, c));
 }
 
-// The experts' time on one GPU of `load` (routed) in a layer of `tokens` tokens over all the
-// data-parallel ranks: shared experts, which every token reaches, are split evenly over the GPUs.
+// The experts' time on one GPU of `load` (routed) in a layer of `tokens` tokens per rank: shared
+// experts, which every token reaches, are each rank's own, split over its tensor-parallel GPUs.
 double experts_seconds(const LlmModel& m, double tokens, const MoeLoad& load, const LayerShape& s,
                        const OperatorDevice& d, const OperatorCoefficients& c)
 {
-  const double gpus    = static_cast<double>(d.dp * d.tp);
-  const double shared  = static_cast<double>(m.shared_experts);
+  const double shared  = static_cast<double>(m.shared_experts) / s.t;
   const double matrix  = (m.gated_mlp ? 3 : 2) * s.d * static_cast<double>(m.expert_ffn);  // one expert
-  const double pairs   = load.pairs + tokens * shared / gpus;
-  const double experts = load.experts + shared / gpus;
+  const double pairs   = load.pairs + tokens * shared;
+  const double experts = load.experts + shared;
   const double bytes   = (experts * matrix + 2 * pairs * s.d) * s.b;
   // The GEMM efficiency of the tokens an expert computes at once.
   const double per_expert = load.experts > 0 ? load.pairs / load.experts : tokens;
@@ -157,13 +156,13 @@ void moe_mlp(const LlmModel& m, double tokens, const LayerShape& s, const Operat
   add(Op::MoeRouter, gemm_seconds(tokens, s.d, static_cast<double>(m.experts), s.b, d, c));
   if (loads == nullptr) {
     add(Op::MoeExperts,
-        experts_seconds(m, all, even_moe_load(m, all, experts_reached(m.experts, m.experts_per_token, all), d), s, d,
+        experts_seconds(m, tokens, even_moe_load(m, all, experts_reached(m.experts, m.experts_per_token, all), d), s, d,
                         c));
   } else {
     for (const std::vector<MoeLoad>& layer : *loads) {
       double slowest = 0;
       for (const MoeLoad& gpu : layer)
-        slowest = std::max(slowest, experts_seconds(m, all, gpu, s, d, c));
+        slowest = std::max(slowest, experts_seconds(m, tokens, gpu, s, d, c));
       t[static_cast<size_t>(Op::MoeExperts)] += slowest;
     }
   }
@@ -251,22 +250,26 @@ MoeLoad even_moe_load(const LlmModel& m, double tokens, double reached, const Op
 std::vector<MoeLoad> draw_expert_parallel_loads(int64_t experts, int64_t per_token, int64_t tokens, int64_t gpus,
                                                 Rng& rng)
 {
-  std::vector<MoeLoad> loads(static_cast<size_t>(gpus));
-  std::vector<bool> reached(static_cast<size_t>(experts), false);
-  std::vector<int64_t> picks;
-  for (int64_t i = 0; i < tokens; ++i) {
-    picks.clear();
-    while (static_cast<int64_t>(picks.size()) < per_token) {  // k distinct: a repeat is drawn again
-      const auto e = static_cast<int64_t>(rng.uniform() * static_cast<double>(experts));
-      if (std::find(picks.begin(), picks.end(), e) != picks.end())
-        continue;
-      picks.push_back(e);
-      MoeLoad& gpu = loads[static_cast<size_t>(e * gpus / experts)];
-      gpu.pairs += 1;
-      if (!reached[static_cast<size_t>(e)])
-        gpu.experts += 1;
-      reached[static_cast<size_t>(e)] = true;
+  // The tokens x k picks, each uniform over the experts: a multinomial, drawn pick by pick when
+  // there are few, else shared out over the experts one after the other, each taking
+  // Binomial(picks left, 1 / experts left).
+  std::vector<int64_t> picked(static_cast<size_t>(experts), 0);
+  int64_t left = tokens * per_token;
+  if (left <= 16 * experts) {
+    for (; left > 0; --left)
+      picked[std::min(experts - 1, static_cast<int64_t>(rng.uniform() * static_cast<double>(experts)))] += 1;
+  } else {
+    for (int64_t e = 0; e < experts && left > 0; ++e) {
+      picked[static_cast<size_t>(e)] =
+          e + 1 == experts ? left : binomial(rng, left, 1 / static_cast<double>(experts - e));
+      left -= picked[static_cast<size_t>(e)];
     }
+  }
+  std::vector<MoeLoad> loads(static_cast<size_t>(gpus));
+  for (int64_t e = 0; e < experts; ++e) {
+    MoeLoad& gpu = loads[static_cast<size_t>(e * gpus / experts)];
+    gpu.pairs += static_cast<double>(picked[static_cast<size_t>(e)]);
+    gpu.experts += picked[static_cast<size_t>(e)] > 0 ? 1 : 0;
   }
   return loads;
 }

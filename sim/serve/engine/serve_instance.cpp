@@ -440,6 +440,10 @@ void ServeInstance::finished(int64_t id)
 
 void ServeInstance::handed_off(int64_t id)
 {
+  if (tally_.deadline(id) < event_time_) {  // its client gave up before its first token came out
+    end_timed_out(id);
+    return;
+  }
   on_handoff_(id);
 }
 

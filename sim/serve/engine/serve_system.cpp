@@ -122,7 +122,8 @@ std::unique_ptr<IterationModel> gpu_iteration_model(const ServeSystem::Context& 
   GpuSpec stage = *group.gpu;  // one pipeline stage's GPUs
   stage.count   = layout_tp(group, layout);
   auto model    = Registry<IterationModel>::create(
-         c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name, layout.dp});
+         c.iteration, {c.model, stage, group.name, layout.pp, c.seed, c.stream + ".iteration." + group.name, layout.dp,
+                       c.batching.base.max_batch_size, c.batching.base.max_batch_tokens});
   model->set_gpu_load(std::make_shared<GpuLoad>(c.model, stage));
   const std::string note = model->calibration_note();
   if (c.notes != nullptr && !note.empty() && std::find(c.notes->begin(), c.notes->end(), note) == c.notes->end())

@@ -69,6 +69,7 @@ class ServeSystem {
     uint64_t seed = 0;                          // the scenario's, for the iteration model's draws
     std::string stream;                         // "phase.<name>": the phase's random streams' prefix
     std::vector<std::string>* notes = nullptr;  // the scenario's notes to its user (iteration models')
+    bool weights_through_storage    = false;    // instances load their weights (`weights:`)
   };
   static constexpr const char* kInterfaceName = "serve_system";
   static constexpr const char* kHeader        = "sim/serve/engine/serve_system.hpp";

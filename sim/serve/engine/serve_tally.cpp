@@ -190,7 +190,8 @@ const MetricTable& ServeTally::request_metrics()
       {"rejected", MetricUnit::Count, "requests turned away (no instance up that could take them, or early rejection)"},
       {"failed", MetricUnit::Count, "requests lost when an instance's host failed, before their last token"},
       {"timed_out", MetricUnit::Count,
-       "requests their clients aborted (workload.client_timeout) before their last token; not completed"},
+       "requests whose client's timeout (workload.client_timeout) passed before their last token came out; not "
+       "completed"},
       {"slo_attainment", MetricUnit::Ratio, "requests that completed within the SLO / requests"},
       {"goodput_rps", MetricUnit::PerSecond, "requests meeting the SLO per second of the phase"},
       {"mean_ttft_s", MetricUnit::Seconds, "mean time to first token of the completed requests (0 when none)"},
@@ -211,7 +212,8 @@ const MetricTable& ServeTally::request_metrics()
        "output tokens of the requests that neither failed nor timed out, per second of the phase"},
       {"output_tokens", MetricUnit::Count, "output tokens of the requests that neither failed nor timed out"},
       {"prefix_hit_ratio", MetricUnit::Ratio,
-       "prefix blocks whose KV was reused / prefix blocks of the admitted requests (0 for traces without blocks)"},
+       "prefix blocks whose KV was reused / prefix blocks of the requests not rejected (one that timed out "
+       "before admission counts as missed; 0 for traces without blocks)"},
       {"load_imbalance", MetricUnit::Number,
        "requests the router sent to its busiest instance / their mean over the instances that received any (1: "
        "even; the prefill instances for mooncake; none: n/a)"},
