@@ -2,14 +2,16 @@
 // sum of its operators on one GPU of the instance, layer by layer: the QKV, output and MLP
 // projections as GEMMs of the iteration's tokens by this GPU's tensor-parallel share of the
 // weights, attention over the KV each sequence reads, two all-reduces per layer over the host's
-// GPU link when it has more than one GPU (or a dispatch and a combine all-to-all per MoE layer
-// under expert parallelism), the experts the tokens reach, norms, residual adds, the embedding,
-// the LM head for each sequence's last token, and the CPU work of the iteration and of each of
-// its sequences. Each operator is timed by its own roofline (sim/serve/cost/operator_costs.hpp) or,
-// with `profile: DIR`, read from Vidur's measured profiles (sim/serve/cost/vidur_profile.hpp).
-// <phase>_operators.csv gives where the time went, per operator. With `scheduling: async` the CPU
-// work of an iteration that follows another overlaps that one's GPU work (vLLM's
-// --async-scheduling): the step takes max(GPU, CPU - cpu_serial) + cpu_serial.
+// GPU link when it has more than one GPU, the experts the tokens reach (over the GPUs of the
+// vllm system's data-parallel ranks, with the gathers or all-to-alls that carry the tokens),
+// norms, residual adds, the embedding, the LM head for each sequence's last token, and the CPU
+// work of the iteration and of each of its sequences. Each operator is timed by its own roofline
+// (sim/serve/cost/operator_costs.hpp) or, with `profile: DIR`, read from Vidur's measured
+// profiles (sim/serve/cost/vidur_profile.hpp). <phase>_operators.csv gives where the time went,
+// per operator. By default an iteration runs as vLLM V1's: the CPU work of one that follows
+// another overlaps that one's GPU work (async scheduling: the step takes max(GPU, CPU -
+// cpu_serial) + cpu_serial), and one within the largest CUDA graph runs its token-wise operators
+// at the graph's padded size.
 // Example (tests/llsim/test_operators.py runs it):
 //   llsim run tests/inputs/serve_operators.yaml
 #include "sim/core/errors.hpp"
