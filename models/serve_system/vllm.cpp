@@ -64,11 +64,11 @@ class Vllm : public ServeSystem {
     layout_.dp          = p.integer("dp");
     const int64_t gpus  = group_.gpu->count;
     const std::string n = std::to_string(gpus) + " GPUs of a host of group '" + group_.name + "'";
+    if (!p.has("tp") && gpus % layout_.pp != 0)
+      p.fail("pp", std::to_string(layout_.pp) + " pipeline stages must divide the " + n);
     if (!p.has("tp") && gpus % (layout_.pp * layout_.dp) != 0)
-      p.fail(layout_.dp > 1 ? "dp" : "pp",
-             (layout_.dp > 1 ? "pp x dp (" + std::to_string(layout_.pp) + " x " + std::to_string(layout_.dp) + ")"
-                             : std::to_string(layout_.pp) + " pipeline stages") +
-                 " must divide the " + n);
+      p.fail("dp",
+             "pp x dp (" + std::to_string(layout_.pp) + " x " + std::to_string(layout_.dp) + ") must divide the " + n);
     layout_.tp = p.has("tp") ? p.integer("tp") : gpus / (layout_.pp * layout_.dp);
     if (gpus % (layout_.tp * layout_.pp) != 0)
       p.fail("tp",

@@ -237,8 +237,6 @@ class PhaseImport {
       value.fail("vLLM takes a block size of 1, 8, 16, 32, 64 or 128 tokens");
   }
 
-  // A flag of the operators model (`key`: `on` when true, `off` when false, `what` modelled there);
-  // false, vLLM's default, needs no operators model.
   // The phase's `section.key` where it is a scalar; empty where the section or the key is absent.
   std::string phase_text(const char* section, const char* key) const
   {
@@ -252,6 +250,8 @@ class PhaseImport {
 
   bool operators() const { return phase_text("iteration", "impl") == "operators"; }
 
+  // A flag of the operators model (`key`: `on` when true, `off` when false, `what` modelled there);
+  // false, vLLM's default, needs no operators model.
   void operators_flag(const YamlRef& value, const std::string& where, const char* key, const char* on, const char* off,
                       const std::string& what)
   {

@@ -91,10 +91,6 @@ void parse_shape(const Params& p, LlmModel& m)
     p.fail("kv_bytes_per_token", "derived from the shape and dtype_bytes; give one or the other");
 }
 
-}  // namespace
-
-namespace {
-
 // Parameters of `n` routed experts over the MoE layers.
 double routed_params(const LlmModel& m, int64_t n)
 {

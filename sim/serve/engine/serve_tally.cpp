@@ -56,32 +56,34 @@ void ServeTally::token(int64_t id, double now, bool first)
   r.tokens += 1;
 }
 
+void ServeTally::ended(double now)
+{
+  done_ += 1;
+  end_s_ = std::max(end_s_, now);
+}
+
 void ServeTally::finished(int64_t id, double now)
 {
   records_[static_cast<size_t>(id)].finish_s = now;
-  done_ += 1;
-  end_s_ = std::max(end_s_, now);
+  ended(now);
 }
 
 void ServeTally::rejected(int64_t id, double now)
 {
   records_[static_cast<size_t>(id)].rejected = true;
-  done_ += 1;
-  end_s_ = std::max(end_s_, now);
+  ended(now);
 }
 
 void ServeTally::failed(int64_t id, double now)
 {
   records_[static_cast<size_t>(id)].failed = true;
-  done_ += 1;
-  end_s_ = std::max(end_s_, now);
+  ended(now);
 }
 
 void ServeTally::timed_out(int64_t id, double now)
 {
   records_[static_cast<size_t>(id)].timed_out = true;
-  done_ += 1;
-  end_s_ = std::max(end_s_, now);
+  ended(now);
 }
 
 std::vector<int64_t> ServeTally::timed_out_by(const std::vector<int64_t>& ids, double now) const

@@ -115,6 +115,7 @@ class ServeTally {
     bool rejected = false, failed = false, timed_out = false;
     GapTracker gaps;
   };
+  void ended(double now);  // a request ended, one way or another
   bool meets(const Record& r) const;
   static const MetricTable& request_metrics();
   Metrics scaling_metrics(const ServeTotals& system) const;
