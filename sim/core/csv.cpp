@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 namespace llsim {
 
@@ -103,10 +104,24 @@ std::string CsvWriter::cell(std::string text)
 
 std::string CsvWriter::text() const
 {
-  std::string out = join(header, ",") + "\n";
+  std::ostringstream out;
+  write(out);
+  return out.str();
+}
+
+void CsvWriter::write(std::ostream& out) const
+{
+  out << join(header, ",") << '\n';
   for (const auto& row : rows)
-    out += join(row, ",") + "\n";
-  return out;
+    out << join(row, ",") << '\n';
+  if (!numeric_rows)
+    return;
+  std::vector<double> numbers;
+  for (size_t i = 0; numeric_rows(i, numbers); ++i) {
+    for (size_t c = 0; c < numbers.size(); ++c)
+      out << (c > 0 ? "," : "") << format_number(numbers[c]);
+    out << '\n';
+  }
 }
 
 }  // namespace llsim

@@ -68,8 +68,8 @@ struct PreprocessTotals {
   double scratch_remote = 0;               // intermediate bytes read from another worker
   double written_remote = 0;               // output written to the storage service over the network
   double spill = 0, busy_s = 0, tasks = 0, reexecutions = 0, peak_memory = 0;
-  CsvWriter stages{{"stage", "tasks", "start_s", "end_s", "input_bytes", "output_bytes"}, {}};
-  CsvWriter nodes{{"time_s", "stage", "worker", "state"}, {}};  // worker states through the stages
+  CsvWriter stages{{"stage", "tasks", "start_s", "end_s", "input_bytes", "output_bytes"}, {}, {}};
+  CsvWriter nodes{{"time_s", "stage", "worker", "state"}, {}, {}};  // worker states through the stages
 };
 
 class PreprocessRun {

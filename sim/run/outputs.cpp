@@ -43,10 +43,15 @@ void killed_after_writes_for_tests()
 
 void write_file_atomically(const std::string& path, const std::string& content)
 {
+  write_file_atomically(path, [&content](std::ostream& out) { out << content; });
+}
+
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill)
+{
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << content;
+    fill(out);
     out.close();
     if (!out)
       throw SimulationError("cannot write '" + temporary + "'");
@@ -120,7 +125,8 @@ void write_outputs(const std::string& dir, const Scenario& scenario, const Simul
     throw SimulationError("cannot create the output directory '" + dir + "': " + error.message());
   for (const auto& phase : result.phases)
     for (const auto& t : phase.tables)
-      write_file_atomically(dir + "/" + phase.name + (t.suffix.empty() ? "" : "_" + t.suffix) + ".csv", t.table.text());
+      write_file_atomically(dir + "/" + phase.name + (t.suffix.empty() ? "" : "_" + t.suffix) + ".csv",
+                            [&t](std::ostream& out) { t.table.write(out); });
   for (const auto& service : result.services)
     write_file_atomically(dir + "/service_" + service.name + ".csv", service.table.text());
   YAML::Emitter resolved;

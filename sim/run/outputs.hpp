@@ -6,11 +6,15 @@
 #include "sim/run/simulation.hpp"
 #include "sim/scenario/scenario.hpp"
 
+#include <functional>
+#include <ostream>
 #include <string>
 
 namespace llsim {
 
 void write_file_atomically(const std::string& path, const std::string& content);
+// The same, the content streamed by `fill` (a large table is never held whole as text).
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& fill);
 
 // The summary as JSON; key order fixed, numbers written so they read back exactly.
 std::string summary_json(const Scenario& scenario, const SimulationResult& result, double wall_time_s);

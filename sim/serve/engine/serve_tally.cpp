@@ -56,34 +56,39 @@ void ServeTally::token(int64_t id, double now, bool first)
   r.tokens += 1;
 }
 
-void ServeTally::ended(double now)
+void ServeTally::ended(Record& r, double now)
 {
+  r.gaps.close();
   done_ += 1;
   end_s_ = std::max(end_s_, now);
 }
 
 void ServeTally::finished(int64_t id, double now)
 {
-  records_[static_cast<size_t>(id)].finish_s = now;
-  ended(now);
+  Record& r  = records_[static_cast<size_t>(id)];
+  r.finish_s = now;
+  ended(r, now);
 }
 
 void ServeTally::rejected(int64_t id, double now)
 {
-  records_[static_cast<size_t>(id)].rejected = true;
-  ended(now);
+  Record& r  = records_[static_cast<size_t>(id)];
+  r.rejected = true;
+  ended(r, now);
 }
 
 void ServeTally::failed(int64_t id, double now)
 {
-  records_[static_cast<size_t>(id)].failed = true;
-  ended(now);
+  Record& r = records_[static_cast<size_t>(id)];
+  r.failed  = true;
+  ended(r, now);
 }
 
 void ServeTally::timed_out(int64_t id, double now)
 {
-  records_[static_cast<size_t>(id)].timed_out = true;
-  ended(now);
+  Record& r   = records_[static_cast<size_t>(id)];
+  r.timed_out = true;
+  ended(r, now);
 }
 
 std::vector<int64_t> ServeTally::timed_out_by(const std::vector<int64_t>& ids, double now) const
@@ -364,18 +369,31 @@ Metrics ServeTally::scaling_metrics(const ServeTotals& system) const
 CsvWriter ServeTally::requests_table() const
 {
   CsvWriter t;
-  t.header = {"request",  "arrival_s", "first_token_s", "finish_s",   "ttft_s",
-              "tpot_s",   "slo_tbt_s", "output_tokens", "hit_blocks", "blocks",
-              "instance", "met_slo",   "rejected",      "failed",     "timed_out"};
-  for (size_t i = 0; i < records_.size(); ++i) {
+  t.header       = {"request",  "arrival_s", "first_token_s", "finish_s",   "ttft_s",
+                    "tpot_s",   "slo_tbt_s", "output_tokens", "hit_blocks", "blocks",
+                    "instance", "met_slo",   "rejected",      "failed",     "timed_out"};
+  t.numeric_rows = [this](size_t i, std::vector<double>& row) {
+    if (i >= records_.size())
+      return false;
     const Record& r = records_[i];
     const bool done = r.finish_s >= 0;
-    t.add_numbers({static_cast<double>(i), r.arrival_s, done ? r.first_s : -1, r.finish_s,
-                   done ? r.first_s - r.arrival_s : -1, done ? r.gaps.mean() : -1, done ? r.gaps.statistic() : -1,
-                   static_cast<double>(r.output_tokens), static_cast<double>(r.hit_blocks),
-                   static_cast<double>(r.blocks), static_cast<double>(r.instance), meets(r) ? 1.0 : 0.0,
-                   r.rejected ? 1.0 : 0.0, r.failed ? 1.0 : 0.0, r.timed_out ? 1.0 : 0.0});
-  }
+    row             = {static_cast<double>(i),
+                       r.arrival_s,
+           done ? r.first_s : -1,
+                       r.finish_s,
+           done ? r.first_s - r.arrival_s : -1,
+           done ? r.gaps.mean() : -1,
+           done ? r.gaps.statistic() : -1,
+                       static_cast<double>(r.output_tokens),
+                       static_cast<double>(r.hit_blocks),
+                       static_cast<double>(r.blocks),
+                       static_cast<double>(r.instance),
+           meets(r) ? 1.0 : 0.0,
+           r.rejected ? 1.0 : 0.0,
+           r.failed ? 1.0 : 0.0,
+           r.timed_out ? 1.0 : 0.0};
+    return true;
+  };
   return t;
 }
 

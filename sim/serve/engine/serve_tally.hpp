@@ -95,7 +95,7 @@ class ServeTally {
   Metrics metrics(size_t bad_lines, const ServeTotals& system) const;
   // The serve phase kind's declared metrics (sim/core/metrics.hpp).
   static const MetricTable& metric_table();
-  CsvWriter requests_table() const;
+  CsvWriter requests_table() const;  // its rows are read from the tally as the table is written
   CsvWriter instances_table() const;
   const OperatorTally& operator_tally() const { return operators_; }
   LoadTally& loads() { return loads_; }
@@ -115,7 +115,7 @@ class ServeTally {
     bool rejected = false, failed = false, timed_out = false;
     GapTracker gaps;
   };
-  void ended(double now);  // a request ended, one way or another
+  void ended(Record& r, double now);  // a request ended, one way or another: its gaps closed
   bool meets(const Record& r) const;
   static const MetricTable& request_metrics();
   Metrics scaling_metrics(const ServeTotals& system) const;

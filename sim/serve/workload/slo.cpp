@@ -51,6 +51,8 @@ GapTracker::GapTracker(const SloSpec& slo, int64_t expected_gaps)
 
 void GapTracker::add(double gap)
 {
+  if (longest_.capacity() < keep_ && statistic_ != TbtStatistic::Mean)
+    longest_.reserve(keep_);  // once, at its size
   count_ += 1;
   sum_ += gap;
   if (statistic_ == TbtStatistic::Mean)
@@ -65,7 +67,18 @@ void GapTracker::add(double gap)
   }
 }
 
+void GapTracker::close()
+{
+  closed_ = open_statistic();
+  std::vector<double>().swap(longest_);
+}
+
 double GapTracker::statistic() const
+{
+  return closed_ >= 0 ? closed_ : open_statistic();
+}
+
+double GapTracker::open_statistic() const
 {
   if (count_ == 0)
     return 0;

@@ -29,21 +29,26 @@ const ParamTable& slo_params();
 SloSpec parse_slo(const Params& p);
 
 // The gaps of one request, kept only as far as its statistic needs: a running sum (mean), or
-// the k longest in a min-heap (k = ceil(tail x gaps), 1 for max), so memory stays O(k).
+// the k longest in a min-heap (k = ceil(tail x gaps), 1 for max), so memory stays O(k) while the
+// request runs. close() keeps the statistic alone once the last gap is in (O(1) after that).
 class GapTracker {
  public:
   GapTracker() = default;
   GapTracker(const SloSpec& slo, int64_t expected_gaps);
   void add(double gap);
+  void close();
   double statistic() const;                                                            // 0 without gaps
   double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0; }  // the TPOT
   int64_t gaps() const { return count_; }
 
  private:
+  double open_statistic() const;
+
   TbtStatistic statistic_ = TbtStatistic::Mean;
   size_t keep_            = 1;
   int64_t count_          = 0;
   double sum_             = 0;
+  double closed_          = -1;  // the statistic once closed; -1 while open
   std::vector<double> longest_;  // min-heap of the longest gaps
 };
 
