@@ -20,6 +20,11 @@ struct Log : BatchListener {
       CHECK(tokens[id] == 0);
     tokens[id] += 1;
   }
+  void decoded(int64_t id, int64_t n) override
+  {
+    CHECK(tokens[id] > 0);
+    tokens[id] += static_cast<int>(n);
+  }
   void finished(int64_t id) override { finished_ids.push_back(id); }
   void handed_off(int64_t id) override { handed.push_back(id); }
   void prefix_hit(int64_t, int64_t blocks) override { hit_blocks += blocks; }

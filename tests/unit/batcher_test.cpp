@@ -338,3 +338,60 @@ TEST_CASE("batcher: a prefix block evicted while a sequence waits is no hit when
   CHECK(log.tokens[3] == 1);
   CHECK(b.prefix_hit_tokens() == 0);
 }
+
+TEST_CASE("batcher: steady decode steps applied together leave what stepping one by one leaves", "[batcher]")
+{
+  // Three sequences decoding, contexts 20, 31 and 47 tokens, with 40, 50 and 60 tokens to go:
+  // 39 steady steps, several block boundaries crossed on the way.
+  const auto start = [](Batcher& b, Log& log) {
+    b.add({1, 20, 41, 20, 1});
+    b.add({2, 31, 51, 31, 1});
+    b.add({3, 47, 61, 47, 1});
+    b.plan();
+    b.complete(log);
+  };
+  Batcher one_by_one(config(40), InstanceRole::DecodeOnly), together(config(40), InstanceRole::DecodeOnly);
+  Log a, b;
+  start(one_by_one, a);
+  start(together, b);
+  const int64_t steps = together.steady_decode_steps(1000);
+  REQUIRE(steps == 39);
+  for (int64_t j = 0; j + 1 < steps; ++j) {
+    CHECK(together.decode_work(j).decode_context == one_by_one.decode_work(0).decode_context);
+    one_by_one.plan_steady();
+    CHECK(together.kv_used_share_ahead(j) == one_by_one.kv_used_share());
+    one_by_one.complete(a);
+  }
+  together.advance_steady(steps - 1, b);
+  CHECK(together.used_blocks() == one_by_one.used_blocks());
+  CHECK(together.decode_work(0).decode_context == one_by_one.decode_work(0).decode_context);
+  CHECK(b.tokens == a.tokens);
+  // The last step, and what follows, as usual: request 1 ends with it.
+  one_by_one.plan_steady();
+  together.plan_steady();
+  one_by_one.complete(a);
+  together.complete(b);
+  CHECK(b.finished_ids == std::vector<int64_t>{1});
+  CHECK(a.finished_ids == b.finished_ids);
+  CHECK(together.free_blocks() == one_by_one.free_blocks());
+}
+
+TEST_CASE("steady decodes: how many iterations of a run a wait applies", "[batcher]")
+{
+  const std::vector<double> ends = {1, 2, 3, 4};
+  bool fails                     = false;
+  // Woken by a submission at 2.5: the two that ended and the one under way.
+  CHECK(steady_steps_done(ends, 2.5, true, 10, &fails) == 3);
+  CHECK_FALSE(fails);
+  // A submission exactly as one ends: that one, not the next.
+  CHECK(steady_steps_done(ends, 2, true, 10, &fails) == 2);
+  // No submission: all of them by their end.
+  CHECK(steady_steps_done(ends, 4, false, 10, &fails) == 4);
+  CHECK_FALSE(fails);
+  // A failure at 2.5 cut the wait: two applied, the third cut.
+  CHECK(steady_steps_done(ends, 2.5, false, 2.5, &fails) == 2);
+  CHECK(fails);
+  // A submission at 2.5 with a failure at 2.8: the one under way does not end.
+  CHECK(steady_steps_done(ends, 2.5, true, 2.8, &fails) == 2);
+  CHECK(fails);
+}

@@ -2,6 +2,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
 using namespace llsim;
 
 TEST_CASE("slo: the tail mean averages the longest share of a request's gaps", "[slo]")
@@ -33,4 +37,32 @@ TEST_CASE("slo: mean and max of the gaps; no gap gives 0", "[slo]")
   CHECK(a.statistic() == Approx(0.2));
   CHECK(b.statistic() == Approx(0.4));
   CHECK(none.statistic() == 0);
+}
+
+TEST_CASE("slo: the tail mean is that of the longest gaps whatever their order, and close keeps it", "[slo]")
+{
+  SloSpec slo;
+  slo.statistic = TbtStatistic::TailMean;
+  slo.tail      = 0.25;
+  // 40 gaps, 10 kept: rising (each exceeds the shortest kept), falling (none does once full), mixed.
+  std::vector<double> rising, falling, mixed;
+  for (int i = 1; i <= 40; ++i) {
+    rising.push_back(0.001 * i);
+    falling.push_back(0.001 * (41 - i));
+    mixed.push_back(0.001 * ((i * 17) % 41));
+  }
+  for (const auto* gaps : {&rising, &falling, &mixed}) {
+    GapTracker g(slo, 40);
+    for (double gap : *gaps)
+      g.add(gap);
+    std::vector<double> sorted = *gaps;
+    std::sort(sorted.rbegin(), sorted.rend());
+    const double expected = std::accumulate(sorted.begin(), sorted.begin() + 10, 0.0) / 10;
+    CHECK(g.statistic() == Approx(expected).epsilon(1e-12));
+    const double open = g.statistic(), mean = g.mean();
+    g.close();
+    CHECK(g.statistic() == open);  // the same double, no longer from the heap
+    CHECK(g.mean() == mean);
+    CHECK(g.gaps() == 40);
+  }
 }

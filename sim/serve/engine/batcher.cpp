@@ -29,7 +29,7 @@ bool Batcher::fits(int64_t prompt, int64_t total) const
 
 void Batcher::add(const SeqArrival& a)
 {
-  Seq s;
+  Sequence s;
   s.a        = a;
   s.prompt   = a.input_tokens;
   s.computed = std::min(a.cached_tokens, a.input_tokens);
@@ -40,19 +40,19 @@ void Batcher::add(const SeqArrival& a)
 void Batcher::for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const
 {
   const auto visit = [&](int64_t id) {
-    const Seq& s = seqs_.at(id);
+    const Sequence& s = seqs_.at(id);
     if (s.computed < s.prompt)
       f(s.computed, s.prompt - s.computed);
   };
-  for (int64_t id : running_)
-    visit(id);
+  for (const Sequence* s : running_)
+    visit(s->a.id);
   for (int64_t id : waiting_)
     visit(id);
 }
 
 // A prompt admitted from the queue: its tokens spared by the prefix cache, and, the first time,
 // its hit as the request's (a hit on blocks it cached itself before a preemption is not one).
-void Batcher::count_hits(Seq& s)
+void Batcher::count_hits(Sequence& s)
 {
   prefix_hit_tokens_ += static_cast<double>(s.hit_tokens);
   if (s.first_hit_blocks < 0)
@@ -62,16 +62,17 @@ void Batcher::count_hits(Seq& s)
 // Running sequences are kept in arrival order (ids are given in arrival order), as vLLM sorts
 // them by priority, so that the victim of a preemption is the latest arrival, not a sequence
 // that was just readmitted after its own preemption.
-void Batcher::admit(int64_t id)
+void Batcher::admit(Sequence& s)
 {
-  running_.insert(std::upper_bound(running_.begin(), running_.end(), id), id);
+  const auto after = [](int64_t id, const Sequence* other) { return id < other->a.id; };
+  running_.insert(std::upper_bound(running_.begin(), running_.end(), s.a.id, after), &s);
 }
 
 void Batcher::preempt_last()
 {
-  const int64_t id = running_.back();
+  Sequence& s      = *running_.back();
+  const int64_t id = s.a.id;
   running_.pop_back();
-  Seq& s = seqs_.at(id);
   s.step = 0;
   preemptions_ += 1;
   if (swap_out(id, s))
@@ -82,7 +83,7 @@ void Batcher::preempt_last()
             static_cast<long>(kv_.total()));
 }
 
-void Batcher::release_to_cache(Seq& s, bool kv_in_hbm)
+void Batcher::release_to_cache(Sequence& s, bool kv_in_hbm)
 {
   // The prompt's whole blocks computed so far stay in the prefix cache, as vLLM's freed blocks do
   // until another sequence takes them (blocks of generated tokens carry no hash here).
@@ -95,7 +96,7 @@ void Batcher::release_to_cache(Seq& s, bool kv_in_hbm)
   }
 }
 
-void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
+void Batcher::recompute(int64_t id, Sequence& s, bool kv_in_hbm)
 {
   release_to_cache(s, kv_in_hbm);
   s.recompute_upto = std::max(s.recompute_upto, s.computed);
@@ -108,7 +109,7 @@ void Batcher::recompute(int64_t id, Seq& s, bool kv_in_hbm)
 
 // Whole prefix blocks cached; the tokens skipped are fewer when they would cover the prompt's
 // last token, which is always computed (it gives the first output token).
-int64_t Batcher::cached_prefix(const Seq& s)
+int64_t Batcher::cached_prefix(const Sequence& s)
 {
   return s.a.hash_ids == nullptr ? 0 : cached_blocks(*s.a.hash_ids);
 }
@@ -138,10 +139,10 @@ std::vector<int64_t> Batcher::sequence_ids() const
 void Batcher::abort(const std::vector<int64_t>& ids)
 {
   for (int64_t id : ids) {
-    Seq& s = seqs_.at(id);
+    Sequence& s = seqs_.at(id);
     release_to_cache(s, swap_.blocks_of(id) == 0);  // a swapped-out sequence holds no HBM blocks
     swap_.drop(id);
-    running_.erase(std::remove(running_.begin(), running_.end(), id), running_.end());
+    running_.erase(std::remove(running_.begin(), running_.end(), &s), running_.end());
     waiting_.erase(std::remove(waiting_.begin(), waiting_.end(), id), waiting_.end());
     seqs_.erase(id);
   }
@@ -151,38 +152,6 @@ void Batcher::abort(const std::vector<int64_t>& ids)
 void Batcher::forget_cache()
 {
   kv_.forget();
-}
-
-int64_t Batcher::steady_decode_steps(int64_t at_most) const
-{
-  if (!waiting_.empty() || !swap_.empty() || running_.empty())
-    return 0;
-  int64_t k = at_most;
-  for (int64_t id : running_) {
-    const Seq& s = seqs_.at(id);
-    if (s.computed < s.prompt)
-      return 0;
-    k = std::min(k, s.a.output_tokens - s.a.generated);
-  }
-  while (k > 0) {
-    int64_t need = 0;
-    for (int64_t id : running_) {
-      const Seq& s = seqs_.at(id);
-      need += std::max<int64_t>(0, blocks_for(s.computed + k) - s.blocks);
-    }
-    if (need <= kv_.free())
-      return k;
-    k /= 2;
-  }
-  return 0;
-}
-
-BatchWork Batcher::decode_work(int64_t ahead) const
-{
-  BatchWork w;
-  for (int64_t id : running_)
-    w.add_decode(seqs_.at(id).computed + ahead);
-  return w;
 }
 
 BatchWork Batcher::plan_steady()
@@ -223,7 +192,7 @@ bool Batcher::held_by_memory() const
     return true;
   if (waiting_.empty() || running() >= config_.max_batch_size)
     return false;
-  const Seq& s = seqs_.at(waiting_.front());
+  const Sequence& s = seqs_.at(waiting_.front());
   if (s.computed >= s.prompt)  // decode-ready: needs the block of its next token
     return blocks_for(s.computed + 1) - s.blocks > kv_.free();
   return !kv_.admits(blocks_for(s.prompt) - s.blocks);
@@ -233,13 +202,13 @@ bool Batcher::held_by_memory() const
 void Batcher::admit_decode_ready()
 {
   while (!waiting_.empty() && running() < config_.max_batch_size) {
-    Seq& s = seqs_.at(waiting_.front());
+    Sequence& s = seqs_.at(waiting_.front());
     if (s.computed < s.prompt || !grow(s, s.computed + 1))
       break;
     XBT_DEBUG("admits request %ld to decode (%ld tokens of KV received): KV blocks %ld taken, %ld free of %ld",
               static_cast<long>(waiting_.front()), static_cast<long>(s.computed), static_cast<long>(s.blocks),
               static_cast<long>(kv_.free()), static_cast<long>(kv_.total()));
-    admit(waiting_.front());
+    admit(s);
     waiting_.pop_front();
   }
 }
@@ -248,27 +217,26 @@ void Batcher::schedule_decodes(BatchWork& w)
 {
   const double before = preemptions_;
   for (size_t i = 0; i < running_.size(); ++i) {
-    const int64_t id = running_[i];
-    Seq& s           = seqs_.at(id);
+    Sequence& s = *running_[i];
     if (s.computed < s.prompt)
       continue;
     bool kept = true;
     while (kept && !grow(s, s.computed + 1)) {
-      kept = running_.back() != id;
+      kept = running_.back() != &s;
       preempt_last();
     }
     if (!kept)
       break;
-    take(id, s, 1, w);
+    take(s, 1, w);
   }
   preempted_now_ = preemptions_ > before;
 }
 
-void Batcher::take(int64_t id, Seq& s, int64_t tokens, BatchWork& w)
+void Batcher::take(Sequence& s, int64_t tokens, BatchWork& w)
 {
   grow(s, s.computed + tokens);
   s.step = tokens;
-  batch_.push_back(id);
+  batch_.push_back(&s);
   if (s.computed >= s.prompt)
     w.add_decode(s.computed);
   else
@@ -277,7 +245,7 @@ void Batcher::take(int64_t id, Seq& s, int64_t tokens, BatchWork& w)
 
 // Looks the waiting sequence at the front up in the prefix cache each time it is considered, as
 // vLLM does when it allocates its blocks: blocks evicted while it waited are no hits.
-void Batcher::apply_prefix_cache(Seq& s)
+void Batcher::apply_prefix_cache(Sequence& s)
 {
   if (s.computed != s.hit_tokens)
     return;  // KV of its own already there (received or loaded): no prompt to look up
@@ -290,16 +258,16 @@ void Batcher::schedule_chunks(BatchWork& w)
 {
   int64_t budget = config_.max_batch_tokens - w.decodes;
   // A chunk of at most `budget` tokens that the free blocks can hold; 0 when none.
-  const auto chunk_of = [&](const Seq& s) {
+  const auto chunk_of = [&](const Sequence& s) {
     const int64_t room = (s.blocks + kv_.free()) * kv_.block_size() - s.computed;
     return std::max<int64_t>(0, std::min({s.prompt - s.computed, config_.prefill_chunk, budget, room}));
   };
-  for (int64_t id : running_) {
-    Seq& s = seqs_.at(id);
+  for (Sequence* running : running_) {
+    Sequence& s = *running;
     if (s.computed >= s.prompt || s.step > 0 || budget <= 0)
       continue;
     if (const int64_t chunk = chunk_of(s); chunk > 0) {
-      take(id, s, chunk, w);
+      take(s, chunk, w);
       budget -= chunk;
     }
   }
@@ -307,7 +275,7 @@ void Batcher::schedule_chunks(BatchWork& w)
   // readmitted at once would only be preempted again. Nor while sequences wait swapped out.
   while (!preempted_now_ && swap_.empty() && !waiting_.empty() && budget > 0 && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
-    Seq& s           = seqs_.at(id);
+    Sequence& s      = seqs_.at(id);
     if (s.computed >= s.prompt)
       break;  // decode-ready, waits for blocks
     apply_prefix_cache(s);
@@ -323,8 +291,8 @@ void Batcher::schedule_chunks(BatchWork& w)
     const int64_t chunk = chunk_of(s);
     waiting_.pop_front();
     count_hits(s);
-    admit(id);
-    take(id, s, chunk, w);
+    admit(s);
+    take(s, chunk, w);
     budget -= chunk;
   }
 }
@@ -336,7 +304,7 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
   int64_t longest = 0;
   while (swap_.empty() && !waiting_.empty() && running() < config_.max_batch_size) {
     const int64_t id = waiting_.front();
-    Seq& s           = seqs_.at(id);
+    Sequence& s      = seqs_.at(id);
     if (s.computed >= s.prompt)
       break;
     apply_prefix_cache(s);
@@ -351,8 +319,8 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
               static_cast<long>(kv_.free()), static_cast<long>(kv_.total()));
     waiting_.pop_front();
     count_hits(s);
-    admit(id);
-    take(id, s, need, w);
+    admit(s);
+    take(s, need, w);
     longest = std::max(longest, need);
   }
 }
@@ -360,8 +328,9 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
 void Batcher::complete(BatchListener& listener)
 {
   std::vector<int64_t> gone;
-  for (int64_t id : batch_) {
-    Seq& s = seqs_.at(id);
+  for (Sequence* in_batch : batch_) {
+    Sequence& s      = *in_batch;
+    const int64_t id = s.a.id;
     // Tokens computed again: those below what was computed before a preemption.
     recomputed_tokens_ +=
         static_cast<double>(std::max<int64_t>(0, std::min(s.computed + s.step, s.recompute_upto) - s.computed));
@@ -381,6 +350,7 @@ void Batcher::complete(BatchListener& listener)
     kv_.release(s.blocks);
     if (s.a.hash_ids != nullptr)
       kv_.remember(*s.a.hash_ids);
+    s.ended = true;
     gone.push_back(id);
     if (done)
       listener.finished(id);
@@ -390,18 +360,18 @@ void Batcher::complete(BatchListener& listener)
   batch_.clear();
   if (gone.empty())
     return;
+  running_.erase(std::remove_if(running_.begin(), running_.end(), [](const Sequence* s) { return s->ended; }),
+                 running_.end());
   for (int64_t id : gone)
     seqs_.erase(id);
-  running_.erase(std::remove_if(running_.begin(), running_.end(), [this](int64_t id) { return seqs_.count(id) == 0; }),
-                 running_.end());
   kv_.trim();
 }
 
 void Batcher::swap_failed(int64_t id, BatchWork& w)
 {
-  Seq& s                = seqs_.at(id);
-  const auto in_batch   = std::find(batch_.begin(), batch_.end(), id);
-  const auto is_running = std::find(running_.begin(), running_.end(), id);
+  Sequence& s           = seqs_.at(id);
+  const auto in_batch   = std::find(batch_.begin(), batch_.end(), &s);
+  const auto is_running = std::find(running_.begin(), running_.end(), &s);
   swap_.drop(id);
   if (in_batch != batch_.end()) {  // it had rejoined the decodes: one token on its context
     batch_.erase(in_batch);
@@ -418,7 +388,7 @@ void Batcher::swap_failed(int64_t id, BatchWork& w)
 }
 
 // A decoding sequence's KV goes to the swap space when the space holds it.
-bool Batcher::swap_out(int64_t id, Seq& s)
+bool Batcher::swap_out(int64_t id, Sequence& s)
 {
   const int64_t blocks = blocks_for(s.computed);
   if (!swap_.enabled() || s.computed < s.prompt || !swap_.fits(blocks))
@@ -436,14 +406,14 @@ void Batcher::swap_in(BatchWork& w)
 {
   while (!swap_.empty() && running() < config_.max_batch_size && w.decodes < config_.max_batch_tokens) {
     const int64_t id = swap_.front();
-    Seq& s           = seqs_.at(id);
+    Sequence& s      = seqs_.at(id);
     // The watermark keeps room for running sequences; with none running it would only stall.
     if (blocks_for(s.computed + 1) > kv_.free() - (running_.empty() ? 0 : kv_.watermark()))
       break;
     swap_.take_front();
     grow(s, s.computed);
-    admit(id);
-    take(id, s, 1, w);
+    admit(s);
+    take(s, 1, w);
   }
 }
 

@@ -32,6 +32,8 @@
 #pragma once
 #include "sim/serve/cost/iteration_model.hpp"
 #include "sim/serve/engine/batch_scheduler.hpp"
+#include "sim/serve/engine/sequence.hpp"
+#include "sim/serve/engine/steady_decodes.hpp"
 #include "sim/serve/kv/kv_blocks.hpp"
 #include "sim/serve/kv/swap_space.hpp"
 
@@ -64,24 +66,6 @@ struct BatcherConfig {
 
 enum class InstanceRole { Colocated, PrefillOnly, DecodeOnly };
 
-struct SeqArrival {
-  int64_t id                            = 0;
-  int64_t input_tokens                  = 0;
-  int64_t output_tokens                 = 1;
-  int64_t cached_tokens                 = 0;        // prompt tokens whose KV is already there (loaded or received)
-  int64_t generated                     = 0;        // tokens already out (1 for a sequence handed to a decode instance)
-  const std::vector<uint64_t>* hash_ids = nullptr;  // prefix blocks, for prefix caching
-};
-
-class BatchListener {
- public:
-  virtual ~BatchListener()                            = default;
-  virtual void token(int64_t id, bool first)          = 0;
-  virtual void finished(int64_t id)                   = 0;  // its last token is out
-  virtual void handed_off(int64_t id)                 = 0;  // PrefillOnly: prompt done
-  virtual void prefix_hit(int64_t id, int64_t blocks) = 0;  // prefix blocks found cached
-};
-
 class Batcher : private BatchSteps {
  public:
   Batcher(const BatcherConfig& config, InstanceRole role);
@@ -106,9 +90,18 @@ class Batcher : private BatchSteps {
   // Iterations from now on that will be the same decodes, one token more of context each, as
   // long as nothing is submitted: every running sequence is decoding, none waits, the blocks
   // they need are free, and none ends before the last of them (0 when that is not the case).
-  // decode_work(j) is the work of the j-th of them (0: the next).
-  int64_t steady_decode_steps(int64_t at_most) const;
-  BatchWork decode_work(int64_t ahead) const;
+  // decode_work(j) is the work of the j-th of them (0: the next), kv_used_share_ahead(j) the
+  // KV in use during it (steady_decodes.hpp).
+  int64_t steady_decode_steps(int64_t at_most) const
+  {
+    return !running_.empty() && waiting_.empty() && swap_.empty() ? llsim::steady_decode_steps(running_, kv_, at_most)
+                                                                  : 0;
+  }
+  BatchWork decode_work(int64_t ahead) const { return steady_decode_work(running_, ahead); }
+  double kv_used_share_ahead(int64_t ahead) const { return steady_kv_used_share(running_, kv_, ahead); }
+  // The first `steps` of those iterations at once, none a sequence's last (steps <
+  // steady_decode_steps): each sequence `steps` tokens on (BatchListener::decoded).
+  void advance_steady(int64_t steps, BatchListener& listener) { llsim::advance_steady(running_, kv_, steps, listener); }
   // One of those iterations: the running decodes only, nothing admitted (what was submitted
   // meanwhile joins the iteration after). Must be followed by complete().
   BatchWork plan_steady();
@@ -154,30 +147,19 @@ class Batcher : private BatchSteps {
   double block_B() const { return config_.block_B; }
 
  private:
-  struct Seq {
-    SeqArrival a;
-    int64_t prompt           = 0;  // tokens to prefill (input, plus output so far after a recompute)
-    int64_t computed         = 0;  // tokens whose KV is held
-    int64_t blocks           = 0;
-    int64_t step             = 0;   // tokens this iteration computes
-    int64_t hit_blocks       = 0;   // prefix blocks found in the cache when admitted
-    int64_t hit_tokens       = 0;   // the prompt tokens they spare
-    int64_t first_hit_blocks = -1;  // hit_blocks at its first admission (-1: not admitted yet)
-    int64_t recompute_upto   = 0;   // tokens computed before a preemption by recompute: computed again
-  };
-  bool grow(Seq& s, int64_t tokens) { return kv_.grow(s.blocks, tokens); }  // blocks for `tokens` of context
-  void admit(int64_t id);
-  void count_hits(Seq& s);
+  bool grow(Sequence& s, int64_t tokens) { return kv_.grow(s.blocks, tokens); }  // blocks for `tokens` of context
+  void admit(Sequence& s);
+  void count_hits(Sequence& s);
   void preempt_last();
   // Its KV dropped (what was in HBM left to the prefix cache): back to the front of the queue.
-  void recompute(int64_t id, Seq& s, bool kv_in_hbm);
+  void recompute(int64_t id, Sequence& s, bool kv_in_hbm);
   // Its blocks freed; with kv_in_hbm, its prompt's whole computed blocks left to the prefix cache.
-  void release_to_cache(Seq& s, bool kv_in_hbm);
-  bool swap_out(int64_t id, Seq& s);
-  int64_t cached_prefix(const Seq& s);
+  void release_to_cache(Sequence& s, bool kv_in_hbm);
+  bool swap_out(int64_t id, Sequence& s);
+  int64_t cached_prefix(const Sequence& s);
   BatchWork plan_once();
-  void apply_prefix_cache(Seq& s);
-  void take(int64_t id, Seq& s, int64_t tokens, BatchWork& w);
+  void apply_prefix_cache(Sequence& s);
+  void take(Sequence& s, int64_t tokens, BatchWork& w);
   // The steps a batch scheduler composes an iteration of (batch_scheduler.hpp).
   void admit_decode_ready() override;
   void prefill_whole_prompts(BatchWork& w) override;
@@ -190,10 +172,10 @@ class Batcher : private BatchSteps {
   InstanceRole role_;
   KvBlocks kv_;
   SwapSpace swap_;
-  std::unordered_map<int64_t, Seq> seqs_;
-  std::vector<int64_t> running_;  // arrival (id) order
+  std::unordered_map<int64_t, Sequence> seqs_;  // by id; a Sequence stays where it is while it lives
+  std::vector<Sequence*> running_;              // arrival (id) order
   std::deque<int64_t> waiting_;
-  std::vector<int64_t> batch_;  // this iteration's sequences
+  std::vector<Sequence*> batch_;  // this iteration's sequences
   double prefix_hit_tokens_ = 0, preemptions_ = 0, recomputed_tokens_ = 0;
   bool preempted_now_ = false;  // this iteration's decodes preempted a sequence
 };

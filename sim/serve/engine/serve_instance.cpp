@@ -18,13 +18,6 @@ XBT_LOG_NEW_DEFAULT_SUBCATEGORY(llsim_serve_serve_instance, llsim_serve, "reques
 
 namespace llsim {
 
-namespace {
-
-// Identical decode iterations taken in one wait at most (bounds the end times kept).
-constexpr int64_t kMaxSteadySteps = 4096;
-
-}  // namespace
-
 ServeInstance::ServeInstance(int index, HostId host, const BatcherConfig& config, InstanceRole role, ServeTally& tally)
     : index_(index)
     , host_(host)
@@ -367,50 +360,50 @@ void ServeInstance::iterate_once(double fail_at)
 
 void ServeInstance::iterate_steady(int64_t steps, double fail_at)
 {
-  const double start = now();
-  BatchWork work     = batcher_.decode_work(0);
-  work.follows_step  = start == last_step_end_;
-  std::vector<double> ends;
-  double t = start;
-  for (int64_t j = 0; j < steps; ++j) {
-    if (j > 0)
-      work.follows_step = true;
-    t += model_->seconds(work);
-    ends.push_back(t);
-    work.decode_context += static_cast<double>(work.decodes);
-  }
+  const double start        = now();
+  BatchWork work            = batcher_.decode_work(0);
+  work.follows_step         = start == last_step_end_;
+  std::vector<double>& ends = steady_ends_;
+  steady_step_ends(*model_, work, steps, start, ends);
   if (tally_.has_client_timeout()) {  // up to the end of the iteration under way when one passes, as one by one
     const auto expiring = std::lower_bound(ends.begin(), ends.end(), tally_.earliest_deadline(batcher_.sequence_ids()));
-    if (expiring != ends.end()) {
+    if (expiring != ends.end())
       ends.erase(expiring + 1, ends.end());
-      steps = static_cast<int64_t>(ends.size());
-    }
   }
   const int64_t seen = submitted_;
   wake_->wait_until([this, seen] { return submitted_ != seen; }, std::min(ends.back(), fail_at));
-  // After a submission: the iterations that ended by now, and the one under way. Otherwise all
-  // of them, or those that ended before the failure that cut the wait short. An iteration the
-  // failure cuts is not applied.
-  const bool submitted = submitted_ != seen;
-  int64_t done         = submitted ? std::lower_bound(ends.begin(), ends.end(), now() - 1e-12) - ends.begin() + 1
-                                   : std::upper_bound(ends.begin(), ends.end(), now()) - ends.begin();
-  done                 = std::min(done, steps);
-  bool fails           = !submitted && done < steps;
-  for (; done > 0 && ends[static_cast<size_t>(done - 1)] > fail_at; --done)
-    fails = true;
+  bool fails         = false;
+  const int64_t done = steady_steps_done(ends, now(), submitted_ != seen, fail_at, &fails);
+  // Those but the last have ended by now, and nothing saw the instance between them: their
+  // tokens go out in one pass over the sequences (BatchListener::decoded, at ends[0..done-2]).
   double begin = start;
-  for (int64_t j = 0; j < done; ++j) {
-    BatchWork w    = batcher_.plan_steady();
-    w.follows_step = j > 0 || start == last_step_end_;
-    sleep_until(ends[static_cast<size_t>(j)]);
-    charge_gpu(w, ends[static_cast<size_t>(j)] - begin);
-    const double kv_used = batcher_.kv_used_share();
-    event_time_          = ends[static_cast<size_t>(j)];
-    batcher_.complete(*this);
-    last_step_end_ = event_time_;
-    tally_.iteration(index_, event_time_, event_time_ - begin, event_time_ - begin, w.decodes, kv_used);
+  for (int64_t j = 0; j + 1 < done; ++j) {
+    BatchWork w      = batcher_.decode_work(j);
+    w.follows_step   = j > 0 || start == last_step_end_;
+    const double end = ends[static_cast<size_t>(j)];
+    charge_gpu(w, end - begin);
+    tally_.iteration(index_, end, end - begin, end - begin, w.decodes,
+                     tally_.samples_at(index_, end) ? batcher_.kv_used_share_ahead(j) : 0);
     tally_.operators(index_, *model_, w);
-    begin = event_time_;
+    begin = end;
+  }
+  if (done > 1) {
+    batcher_.advance_steady(done - 1, *this);
+    last_step_end_ = begin;
+  }
+  if (done > 0) {  // the last one may still be under way: it is planned before the instance waits for its end
+    BatchWork w      = batcher_.plan_steady();
+    w.follows_step   = done > 1 || start == last_step_end_;
+    const double end = ends[static_cast<size_t>(done - 1)];
+    sleep_until(end);
+    charge_gpu(w, end - begin);
+    const double kv_used = batcher_.kv_used_share();
+    event_time_          = end;
+    batcher_.complete(*this);
+    last_step_end_ = end;
+    tally_.iteration(index_, end, end - begin, end - begin, w.decodes, kv_used);
+    tally_.operators(index_, *model_, w);
+    begin = end;
   }
   if (fails) {
     sleep_until(fail_at);
@@ -425,6 +418,11 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
 void ServeInstance::token(int64_t id, bool first)
 {
   tally_.token(id, event_time_, first);
+}
+
+void ServeInstance::decoded(int64_t id, int64_t tokens)
+{
+  tally_.tokens(id, steady_ends_.data(), tokens);
 }
 
 void ServeInstance::finished(int64_t id)

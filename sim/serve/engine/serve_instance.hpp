@@ -116,6 +116,7 @@ class ServeInstance : public BatchListener {
   int64_t load() const { return batcher_.running() + batcher_.waiting() + incoming_; }
 
   void token(int64_t id, bool first) override;
+  void decoded(int64_t id, int64_t tokens) override;
   void finished(int64_t id) override;
   void handed_off(int64_t id) override;
   void prefix_hit(int64_t id, int64_t blocks) override { tally_.prefix_hit(id, blocks); }
@@ -144,7 +145,8 @@ class ServeInstance : public BatchListener {
   ServeTally& tally_;
   const IterationModel* model_ = nullptr;
   RunIteration run_;
-  double event_time_ = 0;  // when the tokens being reported came out
+  double event_time_ = 0;            // when the tokens being reported came out
+  std::vector<double> steady_ends_;  // the end times of the steady decode iterations under way
   // When the last iteration ended: the next one that starts then follows it (BatchWork::follows_step).
   double last_step_end_ = -1;
   int64_t submitted_    = 0;

@@ -56,6 +56,16 @@ void ServeTally::token(int64_t id, double now, bool first)
   r.tokens += 1;
 }
 
+void ServeTally::tokens(int64_t id, const double* times, int64_t n)
+{
+  Record& r = records_[static_cast<size_t>(id)];
+  for (int64_t k = 0; k < n; ++k) {
+    r.gaps.add(times[k] - r.last_s);
+    r.last_s = times[k];
+  }
+  r.tokens += n;
+}
+
 void ServeTally::ended(Record& r, double now)
 {
   r.gaps.close();

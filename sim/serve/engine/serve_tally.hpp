@@ -43,6 +43,8 @@ class ServeTally {
   ServeTally(const std::vector<TraceRequest>& requests, const SloSpec& slo, size_t instances, double sample_period_s);
 
   void token(int64_t id, double now, bool first);
+  // `n` more tokens of request `id`, none its first, out at times[0..n-1].
+  void tokens(int64_t id, const double* times, int64_t n);
   void finished(int64_t id, double now);
   void rejected(int64_t id, double now);
   // Lost with the instance that held it (its host failed), before its last token.
@@ -61,6 +63,9 @@ class ServeTally {
   // One iteration of `instance` of `batch` sequences ran from now - seconds to now, its GPUs
   // busy for gpu_seconds of it.
   void iteration(int instance, double now, double seconds, double gpu_seconds, int64_t batch, double kv_used_share);
+  // Whether an iteration of `instance` ending at `now` writes a row of the instances' table
+  // (iteration() needs its KV use only then).
+  bool samples_at(int instance, double now) const { return now >= next_sample_[static_cast<size_t>(instance)]; }
   // An iteration cut by a failure after `seconds` of GPU work.
   void cut_iteration(int instance, double seconds);
   // A completed iteration of `instance`, broken down per operator when its model does that.

@@ -51,20 +51,23 @@ GapTracker::GapTracker(const SloSpec& slo, int64_t expected_gaps)
 
 void GapTracker::add(double gap)
 {
-  if (longest_.capacity() < keep_ && statistic_ != TbtStatistic::Mean)
-    longest_.reserve(keep_);  // once, at its size
   count_ += 1;
   sum_ += gap;
-  if (statistic_ == TbtStatistic::Mean)
+  // Most gaps of a long request fall short of the longest kept: decided without the heap's memory.
+  if (statistic_ == TbtStatistic::Mean || gap <= kept_floor_)
     return;
   if (longest_.size() < keep_) {
+    if (longest_.empty())
+      longest_.reserve(keep_);  // once, at its size
     longest_.push_back(gap);
     std::push_heap(longest_.begin(), longest_.end(), std::greater<>());
-  } else if (gap > longest_.front()) {
+  } else {
     std::pop_heap(longest_.begin(), longest_.end(), std::greater<>());
     longest_.back() = gap;
     std::push_heap(longest_.begin(), longest_.end(), std::greater<>());
   }
+  if (longest_.size() == keep_)
+    kept_floor_ = longest_.front();
 }
 
 void GapTracker::close()

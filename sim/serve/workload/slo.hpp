@@ -12,6 +12,7 @@
 #include "sim/core/params.hpp"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace llsim {
@@ -49,6 +50,8 @@ class GapTracker {
   int64_t count_          = 0;
   double sum_             = 0;
   double closed_          = -1;  // the statistic once closed; -1 while open
+  // The shortest gap kept once the heap is full (-inf before): a gap no longer than it changes nothing.
+  double kept_floor_ = -std::numeric_limits<double>::infinity();
   std::vector<double> longest_;  // min-heap of the longest gaps
 };
 
