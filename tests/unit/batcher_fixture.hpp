@@ -14,15 +14,17 @@ namespace llsim::testing {
 struct Log : BatchListener {
   std::map<int64_t, int> tokens;
   std::vector<int64_t> finished_ids, handed;
-  void token(int64_t id, bool first) override
+  std::map<int64_t, int64_t> told_up_to;  // per sequence, the iteration after its last token told
+  void first_token(int64_t id) override
   {
-    if (first)
-      CHECK(tokens[id] == 0);
+    CHECK(tokens[id] == 0);
     tokens[id] += 1;
   }
-  void decoded(int64_t id, int64_t n) override
+  void decoded(int64_t id, int64_t from, int64_t n) override
   {
-    CHECK(tokens[id] > 0);
+    CHECK(n > 0);
+    CHECK(from >= told_up_to[id]);  // runs told in order, never twice
+    told_up_to[id] = from + n;
     tokens[id] += static_cast<int>(n);
   }
   void finished(int64_t id) override { finished_ids.push_back(id); }

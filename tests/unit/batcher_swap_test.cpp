@@ -102,7 +102,7 @@ TEST_CASE("batcher: a sequence whose swapped KV does not arrive is recomputed", 
       for (const SwapMove& m : b.swap_moves())
         if (!failed && m.out == lose_out) {
           const BatchWork before = w;
-          const int64_t context  = 16 + log.tokens[m.id] - 1;  // its KV: prompt and output so far but the last
+          const int64_t context  = 16 + b.tokens_out(m.id) - 1;  // its KV: prompt and output so far but the last
           b.swap_failed(m.id, w);
           // One coming back leaves the batch, with the context its decode would have read.
           CHECK(w.decodes == before.decodes - (lose_out ? 0 : 1));

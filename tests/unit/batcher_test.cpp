@@ -259,7 +259,7 @@ TEST_CASE("batcher: a failure drops every sequence, planned or waiting, their bl
   b.add({3, 16, 5});  // waits: the batch holds two sequences
   b.plan();           // planned, not completed: the failure cuts the iteration
   CHECK(b.used_blocks() > 0);
-  CHECK(b.drop_all() == std::vector<int64_t>{2, 3, 4});
+  CHECK(b.drop_all(log) == std::vector<int64_t>{2, 3, 4});
   CHECK(b.idle());
   CHECK(b.used_blocks() == 0);
   b.add({5, 48, 1, 0, 0, &ids});
@@ -363,17 +363,24 @@ TEST_CASE("batcher: steady decode steps applied together leave what stepping one
     one_by_one.complete(a);
   }
   together.advance_steady(steps - 1, b);
+  CHECK(together.iterations() == one_by_one.iterations());
   CHECK(together.used_blocks() == one_by_one.used_blocks());
   CHECK(together.decode_work(0).decode_context == one_by_one.decode_work(0).decode_context);
-  CHECK(b.tokens == a.tokens);
-  // The last step, and what follows, as usual: request 1 ends with it.
+  // The last step, and what follows, as usual: request 1 ends with it, its 40 tokens told in one
+  // run from iteration 0.
   one_by_one.plan_steady();
   together.plan_steady();
   one_by_one.complete(a);
   together.complete(b);
   CHECK(b.finished_ids == std::vector<int64_t>{1});
   CHECK(a.finished_ids == b.finished_ids);
+  CHECK(b.tokens == std::map<int64_t, int>{{1, 40}});
   CHECK(together.free_blocks() == one_by_one.free_blocks());
+  // The others' runs are told when they are dropped.
+  one_by_one.drop_all(a);
+  together.drop_all(b);
+  CHECK(b.tokens == std::map<int64_t, int>{{1, 40}, {2, 40}, {3, 40}});
+  CHECK(a.tokens == b.tokens);
 }
 
 TEST_CASE("steady decodes: how many iterations of a run a wait applies", "[batcher]")

@@ -114,8 +114,10 @@ int64_t Batcher::cached_prefix(const Sequence& s)
   return s.a.hash_ids == nullptr ? 0 : cached_blocks(*s.a.hash_ids);
 }
 
-std::vector<int64_t> Batcher::drop_all()
+std::vector<int64_t> Batcher::drop_all(BatchListener& listener)
 {
+  for (auto& entry : seqs_)
+    report_tokens(entry.second, listener);
   std::vector<int64_t> ids = sequence_ids();
   XBT_DEBUG("drops %zu requests and the prefix cache", ids.size());
   seqs_.clear();
@@ -136,10 +138,11 @@ std::vector<int64_t> Batcher::sequence_ids() const
   return ids;
 }
 
-void Batcher::abort(const std::vector<int64_t>& ids)
+void Batcher::abort(const std::vector<int64_t>& ids, BatchListener& listener)
 {
   for (int64_t id : ids) {
     Sequence& s = seqs_.at(id);
+    report_tokens(s, listener);
     release_to_cache(s, swap_.blocks_of(id) == 0);  // a swapped-out sequence holds no HBM blocks
     swap_.drop(id);
     running_.erase(std::remove(running_.begin(), running_.end(), &s), running_.end());
@@ -325,8 +328,18 @@ void Batcher::prefill_whole_prompts(BatchWork& w)
   }
 }
 
+int64_t Batcher::oldest_unreported() const
+{
+  int64_t oldest = iterations_;
+  for (const auto& entry : seqs_)
+    if (entry.second.unreported > 0)
+      oldest = std::min(oldest, entry.second.unreported_from);
+  return oldest;
+}
+
 void Batcher::complete(BatchListener& listener)
 {
+  const int64_t iteration = iterations_++;
   std::vector<int64_t> gone;
   for (Sequence* in_batch : batch_) {
     Sequence& s      = *in_batch;
@@ -340,13 +353,18 @@ void Batcher::complete(BatchListener& listener)
       continue;  // a prompt chunk that did not end the prompt
     s.recompute_upto = 0;
     s.a.generated += 1;
-    if (s.a.generated == 1 && s.first_hit_blocks > 0)
-      listener.prefix_hit(id, s.first_hit_blocks);
-    listener.token(id, s.a.generated == 1);
+    if (s.a.generated > 1) {
+      add_tokens(s, iteration, 1, listener);
+    } else {
+      if (s.first_hit_blocks > 0)
+        listener.prefix_hit(id, s.first_hit_blocks);
+      listener.first_token(id);
+    }
     const bool done     = s.a.generated >= s.a.output_tokens;
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;
     if (!done && !hand_off)
       continue;
+    report_tokens(s, listener);
     kv_.release(s.blocks);
     if (s.a.hash_ids != nullptr)
       kv_.remember(*s.a.hash_ids);

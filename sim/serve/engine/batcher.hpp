@@ -82,6 +82,11 @@ class Batcher : private BatchSteps {
   // none can go on, the latest arrival is preempted. Must be followed by complete().
   BatchWork plan();
   void complete(BatchListener& listener);
+  // Iterations completed so far, steady ones applied together included: the numbers tokens are
+  // told by (sequence.hpp).
+  int64_t iterations() const { return iterations_; }
+  // The earliest iteration whose token some sequence has not told yet (iterations() when none).
+  int64_t oldest_unreported() const;
   // After plan(): whether the sequences left waiting are kept out by KV memory (the next in line
   // needs more blocks than are free, sequences are swapped out, or this iteration preempted one)
   // rather than by a full batch (max_batch_size sequences, or no room in max_batch_tokens).
@@ -100,8 +105,12 @@ class Batcher : private BatchSteps {
   BatchWork decode_work(int64_t ahead) const { return steady_decode_work(running_, ahead); }
   double kv_used_share_ahead(int64_t ahead) const { return steady_kv_used_share(running_, kv_, ahead); }
   // The first `steps` of those iterations at once, none a sequence's last (steps <
-  // steady_decode_steps): each sequence `steps` tokens on (BatchListener::decoded).
-  void advance_steady(int64_t steps, BatchListener& listener) { llsim::advance_steady(running_, kv_, steps, listener); }
+  // steady_decode_steps): each sequence `steps` tokens on.
+  void advance_steady(int64_t steps, BatchListener& listener)
+  {
+    llsim::advance_steady(running_, kv_, iterations_, steps, listener);
+    iterations_ += steps;
+  }
   // One of those iterations: the running decodes only, nothing admitted (what was submitted
   // meanwhile joins the iteration after). Must be followed by complete().
   BatchWork plan_steady();
@@ -119,14 +128,14 @@ class Batcher : private BatchSteps {
   // already computed and those left.
   void for_each_unfinished_prompt(const std::function<void(int64_t, int64_t)>& f) const;
   // The instance's host failed: every sequence (running, planned or waiting) and the prefix
-  // cache are gone. Returns the ids of the sequences, in arrival order.
-  std::vector<int64_t> drop_all();
+  // cache are gone. Returns the ids of the sequences, in arrival order, their tokens told first.
+  std::vector<int64_t> drop_all(BatchListener& listener);
   void forget_cache();  // the prefix cache alone (a failure while idle)
   // The sequences it holds (running, waiting or swapped out), in arrival order.
   std::vector<int64_t> sequence_ids() const;
   // Between iterations: sequences `ids` are gone (their clients gave up), wherever they were; their
-  // blocks are freed, the prompt's computed ones left to the prefix cache.
-  void abort(const std::vector<int64_t>& ids);
+  // blocks are freed, the prompt's computed ones left to the prefix cache, their tokens told first.
+  void abort(const std::vector<int64_t>& ids, BatchListener& listener);
   double prefix_hit_tokens() const { return prefix_hit_tokens_; }  // skipped at admissions
   double preemptions() const { return preemptions_; }
   // Tokens whose KV a preemption by recompute dropped and that were computed again (the prefix
@@ -142,6 +151,8 @@ class Batcher : private BatchSteps {
   void swap_failed(int64_t id, BatchWork& w);
   // The time of moving `blocks` swapped blocks over PCIe.
   double swap_seconds(int64_t blocks) const { return static_cast<double>(blocks) * config_.swap_block_s; }
+  // The tokens sequence `id` has put out so far, told to the listener or not yet.
+  int64_t tokens_out(int64_t id) const { return seqs_.at(id).a.generated; }
   // The blocks of a sequence swapped out now.
   int64_t swapped_blocks(int64_t id) const { return swap_.blocks_of(id); }
   double block_B() const { return config_.block_B; }
@@ -178,6 +189,7 @@ class Batcher : private BatchSteps {
   std::vector<Sequence*> batch_;  // this iteration's sequences
   double prefix_hit_tokens_ = 0, preemptions_ = 0, recomputed_tokens_ = 0;
   bool preempted_now_ = false;  // this iteration's decodes preempted a sequence
+  int64_t iterations_ = 0;
 };
 
 }  // namespace llsim

@@ -3,13 +3,13 @@
 #include "sim/core/errors.hpp"
 #include "sim/faults/host_faults.hpp"
 #include "sim/serve/cost/iteration_model.hpp"
+#include "sim/serve/engine/iteration_waits.hpp"
 #include "sim/sg/clock.hpp"
 #include "sim/sg/log.hpp"
 #include "sim/sg/wait_ledger.hpp"
 #include "sim/sg/wait_point.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -97,7 +97,7 @@ void ServeInstance::abort_timed_out()
   if (!tally_.has_client_timeout())
     return;
   const std::vector<int64_t> expired = tally_.timed_out_by(batcher_.sequence_ids(), now());
-  batcher_.abort(expired);
+  batcher_.abort(expired, *this);
   for (int64_t id : expired)
     end_timed_out(id);
 }
@@ -267,7 +267,7 @@ void ServeInstance::fail()
   XBT_DEBUG("instance %d: a host failed, its %ld requests and prefix cache are lost", index_,
             static_cast<long>(batcher_.running() + batcher_.waiting()));
   swaps_.lose_swapped();
-  for (int64_t id : batcher_.drop_all())
+  for (int64_t id : batcher_.drop_all(*this))
     lose(id);
   // Its weights are in its GPU host's memory: lost when that host failed (not an R-worker).
   if (faults_->is_down(host_, now()) || faults_->next_failure(host_, checked_s_) <= now())
@@ -290,17 +290,7 @@ void ServeInstance::charge_gpu(const BatchWork& work, double seconds)
 {
   if (model_)  // a custom run_iteration adds its own (add_gpu_use)
     gpu_use_ += model_->gpu_use(work, seconds, seconds);
-  // Request-seconds: every sequence of the batch waits the whole iteration.
-  const double waited           = seconds * static_cast<double>(work.decodes + work.prefills);
-  static const WaitResource gpu = wait_resource("GPU"), hbm = wait_resource("GPU: HBM bandwidth"),
-                            compute = wait_resource("GPU: compute");
-  const double memory               = model_ ? model_->memory_bound_share(work) : NAN;
-  if (std::isnan(memory)) {
-    charge_wait(gpu, waited);
-    return;
-  }
-  charge_wait(hbm, memory * waited);
-  charge_wait(compute, (1 - memory) * waited);
+  charge_iteration_waits(model_, work, seconds);
 }
 
 void ServeInstance::iterate_once(double fail_at)
@@ -320,7 +310,7 @@ void ServeInstance::iterate_once(double fail_at)
   const double moves_s = now() - t0;  // through a swap pool; over PCIe they are in the iteration
   if (work.empty()) {                 // its only sequences lost their swapped KV: they are recomputed
     tally_.cut_iteration(index_, moves_s);
-    batcher_.complete(*this);
+    complete_iteration(now());
     return;
   }
   double busy = moves_s;
@@ -349,9 +339,8 @@ void ServeInstance::iterate_once(double fail_at)
   static const WaitResource moves = wait_resource("KV swap moves");
   charge_wait(moves, moves_s * static_cast<double>(work.decodes + work.prefills));
   const double kv_used = batcher_.kv_used_share();
-  event_time_          = now();
   last_step_end_       = now();
-  batcher_.complete(*this);
+  complete_iteration(now());
   tally_.iteration(index_, now(), now() - t0, busy, work.decodes + work.prefills, kv_used);
   tally_.waited_through_iteration(for_memory, left_out * (now() - t0));
   if (model_)
@@ -388,6 +377,8 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
     begin = end;
   }
   if (done > 1) {
+    for (int64_t j = 0; j + 1 < done; ++j)
+      timeline_.push(ends[static_cast<size_t>(j)]);
     batcher_.advance_steady(done - 1, *this);
     last_step_end_ = begin;
   }
@@ -398,8 +389,7 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
     sleep_until(end);
     charge_gpu(w, end - begin);
     const double kv_used = batcher_.kv_used_share();
-    event_time_          = end;
-    batcher_.complete(*this);
+    complete_iteration(end);
     last_step_end_ = end;
     tally_.iteration(index_, end, end - begin, end - begin, w.decodes, kv_used);
     tally_.operators(index_, *model_, w);
@@ -415,14 +405,23 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
   }
 }
 
-void ServeInstance::token(int64_t id, bool first)
+void ServeInstance::complete_iteration(double end_s)
 {
-  tally_.token(id, event_time_, first);
+  event_time_ = end_s;
+  timeline_.push(end_s);
+  batcher_.complete(*this);
+  if (timeline_.grown())
+    timeline_.forget(batcher_.oldest_unreported());
 }
 
-void ServeInstance::decoded(int64_t id, int64_t tokens)
+void ServeInstance::first_token(int64_t id)
 {
-  tally_.tokens(id, steady_ends_.data(), tokens);
+  tally_.token(id, event_time_, true);
+}
+
+void ServeInstance::decoded(int64_t id, int64_t from, int64_t tokens)
+{
+  tally_.tokens(id, timeline_.from(from), tokens);
 }
 
 void ServeInstance::finished(int64_t id)

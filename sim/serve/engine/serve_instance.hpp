@@ -32,6 +32,7 @@
 #include "sim/serve/engine/instance_swaps.hpp"
 #include "sim/serve/engine/instance_weights.hpp"
 #include "sim/serve/engine/serve_tally.hpp"
+#include "sim/serve/engine/token_timeline.hpp"
 #include "sim/serve/weights/weight_source.hpp"
 #include "sim/sg/actors.hpp"
 
@@ -115,8 +116,8 @@ class ServeInstance : public BatchListener {
   // Sequences running, queued or on their way.
   int64_t load() const { return batcher_.running() + batcher_.waiting() + incoming_; }
 
-  void token(int64_t id, bool first) override;
-  void decoded(int64_t id, int64_t tokens) override;
+  void first_token(int64_t id) override;
+  void decoded(int64_t id, int64_t from, int64_t tokens) override;
   void finished(int64_t id) override;
   void handed_off(int64_t id) override;
   void prefix_hit(int64_t id, int64_t blocks) override { tally_.prefix_hit(id, blocks); }
@@ -124,6 +125,7 @@ class ServeInstance : public BatchListener {
  private:
   void loop();
   void iterate_once(double fail_at);
+  void complete_iteration(double end_s);  // the batcher's, its tokens out at end_s
   // Charges an iteration that kept the GPUs `seconds`: its request-seconds to the GPU's compute or
   // HBM bandwidth (wait_ledger.hpp) and its load (gpu_load_seconds).
   void charge_gpu(const BatchWork& work, double seconds);
@@ -147,6 +149,7 @@ class ServeInstance : public BatchListener {
   RunIteration run_;
   double event_time_ = 0;            // when the tokens being reported came out
   std::vector<double> steady_ends_;  // the end times of the steady decode iterations under way
+  TokenTimeline timeline_;           // the end times of its iterations, for tokens told later
   // When the last iteration ended: the next one that starts then follows it (BatchWork::follows_step).
   double last_step_end_ = -1;
   int64_t submitted_    = 0;

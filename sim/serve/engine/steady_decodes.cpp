@@ -39,13 +39,14 @@ double steady_kv_used_share(const std::vector<Sequence*>& running, const KvBlock
   return kv.total() > 0 ? static_cast<double>(used) / static_cast<double>(kv.total()) : 0;
 }
 
-void advance_steady(const std::vector<Sequence*>& running, KvBlocks& kv, int64_t steps, BatchListener& listener)
+void advance_steady(const std::vector<Sequence*>& running, KvBlocks& kv, int64_t iteration, int64_t steps,
+                    BatchListener& listener)
 {
   for (Sequence* s : running) {
     kv.grow(s->blocks, s->computed + steps);
     s->computed += steps;
     s->a.generated += steps;
-    listener.decoded(s->a.id, steps);
+    add_tokens(*s, iteration, steps, listener);
   }
 }
 

@@ -24,9 +24,11 @@ int64_t steady_decode_steps(const std::vector<Sequence*>& running, const KvBlock
 BatchWork steady_decode_work(const std::vector<Sequence*>& running, int64_t ahead);
 // The share of the KV blocks in use during the `ahead`-th of them (its blocks taken).
 double steady_kv_used_share(const std::vector<Sequence*>& running, const KvBlocks& kv, int64_t ahead);
-// Applies `steps` of them, none a sequence's last token (steps < steady_decode_steps): each
-// sequence `steps` tokens on, its blocks grown, and the listener told once per sequence.
-void advance_steady(const std::vector<Sequence*>& running, KvBlocks& kv, int64_t steps, BatchListener& listener);
+// Applies `steps` of them, the first of which is the batcher's iteration `iteration`, none a
+// sequence's last token (steps < steady_decode_steps): each sequence `steps` tokens on, its
+// blocks grown (add_tokens: the listener hears of them when the sequence's run breaks).
+void advance_steady(const std::vector<Sequence*>& running, KvBlocks& kv, int64_t iteration, int64_t steps,
+                    BatchListener& listener);
 
 // The end times of `steps` such iterations from `start`, the first's work `first`, into `ends`.
 void steady_step_ends(const IterationModel& model, BatchWork first, int64_t steps, double start,
