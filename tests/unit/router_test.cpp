@@ -1,9 +1,12 @@
 #include "sim/core/errors.hpp"
+#include "sim/core/random.hpp"
 #include "sim/core/registry.hpp"
+#include "sim/serve/engine/load_order.hpp"
 #include "sim/serve/engine/router.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <vector>
 
 using namespace llsim;
@@ -82,4 +85,28 @@ TEST_CASE("router: a name that is not registered lists the routers", "[router]")
 {
   CHECK_THROWS_WITH(make("random"), Catch::Contains("unknown router 'random' (expected conductor, kv_aware, "
                                                     "least_loaded or round_robin)"));
+}
+
+TEST_CASE("router: a load order finds the least loaded candidate that a pass over the instances finds", "[router]")
+{
+  // Random loads and candidates, changed one at a time: the order's first candidate is always the
+  // pass's choice (fewest sequences, ties to the lowest index, -1 without a candidate).
+  Rng rng(7);
+  FakeView v;
+  LoadOrder order;
+  for (int k = 0; k < 12; ++k) {
+    v.up.push_back(true);
+    v.loads.push_back(0);
+    order.add(0);
+  }
+  for (int step = 0; step < 2000; ++step) {
+    const auto k = static_cast<size_t>(rng.bits() % 12);
+    if (rng.uniform() < 0.2)
+      v.up[k] = !v.up[k];
+    else
+      v.loads[k] = std::max<int64_t>(0, v.loads[k] + static_cast<int64_t>(rng.bits() % 5) - 2);
+    order.set(static_cast<int>(k), v.loads[k]);
+    const int64_t by_order = order.first([&v](int i) { return v.up[static_cast<size_t>(i)]; });
+    REQUIRE(by_order == v.RouteView::fewest_sequences());
+  }
 }

@@ -344,9 +344,10 @@ void Batcher::complete(BatchListener& listener)
   for (Sequence* in_batch : batch_) {
     Sequence& s      = *in_batch;
     const int64_t id = s.a.id;
-    // Tokens computed again: those below what was computed before a preemption.
-    recomputed_tokens_ +=
-        static_cast<double>(std::max<int64_t>(0, std::min(s.computed + s.step, s.recompute_upto) - s.computed));
+    // Tokens computed again: those below what was computed before a preemption (added only when
+    // some are: a sum carried through every sequence of every iteration costs more than the test).
+    if (const int64_t again = std::min(s.computed + s.step, s.recompute_upto) - s.computed; again > 0)
+      recomputed_tokens_ += static_cast<double>(again);
     s.computed += s.step;
     s.step = 0;
     if (s.computed < s.prompt)

@@ -38,6 +38,8 @@ ServeInstance& InstanceSet::start(ServeEnv& env, int index, HostId host, const B
   env.tally.set_role(index, role_name(role));
   inst->set_faults(env.faults, {host});
   setup(*inst);
+  inst->set_load_order(load_order_, static_cast<int>(instances_.size()));
+  load_order_.add(inst->load());
   inst->start(env.platform, env.label);
   instances_.push_back(std::move(inst));
   ranks_.push_back(ranks);
@@ -58,6 +60,10 @@ class InstanceRoutes : public RouteView {
   bool candidate(size_t k) const override { return InstanceSet::candidate(set_[k], serving_); }
   int64_t load(size_t k) const override { return set_[k].load(); }
   double first_token_s(size_t k) const override { return (*estimate_)(set_[k]); }
+  int64_t fewest_sequences() const override
+  {
+    return set_.load_order().first([this](int k) { return candidate(static_cast<size_t>(k)); });
+  }
 
  private:
   const InstanceSet& set_;

@@ -31,6 +31,7 @@ class InstanceSet {
   // none is up. The least_loaded router's choice (fewest_sequences).
   ServeInstance* least_loaded() const;
   bool any_serving() const;
+  const LoadOrder& load_order() const { return load_order_; }  // its instances by load
   // Whether a router may send `i` a request: it serves, or, when none of its set does
   // (`serving` false), it accepts requests while it loads its weights.
   static bool candidate(const ServeInstance& i, bool serving) { return serving ? i.serving() : i.accepting(); }
@@ -50,6 +51,7 @@ class InstanceSet {
 
   std::vector<std::unique_ptr<ServeInstance>> instances_;
   std::vector<int64_t> ranks_;  // each instance's GPUs on its host
+  LoadOrder load_order_;
 };
 
 // The seconds to the request's first token at an instance, as a serve system estimates it.

@@ -21,13 +21,18 @@ int64_t fastest_first_token(const RouteView& view, bool by_load_first)
   return best;
 }
 
-int64_t fewest_sequences(const RouteView& view)
+int64_t RouteView::fewest_sequences() const
 {
   int64_t best = -1;
-  for (size_t k = 0; k < view.size(); ++k)
-    if (view.candidate(k) && (best < 0 || view.load(k) < view.load(static_cast<size_t>(best))))
+  for (size_t k = 0; k < size(); ++k)
+    if (candidate(k) && (best < 0 || load(k) < load(static_cast<size_t>(best))))
       best = static_cast<int64_t>(k);
   return best;
+}
+
+int64_t fewest_sequences(const RouteView& view)
+{
+  return view.fewest_sequences();
 }
 
 std::unique_ptr<Router> router_named(const Params& p, const std::string& key)

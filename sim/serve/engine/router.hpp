@@ -21,6 +21,9 @@ class RouteView {
   virtual bool candidate(size_t k) const       = 0;
   virtual int64_t load(size_t k) const         = 0;  // sequences running, queued or on their way
   virtual double first_token_s(size_t k) const = 0;  // asked only of candidates
+  // The candidate with the fewest sequences, ties to the lowest index (-1: none): a pass over the
+  // instances, unless the view keeps them ordered by load.
+  virtual int64_t fewest_sequences() const;
 };
 
 class Router {

@@ -64,11 +64,6 @@ bool ServeInstance::up() const
   return true;
 }
 
-double ServeInstance::busy_seconds() const
-{
-  return tally_.busy_seconds(index_);
-}
-
 double ServeInstance::next_failure() const
 {
   double first = std::numeric_limits<double>::infinity();
@@ -98,6 +93,7 @@ void ServeInstance::abort_timed_out()
     return;
   const std::vector<int64_t> expired = tally_.timed_out_by(batcher_.sequence_ids(), now());
   batcher_.abort(expired, *this);
+  note_load();
   for (int64_t id : expired)
     end_timed_out(id);
 }
@@ -105,6 +101,7 @@ void ServeInstance::abort_timed_out()
 void ServeInstance::lose_incoming(int64_t id)
 {
   incoming_ -= 1;
+  note_load();
   lose(id);
 }
 
@@ -112,6 +109,7 @@ void ServeInstance::submit(const SeqArrival& s, bool expected)
 {
   if (expected)
     incoming_ -= 1;
+  note_load();
   if (!up()) {
     XBT_DEBUG("request %ld lost: instance %d is down", static_cast<long>(s.id), index_);
     lose(s.id);
@@ -128,6 +126,7 @@ void ServeInstance::submit(const SeqArrival& s, bool expected)
             static_cast<long>(batcher_.free_blocks()), static_cast<long>(batcher_.kv_blocks()),
             static_cast<long>(batcher_.running()), static_cast<long>(batcher_.waiting()));
   batcher_.add(s);
+  note_load();
   submitted_ += 1;
   wake_->notify_all();
 }
@@ -269,6 +268,7 @@ void ServeInstance::fail()
   swaps_.lose_swapped();
   for (int64_t id : batcher_.drop_all(*this))
     lose(id);
+  note_load();
   // Its weights are in its GPU host's memory: lost when that host failed (not an R-worker).
   if (faults_->is_down(host_, now()) || faults_->next_failure(host_, checked_s_) <= now())
     loaded_ = weights_ == nullptr;
@@ -410,18 +410,9 @@ void ServeInstance::complete_iteration(double end_s)
   event_time_ = end_s;
   timeline_.push(end_s);
   batcher_.complete(*this);
+  note_load();
   if (timeline_.grown())
     timeline_.forget(batcher_.oldest_unreported());
-}
-
-void ServeInstance::first_token(int64_t id)
-{
-  tally_.token(id, event_time_, true);
-}
-
-void ServeInstance::decoded(int64_t id, int64_t from, int64_t tokens)
-{
-  tally_.tokens(id, timeline_.from(from), tokens);
 }
 
 void ServeInstance::finished(int64_t id)

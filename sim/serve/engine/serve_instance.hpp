@@ -31,6 +31,7 @@
 #include "sim/serve/engine/batcher.hpp"
 #include "sim/serve/engine/instance_swaps.hpp"
 #include "sim/serve/engine/instance_weights.hpp"
+#include "sim/serve/engine/load_order.hpp"
 #include "sim/serve/engine/serve_tally.hpp"
 #include "sim/serve/engine/token_timeline.hpp"
 #include "sim/serve/weights/weight_source.hpp"
@@ -77,7 +78,11 @@ class ServeInstance : public BatchListener {
   void start(const Platform& platform, const std::string& label);
   // `expected`: announced earlier with expect() (a sequence on its way).
   void submit(const SeqArrival& s, bool expected = false);
-  void expect() { incoming_ += 1; }
+  void expect()
+  {
+    incoming_ += 1;
+    note_load();
+  }
   // A sequence announced with expect() that will not come: it was lost on its way.
   void lose_incoming(int64_t id);
   // Whether all of its hosts are up now.
@@ -98,7 +103,7 @@ class ServeInstance : public BatchListener {
   bool holds_gpus() const { return held_; }
   void stop_holding();  // the phase ended: its time is counted up to now
   double held_seconds() const { return held_s_; }
-  double busy_seconds() const;  // its GPUs' busy time (iterations and KV moves)
+  double busy_seconds() const { return tally_.busy_seconds(index_); }  // its GPUs' busy time (iterations and KV moves)
   // What its iterations asked of its GPUs (IterationModel::gpu_use): KV moves count as none.
   const GpuUse& gpu_use() const { return gpu_use_; }
   void add_gpu_use(const GpuUse& use) { gpu_use_ += use; }  // for a custom run_iteration
@@ -116,8 +121,14 @@ class ServeInstance : public BatchListener {
   // Sequences running, queued or on their way.
   int64_t load() const { return batcher_.running() + batcher_.waiting() + incoming_; }
 
-  void first_token(int64_t id) override;
-  void decoded(int64_t id, int64_t from, int64_t tokens) override;
+  void first_token(int64_t id) override { tally_.token(id, event_time_, true); }
+  void decoded(int64_t id, int64_t from, int64_t tokens) override { tally_.tokens(id, timeline_.from(from), tokens); }
+  // Its set's order of loads, kept as its load changes, where it is instance `slot`.
+  void set_load_order(LoadOrder& order, int slot)
+  {
+    load_order_ = &order;
+    load_slot_  = slot;
+  }
   void finished(int64_t id) override;
   void handed_off(int64_t id) override;
   void prefix_hit(int64_t id, int64_t blocks) override { tally_.prefix_hit(id, blocks); }
@@ -126,6 +137,11 @@ class ServeInstance : public BatchListener {
   void loop();
   void iterate_once(double fail_at);
   void complete_iteration(double end_s);  // the batcher's, its tokens out at end_s
+  void note_load()
+  {
+    if (load_order_ != nullptr)
+      load_order_->set(load_slot_, load());
+  }
   // Charges an iteration that kept the GPUs `seconds`: its request-seconds to the GPU's compute or
   // HBM bandwidth (wait_ledger.hpp) and its load (gpu_load_seconds).
   void charge_gpu(const BatchWork& work, double seconds);
@@ -167,8 +183,10 @@ class ServeInstance : public BatchListener {
   bool held_           = true;  // its GPUs, from held_since_s_
   double held_since_s_ = 0, held_s_ = 0, provisioned_at_s_ = 0;
   GpuUse gpu_use_;
-  bool closed_      = false;
-  int64_t incoming_ = 0;
+  bool closed_           = false;
+  int64_t incoming_      = 0;
+  LoadOrder* load_order_ = nullptr;
+  int load_slot_         = 0;
   Actor actor_;
 };
 

@@ -58,11 +58,11 @@ void ServeTally::token(int64_t id, double now, bool first)
 
 void ServeTally::tokens(int64_t id, const double* times, int64_t n)
 {
+  if (n <= 0)
+    return;
   Record& r = records_[static_cast<size_t>(id)];
-  for (int64_t k = 0; k < n; ++k) {
-    r.gaps.add(times[k] - r.last_s);
-    r.last_s = times[k];
-  }
+  r.gaps.add_times(r.last_s, times, n);
+  r.last_s = times[n - 1];
   r.tokens += n;
 }
 

@@ -54,8 +54,26 @@ void GapTracker::add(double gap)
   count_ += 1;
   sum_ += gap;
   // Most gaps of a long request fall short of the longest kept: decided without the heap's memory.
-  if (statistic_ == TbtStatistic::Mean || gap <= kept_floor_)
-    return;
+  if (statistic_ != TbtStatistic::Mean && gap > kept_floor_)
+    keep(gap);
+}
+
+void GapTracker::add_times(double last, const double* times, int64_t n)
+{
+  double sum = sum_;  // summed in the same order as add() would, held in a register
+  for (int64_t k = 0; k < n; ++k) {
+    const double gap = times[k] - last;
+    last             = times[k];
+    sum += gap;
+    if (statistic_ != TbtStatistic::Mean && gap > kept_floor_)
+      keep(gap);
+  }
+  sum_ = sum;
+  count_ += n;
+}
+
+void GapTracker::keep(double gap)
+{
   if (longest_.size() < keep_) {
     if (longest_.empty())
       longest_.reserve(keep_);  // once, at its size

@@ -37,6 +37,8 @@ class GapTracker {
   GapTracker() = default;
   GapTracker(const SloSpec& slo, int64_t expected_gaps);
   void add(double gap);
+  // The gaps of tokens out at times[0..n-1], the one before them at `last`: add() for each.
+  void add_times(double last, const double* times, int64_t n);
   void close();
   double statistic() const;                                                            // 0 without gaps
   double mean() const { return count_ > 0 ? sum_ / static_cast<double>(count_) : 0; }  // the TPOT
@@ -44,6 +46,7 @@ class GapTracker {
 
  private:
   double open_statistic() const;
+  void keep(double gap);  // into the heap of the longest (it is longer than the shortest kept)
 
   TbtStatistic statistic_ = TbtStatistic::Mean;
   size_t keep_            = 1;
