@@ -72,6 +72,12 @@ def compare(a_dir, b_dir):
             if not same:
                 print(f"differs: {os.path.relpath(a, a_dir)}")
                 differences += 1
+    for folder, _, files in os.walk(b_dir):
+        for name in sorted(files):
+            b = os.path.join(folder, name)
+            if not os.path.exists(os.path.join(a_dir, os.path.relpath(b, b_dir))):
+                print(f"only in {b_dir}: {os.path.relpath(b, b_dir)}")
+                differences += 1
     print(f"{compared} files compared, {differences} differ")
     return 1 if differences or compared == 0 else 0
 

@@ -25,7 +25,7 @@ class LeastLoaded : public Router {
  public:
   LeastLoaded(const Params&, const Context&) {}
 
-  int64_t route(const RouteView& view) override { return fewest_sequences(view); }
+  int64_t route(const RouteView& view) override { return view.fewest_sequences(); }
 };
 
 }  // namespace

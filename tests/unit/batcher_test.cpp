@@ -1,4 +1,5 @@
 #include "sim/serve/engine/batcher.hpp"
+#include "sim/serve/engine/token_timeline.hpp"
 #include "tests/unit/batcher_fixture.hpp"
 
 #include <catch2/catch.hpp>
@@ -386,19 +387,34 @@ TEST_CASE("batcher: steady decode steps applied together leave what stepping one
 TEST_CASE("steady decodes: how many iterations of a run a wait applies", "[batcher]")
 {
   const std::vector<double> ends = {1, 2, 3, 4};
-  bool fails                     = false;
-  // Woken by a submission at 2.5: the two that ended and the one under way.
-  CHECK(steady_steps_done(ends, 2.5, true, 10, &fails) == 3);
-  CHECK_FALSE(fails);
-  // A submission exactly as one ends: that one, not the next.
-  CHECK(steady_steps_done(ends, 2, true, 10, &fails) == 2);
-  // No submission: all of them by their end.
-  CHECK(steady_steps_done(ends, 4, false, 10, &fails) == 4);
-  CHECK_FALSE(fails);
-  // A failure at 2.5 cut the wait: two applied, the third cut.
-  CHECK(steady_steps_done(ends, 2.5, false, 2.5, &fails) == 2);
-  CHECK(fails);
-  // A submission at 2.5 with a failure at 2.8: the one under way does not end.
-  CHECK(steady_steps_done(ends, 2.5, true, 2.8, &fails) == 2);
-  CHECK(fails);
+  const auto check_done          = [&ends](double now, bool submitted, double fail_at, int64_t done, bool failed) {
+    const SteadyStepsDone r = steady_steps_done(ends, now, submitted, fail_at);
+    CHECK(r.done == done);
+    CHECK(r.failed == failed);
+  };
+  check_done(2.5, true, 10, 3, false);   // woken by a submission: the two that ended and the one under way
+  check_done(2, true, 10, 2, false);     // a submission exactly as one ends: that one, not the next
+  check_done(4, false, 10, 4, false);    // no submission: all of them by their end
+  check_done(2.5, false, 2.5, 2, true);  // a failure at 2.5 cut the wait: two applied, the third cut
+  check_done(2.5, true, 2.8, 2, true);   // a submission at 2.5, a failure at 2.8: the one under way does not end
+}
+
+TEST_CASE("token timeline: end times by iteration, the oldest forgotten once it has grown", "[batcher]")
+{
+  TokenTimeline timeline;
+  for (int i = 0; i < 4095; ++i)
+    timeline.push(0.5 * i);
+  CHECK_FALSE(timeline.grown());
+  timeline.push(0.5 * 4095);
+  REQUIRE(timeline.grown());
+  timeline.forget(4000);  // 96 left: it looks again at 4,096
+  CHECK(*timeline.from(4000) == 2000);
+  CHECK(timeline.from(4095)[0] == 0.5 * 4095);
+  CHECK_FALSE(timeline.grown());
+  for (int i = 4096; i < 8095; ++i)
+    timeline.push(0.5 * i);
+  CHECK_FALSE(timeline.grown());
+  timeline.push(0.5 * 8095);
+  CHECK(timeline.grown());                         // 4,096 held again
+  CHECK(timeline.from(4000)[4095] == 0.5 * 8095);  // contiguous from any iteration kept
 }

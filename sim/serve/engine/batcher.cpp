@@ -117,7 +117,7 @@ int64_t Batcher::cached_prefix(const Sequence& s)
 std::vector<int64_t> Batcher::drop_all(BatchListener& listener)
 {
   for (auto& entry : seqs_)
-    report_tokens(entry.second, listener);
+    tell_untold_tokens(entry.second, listener);
   std::vector<int64_t> ids = sequence_ids();
   XBT_DEBUG("drops %zu requests and the prefix cache", ids.size());
   seqs_.clear();
@@ -142,7 +142,7 @@ void Batcher::abort(const std::vector<int64_t>& ids, BatchListener& listener)
 {
   for (int64_t id : ids) {
     Sequence& s = seqs_.at(id);
-    report_tokens(s, listener);
+    tell_untold_tokens(s, listener);
     release_to_cache(s, swap_.blocks_of(id) == 0);  // a swapped-out sequence holds no HBM blocks
     swap_.drop(id);
     running_.erase(std::remove(running_.begin(), running_.end(), &s), running_.end());
@@ -355,7 +355,7 @@ void Batcher::complete(BatchListener& listener)
     s.recompute_upto = 0;
     s.a.generated += 1;
     if (s.a.generated > 1) {
-      add_tokens(s, iteration, 1, listener);
+      add_untold_tokens(s, iteration, 1, listener);
     } else {
       if (s.first_hit_blocks > 0)
         listener.prefix_hit(id, s.first_hit_blocks);
@@ -365,7 +365,7 @@ void Batcher::complete(BatchListener& listener)
     const bool hand_off = role_ == InstanceRole::PrefillOnly && !done;
     if (!done && !hand_off)
       continue;
-    report_tokens(s, listener);
+    tell_untold_tokens(s, listener);
     kv_.release(s.blocks);
     if (s.a.hash_ids != nullptr)
       kv_.remember(*s.a.hash_ids);

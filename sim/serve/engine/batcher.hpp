@@ -1,6 +1,7 @@
 // Continuous batching at iteration level on one serving instance (Orca, vLLM), as plain logic:
 // the instance asks for the next iteration's batch (plan), runs it for the time the iteration
-// model gives, then applies it (complete), which reports each request's tokens.
+// model gives, then applies it (complete), which puts out each request's tokens (the first at
+// once, the later ones in runs: sequence.hpp).
 //
 // - KV lives in `kv_blocks` paged blocks of `block_size` tokens (kv_blocks.hpp). A sequence
 //   holds ceil(context tokens / block_size) blocks, allocated as its context grows.

@@ -80,7 +80,7 @@ ServeInstance* chosen(const InstanceSet& set, int64_t k)
 
 ServeInstance* InstanceSet::least_loaded() const
 {
-  return chosen(*this, fewest_sequences(InstanceRoutes(*this, nullptr)));
+  return chosen(*this, InstanceRoutes(*this, nullptr).fewest_sequences());
 }
 
 ServeInstance* route(Router& router, const InstanceSet& set, const FirstTokenEstimate& estimate)

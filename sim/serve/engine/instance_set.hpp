@@ -28,7 +28,7 @@ class InstanceSet {
   ServeInstance& front() const { return *instances_.front(); }
   // The one serving with the fewest sequences running, queued or on their way; ties: the lowest
   // index. When none is serving, the same among those up (loading their weights); null when
-  // none is up. The least_loaded router's choice (fewest_sequences).
+  // none is up. The least_loaded router's choice (RouteView::fewest_sequences).
   ServeInstance* least_loaded() const;
   bool any_serving() const;
   const LoadOrder& load_order() const { return load_order_; }  // its instances by load

@@ -1,7 +1,9 @@
 // The instances of one set ordered by load (sequences running, queued or on their way), then by
 // index, kept as their loads change, so that the least loaded candidate of a request is found by
 // visiting instances from the least loaded on until one is a candidate (usually the first)
-// rather than by visiting them all.
+// rather than by visiting them all. Instances that are no candidates and hold nothing (released
+// by an autoscaler, or down) sort first and are visited each time: with many of them the search
+// costs what a pass did.
 #pragma once
 #include <cstddef>
 #include <cstdint>

@@ -30,11 +30,6 @@ int64_t RouteView::fewest_sequences() const
   return best;
 }
 
-int64_t fewest_sequences(const RouteView& view)
-{
-  return view.fewest_sequences();
-}
-
 std::unique_ptr<Router> router_named(const Params& p, const std::string& key)
 {
   p.text(key);  // checks the name, and fills in the default

@@ -21,8 +21,8 @@ class RouteView {
   virtual bool candidate(size_t k) const       = 0;
   virtual int64_t load(size_t k) const         = 0;  // sequences running, queued or on their way
   virtual double first_token_s(size_t k) const = 0;  // asked only of candidates
-  // The candidate with the fewest sequences, ties to the lowest index (-1: none): a pass over the
-  // instances, unless the view keeps them ordered by load.
+  // The candidate with the fewest sequences, ties to the lowest index (-1: none): least_loaded's
+  // choice. A pass over the instances, unless the view keeps them ordered by load.
   virtual int64_t fewest_sequences() const;
 };
 
@@ -43,8 +43,6 @@ class Router {
 // The candidate with the smallest estimate; ties go to the lowest index or, `by_load_first`, to
 // the one with the fewest sequences, then the lowest index. -1 when there is no candidate.
 int64_t fastest_first_token(const RouteView& view, bool by_load_first);
-// The candidate with the fewest sequences, ties to the lowest index (-1: none): least_loaded's.
-int64_t fewest_sequences(const RouteView& view);
 
 class Params;
 // The router that a serve system's `key` (a text among the routers' names) names.

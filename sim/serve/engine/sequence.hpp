@@ -48,7 +48,7 @@ class BatchListener {
 };
 
 // Tells the listener the tokens of `s` not yet told.
-inline void report_tokens(Sequence& s, BatchListener& listener)
+inline void tell_untold_tokens(Sequence& s, BatchListener& listener)
 {
   if (s.unreported > 0)
     listener.decoded(s.a.id, s.unreported_from, s.unreported);
@@ -57,10 +57,10 @@ inline void report_tokens(Sequence& s, BatchListener& listener)
 
 // `n` tokens of `s`, none its first, out at the ends of iterations `iteration` to iteration + n - 1:
 // they join its run not yet told when they follow it, and start a new one otherwise.
-inline void add_tokens(Sequence& s, int64_t iteration, int64_t n, BatchListener& listener)
+inline void add_untold_tokens(Sequence& s, int64_t iteration, int64_t n, BatchListener& listener)
 {
   if (s.unreported > 0 && s.unreported_from + s.unreported != iteration)
-    report_tokens(s, listener);
+    tell_untold_tokens(s, listener);
   if (s.unreported == 0)
     s.unreported_from = iteration;
   s.unreported += n;

@@ -361,8 +361,7 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
   }
   const int64_t seen = submitted_;
   wake_->wait_until([this, seen] { return submitted_ != seen; }, std::min(ends.back(), fail_at));
-  bool fails         = false;
-  const int64_t done = steady_steps_done(ends, now(), submitted_ != seen, fail_at, &fails);
+  const auto [done, fails] = steady_steps_done(ends, now(), submitted_ != seen, fail_at);
   // Those but the last have ended by now, and nothing saw the instance between them: their
   // tokens go out in one pass over the sequences (BatchListener::decoded, at ends[0..done-2]).
   double begin = start;
@@ -380,7 +379,6 @@ void ServeInstance::iterate_steady(int64_t steps, double fail_at)
     for (int64_t j = 0; j + 1 < done; ++j)
       timeline_.push(ends[static_cast<size_t>(j)]);
     batcher_.advance_steady(done - 1, *this);
-    last_step_end_ = begin;
   }
   if (done > 0) {  // the last one may still be under way: it is planned before the instance waits for its end
     BatchWork w      = batcher_.plan_steady();

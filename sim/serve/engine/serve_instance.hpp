@@ -78,6 +78,12 @@ class ServeInstance : public BatchListener {
   void start(const Platform& platform, const std::string& label);
   // `expected`: announced earlier with expect() (a sequence on its way).
   void submit(const SeqArrival& s, bool expected = false);
+  // Its set's order of loads, kept as its load changes, where it is instance `slot`.
+  void set_load_order(LoadOrder& order, int slot)
+  {
+    load_order_ = &order;
+    load_slot_  = slot;
+  }
   void expect()
   {
     incoming_ += 1;
@@ -121,14 +127,8 @@ class ServeInstance : public BatchListener {
   // Sequences running, queued or on their way.
   int64_t load() const { return batcher_.running() + batcher_.waiting() + incoming_; }
 
-  void first_token(int64_t id) override { tally_.token(id, event_time_, true); }
+  void first_token(int64_t id) override { tally_.first_token(id, event_time_); }
   void decoded(int64_t id, int64_t from, int64_t tokens) override { tally_.tokens(id, timeline_.from(from), tokens); }
-  // Its set's order of loads, kept as its load changes, where it is instance `slot`.
-  void set_load_order(LoadOrder& order, int slot)
-  {
-    load_order_ = &order;
-    load_slot_  = slot;
-  }
   void finished(int64_t id) override;
   void handed_off(int64_t id) override;
   void prefix_hit(int64_t id, int64_t blocks) override { tally_.prefix_hit(id, blocks); }
@@ -163,7 +163,7 @@ class ServeInstance : public BatchListener {
   ServeTally& tally_;
   const IterationModel* model_ = nullptr;
   RunIteration run_;
-  double event_time_ = 0;            // when the tokens being reported came out
+  double event_time_ = 0;            // when the iteration being completed ended (first tokens, finishes)
   std::vector<double> steady_ends_;  // the end times of the steady decode iterations under way
   TokenTimeline timeline_;           // the end times of its iterations, for tokens told later
   // When the last iteration ended: the next one that starts then follows it (BatchWork::follows_step).

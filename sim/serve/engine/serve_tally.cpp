@@ -43,16 +43,12 @@ void ServeTally::start(double now)
     r.arrival_s += now;
 }
 
-void ServeTally::token(int64_t id, double now, bool first)
+void ServeTally::first_token(int64_t id, double now)
 {
   Record& r = records_[static_cast<size_t>(id)];
-  if (first) {
-    r.first_s = now;
-    r.gaps    = GapTracker(slo_, r.output_tokens - 1);
-  } else {
-    r.gaps.add(now - r.last_s);
-  }
-  r.last_s = now;
+  r.first_s = now;
+  r.gaps    = GapTracker(slo_, r.output_tokens - 1);
+  r.last_s  = now;
   r.tokens += 1;
 }
 

@@ -42,8 +42,8 @@ class ServeTally {
  public:
   ServeTally(const std::vector<TraceRequest>& requests, const SloSpec& slo, size_t instances, double sample_period_s);
 
-  void token(int64_t id, double now, bool first);
-  // `n` more tokens of request `id`, none its first, out at times[0..n-1].
+  void first_token(int64_t id, double now);
+  // `n` more tokens of request `id`, out at times[0..n-1].
   void tokens(int64_t id, const double* times, int64_t n);
   void finished(int64_t id, double now);
   void rejected(int64_t id, double now);

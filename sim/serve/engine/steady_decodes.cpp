@@ -46,7 +46,7 @@ void advance_steady(const std::vector<Sequence*>& running, KvBlocks& kv, int64_t
     kv.grow(s->blocks, s->computed + steps);
     s->computed += steps;
     s->a.generated += steps;
-    add_tokens(*s, iteration, steps, listener);
+    add_untold_tokens(*s, iteration, steps, listener);
   }
 }
 
@@ -64,16 +64,17 @@ void steady_step_ends(const IterationModel& model, BatchWork first, int64_t step
   }
 }
 
-int64_t steady_steps_done(const std::vector<double>& ends, double now, bool submitted, double fail_at, bool* fails)
+SteadyStepsDone steady_steps_done(const std::vector<double>& ends, double now, bool submitted, double fail_at)
 {
   const auto steps = static_cast<int64_t>(ends.size());
-  int64_t done     = submitted ? std::lower_bound(ends.begin(), ends.end(), now - 1e-12) - ends.begin() + 1
-                               : std::upper_bound(ends.begin(), ends.end(), now) - ends.begin();
-  done             = std::min(done, steps);
-  *fails           = !submitted && done < steps;
-  for (; done > 0 && ends[static_cast<size_t>(done - 1)] > fail_at; --done)
-    *fails = true;
-  return done;
+  SteadyStepsDone r;
+  r.done   = submitted ? std::lower_bound(ends.begin(), ends.end(), now - 1e-12) - ends.begin() + 1
+                       : std::upper_bound(ends.begin(), ends.end(), now) - ends.begin();
+  r.done   = std::min(r.done, steps);
+  r.failed = !submitted && r.done < steps;
+  for (; r.done > 0 && ends[static_cast<size_t>(r.done - 1)] > fail_at; --r.done)
+    r.failed = true;
+  return r;
 }
 
 }  // namespace llsim

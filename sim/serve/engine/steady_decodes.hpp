@@ -26,7 +26,7 @@ BatchWork steady_decode_work(const std::vector<Sequence*>& running, int64_t ahea
 double steady_kv_used_share(const std::vector<Sequence*>& running, const KvBlocks& kv, int64_t ahead);
 // Applies `steps` of them, the first of which is the batcher's iteration `iteration`, none a
 // sequence's last token (steps < steady_decode_steps): each sequence `steps` tokens on, its
-// blocks grown (add_tokens: the listener hears of them when the sequence's run breaks).
+// blocks grown (add_untold_tokens: the listener hears of them when the sequence's run breaks).
 void advance_steady(const std::vector<Sequence*>& running, KvBlocks& kv, int64_t iteration, int64_t steps,
                     BatchListener& listener);
 
@@ -35,7 +35,11 @@ void steady_step_ends(const IterationModel& model, BatchWork first, int64_t step
                       std::vector<double>& ends);
 // How many of the iterations ending at `ends` are applied when the instance's wait for them
 // ends at `now`: after a submission, those that ended and the one under way; otherwise those that
-// ended by now. Those ending after `fail_at` are not; `fails` tells whether the failure cut the run.
-int64_t steady_steps_done(const std::vector<double>& ends, double now, bool submitted, double fail_at, bool* fails);
+// ended by now. Those ending after `fail_at` are not, and `failed` tells whether the failure cut the run.
+struct SteadyStepsDone {
+  int64_t done = 0;
+  bool failed  = false;
+};
+SteadyStepsDone steady_steps_done(const std::vector<double>& ends, double now, bool submitted, double fail_at);
 
 }  // namespace llsim

@@ -1,7 +1,8 @@
 // When each iteration of one instance ended, by the batcher's iteration number, for the tokens
 // it tells after the fact (sequence.hpp: a run of tokens is told when it breaks). The times before
-// the oldest iteration still untold are forgotten as the list grows, so it holds about as many
-// as the longest run of a live sequence.
+// the oldest untold token of any sequence the instance holds are forgotten as the list grows; a
+// sequence waiting preempted or swapped out keeps its untold run, and so its times, until it
+// resumes or ends.
 #pragma once
 #include <algorithm>
 #include <cstddef>

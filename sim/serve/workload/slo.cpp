@@ -60,16 +60,10 @@ void GapTracker::add(double gap)
 
 void GapTracker::add_times(double last, const double* times, int64_t n)
 {
-  double sum = sum_;  // summed in the same order as add() would, held in a register
   for (int64_t k = 0; k < n; ++k) {
-    const double gap = times[k] - last;
-    last             = times[k];
-    sum += gap;
-    if (statistic_ != TbtStatistic::Mean && gap > kept_floor_)
-      keep(gap);
+    add(times[k] - last);
+    last = times[k];
   }
-  sum_ = sum;
-  count_ += n;
 }
 
 void GapTracker::keep(double gap)
