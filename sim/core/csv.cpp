@@ -117,10 +117,16 @@ void CsvWriter::write(std::ostream& out) const
   if (!numeric_rows)
     return;
   std::vector<double> numbers;
+  std::string line;
   for (size_t i = 0; numeric_rows(i, numbers); ++i) {
-    for (size_t c = 0; c < numbers.size(); ++c)
-      out << (c > 0 ? "," : "") << format_number(numbers[c]);
-    out << '\n';
+    line.clear();
+    for (size_t c = 0; c < numbers.size(); ++c) {
+      if (c > 0)
+        line += ',';
+      append_number(line, numbers[c]);
+    }
+    line += '\n';
+    out.write(line.data(), static_cast<std::streamsize>(line.size()));
   }
 }
 

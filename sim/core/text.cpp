@@ -95,13 +95,22 @@ std::string unknown_word(const std::string& what, const std::string& word, const
 
 std::string format_number(double value)
 {
-  if (std::isnan(value))
-    return "null";
-  if (value == std::floor(value) && std::fabs(value) < 1e15)
-    return std::to_string(static_cast<long long>(value));
+  std::string text;
+  append_number(text, value);
+  return text;
+}
+
+void append_number(std::string& out, double value)
+{
+  if (std::isnan(value)) {
+    out += "null";
+    return;
+  }
   char buffer[64];
-  const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-  return std::string(buffer, result.ptr);
+  const auto result = value == std::floor(value) && std::fabs(value) < 1e15
+                          ? std::to_chars(buffer, buffer + sizeof buffer, static_cast<long long>(value))
+                          : std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, result.ptr);
 }
 
 std::string with_si_prefix(double value, const char* unit, int digits)

@@ -30,6 +30,8 @@ std::string shell_quote(const std::string& s);
 
 // Shortest text that reads back to exactly the same double (for JSON, CSV, YAML).
 std::string format_number(double value);
+// The same text appended to `out` (no string made per number: a CSV of millions of them).
+void append_number(std::string& out, double value);
 
 // "2.5 GB", "1.1 TB", "512 B": `digits` significant digits with an SI prefix (base 10), then
 // `unit`. The console table and every error that states a size, rate or time read this way.
