@@ -37,8 +37,12 @@ double CsvTable::number(size_t row, size_t col) const
 std::ifstream open_input_file(const std::string& file, const std::string& kind)
 {
   std::error_code error;  // a name the system refuses (too long, say) is left to the open below
-  if (std::filesystem::is_directory(file, error))
+  const std::filesystem::file_status status = std::filesystem::status(file, error);
+  if (std::filesystem::is_directory(status))
     throw ConfigError(file + ": is a directory, not " + kind);
+  // A device or a pipe may never end (/dev/random): read whole, it would hang the run.
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status))
+    throw ConfigError(file + ": is not a regular file (a device, a pipe or a socket), not " + kind);
   std::ifstream in(file);
   if (!in)
     throw ConfigError(file + ": cannot open the file (does it exist and is it readable?)");

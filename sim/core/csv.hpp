@@ -29,8 +29,9 @@ inline constexpr size_t kMaxCsvLineBytes = 65536;
 // With `ragged_lines`, a row with another number of fields is left out and its line number
 // added there, instead of being an error.
 CsvTable read_csv_file(const std::string& file, std::vector<size_t>* ragged_lines = nullptr);
-// An input file opened for reading; a ConfigError for a directory ("is a directory, not <kind>")
-// or a file that cannot be read.
+// An input file opened for reading; a ConfigError for a directory ("is a directory, not <kind>"),
+// for anything else that is not a regular file (a device such as /dev/random never ends), or for
+// a file that cannot be read.
 std::ifstream open_input_file(const std::string& file, const std::string& kind);
 
 // Rows for a CSV output (header line, then one line per row). Cells are text; numbers are
