@@ -43,7 +43,6 @@ Actor create(const Platform& platform, HostId host, const std::string& name, con
     set_phase_tag(tag);
     try {
       body();
-      forget_phase_tag();
     } catch (const SimulationError& e) {
       std::fprintf(stderr, "llsim: simulation failed: %s: %s\n", label.c_str(), e.what());
       std::fflush(nullptr);

@@ -2,6 +2,8 @@
 
 #include <simgrid/s4u/Actor.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -9,10 +11,12 @@ namespace llsim {
 
 namespace {
 
-std::unordered_map<long, int>& tags()
+// An actor's tag rides on the actor itself, in an extension slot of its own (no deleter: the slot
+// holds a number, not an object), as tag - kNoPhase: an untagged actor's empty slot reads kNoPhase.
+size_t tag_slot()
 {
-  static std::unordered_map<long, int> map;  // actor pid -> phase tag
-  return map;
+  static const size_t slot = simgrid::s4u::Actor::extension_create(std::function<void(void*)>());
+  return slot;
 }
 
 std::vector<std::vector<double>>& ledger()
@@ -39,18 +43,14 @@ size_t ledger_slot(int tag)
   return tag >= 0 ? 2 * static_cast<size_t>(tag) : 2 * static_cast<size_t>(-2 - tag) + 1;
 }
 
-long self_pid()
-{
-  const simgrid::s4u::Actor* self = simgrid::s4u::Actor::self();
-  return self == nullptr ? -1 : static_cast<long>(self->get_pid());
-}
-
 }  // namespace
 
 int phase_tag()
 {
-  const auto it = tags().find(self_pid());
-  return it == tags().end() ? kNoPhase : it->second;
+  const simgrid::s4u::Actor* self = simgrid::s4u::Actor::self();
+  if (self == nullptr)
+    return kNoPhase;
+  return static_cast<int>(reinterpret_cast<intptr_t>(self->extension(tag_slot()))) + kNoPhase;
 }
 
 int background_tag(int tag)
@@ -76,18 +76,8 @@ BackgroundScope::~BackgroundScope()
 
 void set_phase_tag(int tag)
 {
-  const long pid = self_pid();
-  if (pid < 0)
-    return;
-  if (tag == kNoPhase)
-    tags().erase(pid);
-  else
-    tags()[pid] = tag;
-}
-
-void forget_phase_tag()
-{
-  tags().erase(self_pid());
+  if (simgrid::s4u::Actor* self = simgrid::s4u::Actor::self())
+    self->extension_set(tag_slot(), reinterpret_cast<void*>(static_cast<intptr_t>(tag - kNoPhase)), false);
 }
 
 WaitResource wait_resource(const std::string& name)
@@ -148,7 +138,6 @@ void clear_wait_ledger()
 {
   ledger().clear();
   turned_away().clear();
-  tags().clear();
 }
 
 }  // namespace llsim

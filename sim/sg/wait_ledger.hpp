@@ -18,10 +18,9 @@ int phase_tag();  // of the calling actor; kNoPhase outside any actor or for one
 // background tag), its bytes and energy are the phase's. Tags of phase i: i, and -2 - i.
 int background_tag(int tag);
 int phase_of_tag(int tag);  // the phase a tag (its own or its background) belongs to
-// Of the calling actor. start_actor/start_daemon (sim/sg/actors.hpp) give a new actor its
-// creator's.
+// Of the calling actor (the tag ends with it). start_actor/start_daemon (sim/sg/actors.hpp) give a
+// new actor its creator's.
 void set_phase_tag(int tag);
-void forget_phase_tag();  // the calling actor ends
 // In its scope the calling actor works for its phase's background: what it does and the actors
 // it starts are counted apart (a serving instance's weight load, provisioning that requests wait
 // for only as a whole, which the phase charges as such).
