@@ -62,16 +62,16 @@ void LinkCensus::leave(HostId from, HostId to)
   for_each_hop(from, to, [this](const Hop& hop) { --counts_[hop.slot]; });
 }
 
-std::vector<LinkCensus::Share> LinkCensus::shares(HostId from, HostId to) const
+LinkCensus::Shares LinkCensus::shares(HostId from, HostId to) const
 {
-  std::vector<Share> out;
+  Shares out;
   for_each_hop(from, to, [&](const Hop& hop) {
     out.push_back({hop.resource, hop.Bps / std::max(1, counts_[hop.slot])});
   });
   return out;
 }
 
-void LinkCensus::narrow(HostId from, HostId to, std::vector<Share>& shares) const
+void LinkCensus::narrow(HostId from, HostId to, Shares& shares) const
 {
   size_t k = 0;
   for_each_hop(from, to, [&](const Hop& hop) {
@@ -112,14 +112,21 @@ void CountedFlows::end(size_t flow, double moved_B, double now_s)
   look(f);
   census_.leave(f.from, f.to);
   f.running = false;
-  // The link whose share is nearest the rate achieved (a flow too short to tell: the narrowest).
+  // The link whose share is nearest the rate achieved (a flow too short to tell: the narrowest);
+  // of links as near, the narrowest; of those, the first on the route.
   const double rate  = now_s > f.start_s ? moved_B / (now_s - f.start_s) : 0;
-  const auto off     = [rate](const LinkCensus::Share& s) { return std::abs(std::log(s.Bps / rate)); };
-  const auto nearest = std::min_element(f.shares.begin(), f.shares.end(), [&](const auto& a, const auto& b) {
-    return rate > 0 && off(a) != off(b) ? off(a) < off(b) : a.Bps < b.Bps;
-  });
-  limit_             = nearest->resource;
-  ended_             = true;
+  const auto off     = [rate](const LinkCensus::Share& s) { return rate > 0 ? std::abs(std::log(s.Bps / rate)) : 0; };
+  size_t nearest     = 0;
+  double nearest_off = off(f.shares[0]);
+  for (size_t k = 1; k < f.shares.size(); ++k) {
+    const double o = off(f.shares[k]);
+    if (o != nearest_off ? o < nearest_off : f.shares[k].Bps < f.shares[nearest].Bps) {
+      nearest     = k;
+      nearest_off = o;
+    }
+  }
+  limit_ = f.shares[nearest].resource;
+  ended_ = true;
 }
 
 WaitResource CountedFlows::limit() const

@@ -11,6 +11,8 @@
 #include "sim/platform/platform_spec.hpp"
 #include "sim/sg/wait_ledger.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 #include <vector>
 
 namespace llsim {
@@ -26,10 +28,13 @@ class LinkCensus {
     WaitResource resource;  // "network: NIC", "network: backbone" or "network: links"
     double Bps;             // the link's bandwidth over the flows counted on it now
   };
+  // A route's shares held in place up to four links (two NICs and a backbone, or a short path
+  // through a topology): a flow's bookkeeping then costs no allocation.
+  using Shares = boost::container::small_vector<Share, 4>;
   // Each link of the route from `from` to `to`, in order.
-  std::vector<Share> shares(HostId from, HostId to) const;
+  Shares shares(HostId from, HostId to) const;
   // Lowers each of `shares` (as shares() gave them for this route) to the link's share now.
-  void narrow(HostId from, HostId to, std::vector<Share>& shares) const;
+  void narrow(HostId from, HostId to, Shares& shares) const;
 
  private:
   struct Hop {
@@ -66,13 +71,13 @@ class CountedFlows {
   struct Flow {
     HostId from, to;
     double start_s;
-    std::vector<LinkCensus::Share> shares;  // the smallest seen, per link of its route
+    LinkCensus::Shares shares;  // the smallest seen, per link of its route
     bool running;
   };
   void look(Flow& f);
 
   LinkCensus& census_;
-  std::vector<Flow> flows_;
+  boost::container::small_vector<Flow, 2> flows_;  // most activities move one or two flows
   WaitResource limit_ = 0;
   bool ended_         = false;
 };
