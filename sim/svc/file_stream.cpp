@@ -61,7 +61,7 @@ void FileStream::send(size_t part)
   parts_outstanding_ += 1;
   auto self = shared_from_this();
   io.sent   = [self, part] { self->sent(part); };
-  storage_.submit(io, [self, part](const IoOutcome& o) { self->completed(part, o); });
+  storage_.submit(std::move(io), [self, part](const IoOutcome& o) { self->completed(part, o); });
 }
 
 void FileStream::sent(size_t part)

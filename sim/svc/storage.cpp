@@ -207,38 +207,39 @@ void StorageService::write_forwarded(const TargetIo& io, IoCallback done)
     done(space);
     return;
   }
-  write_to_disk(io, done);
+  write_to_disk(std::make_shared<Request>(Request{io, std::move(done)}));
 }
 
-void StorageService::submit(const TargetIo& io, IoCallback done)
+void StorageService::submit(TargetIo io, IoCallback done)
 {
-  if (thread_request_s_ > 0 && io.issued_s < 0) {  // stamped only where a round trip is floored
-    TargetIo stamped = io;
-    stamped.issued_s = now();
-    submit(stamped, std::move(done));
-    return;
-  }
+  submit(std::make_shared<Request>(Request{std::move(io), std::move(done)}));
+}
+
+void StorageService::submit(const RequestPtr& r)
+{
+  TargetIo& io = r->io;
+  if (thread_request_s_ > 0 && io.issued_s < 0)  // stamped only where a round trip is floored
+    io.issued_s = now();
   if (io.op == IoOp::Write && !io.credited) {
-    take_credit(io.target, io.bytes, [this, io, done] {
-      TargetIo credited = io;
-      credited.credited = true;
-      submit(credited, done);
+    take_credit(io.target, io.bytes, [this, r] {
+      r->io.credited = true;
+      submit(r);
     });
     return;
   }
   Server& server = servers_[server_of_target(io.target)];
   if (io.op == IoOp::Read && !faults_->is_down(server.pool->host(), now())) {
-    read_from_disk(io, done);
+    read_from_disk(r);
     return;
   }
-  ServerPool::Request r;
+  ServerPool::Request q;
   if (io.op == IoOp::Write)
-    r.serve = [this, io, done] { receive_write(io, done); };
+    q.serve = [this, r] { receive_write(r); };
   else
-    r.serve = [this, io, done] { read_from_disk(io, done); };  // the server was down: it is back
+    q.serve = [this, r] { read_from_disk(r); };  // the server was down: it is back
   if (!io.wait_for_server)
-    r.on_down = [done] { done({IoStatus::ServerDown, "the server is down"}); };
-  server.pool->submit(std::move(r));
+    q.on_down = [r] { r->done({IoStatus::ServerDown, "the server is down"}); };
+  server.pool->submit(std::move(q));
 }
 
 void StorageService::interrupted(const TargetIo& io, const IoCallback& done)
@@ -261,8 +262,9 @@ void StorageService::interrupted(const TargetIo& io, const IoCallback& done)
     done({IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
 }
 
-void StorageService::receive_write(const TargetIo& io, const IoCallback& done)
+void StorageService::receive_write(const RequestPtr& r)
 {
+  const TargetIo& io        = r->io;
   Server& server            = servers_[server_of_target(io.target)];
   const HostId host         = host_of_target(io.target);
   const double server_fails = server.pool->deadline();
@@ -272,54 +274,55 @@ void StorageService::receive_write(const TargetIo& io, const IoCallback& done)
   const IoOutcome space = take_space(io.file, io.target, io.bytes);
   if (!space.ok()) {
     give_credit(io);
-    done(space);
+    r->done(space);
     return;
   }
   if (!serve_request(io, io.client, host, deadline)) {
     give_back(io.file, io.target, io.bytes);
-    interrupted(io, done);
+    interrupted(io, r->done);
     return;
   }
   if (io.sent)
     io.sent();
-  write_to_disk(io, done);
+  write_to_disk(r);
 }
 
-void StorageService::write_to_disk(const TargetIo& io, const IoCallback& done)
+void StorageService::write_to_disk(const RequestPtr& r)
 {
-  Server& server = servers_[server_of_target(io.target)];
-  disks_[io.target]->submit({IoOp::Write, io.bytes, nullptr, [this, io, done, &server](bool ok) {
-                               if (!ok) {
-                                 give_back(io.file, io.target, io.bytes);
-                                 interrupted(io, done);  // the server went down: its cache is lost
-                                 return;
-                               }
-                               give_credit(io);
-                               written_B_ += io.bytes;
-                               server.pool->stats().add(now(), io.bytes, 1);
-                               done({});
-                             }});
+  disks_[r->io.target]->submit({IoOp::Write, r->io.bytes, nullptr, [this, r](bool ok) {
+                                  const TargetIo& io = r->io;
+                                  if (!ok) {
+                                    give_back(io.file, io.target, io.bytes);
+                                    interrupted(io, r->done);  // the server went down: its cache is lost
+                                    return;
+                                  }
+                                  give_credit(io);
+                                  written_B_ += io.bytes;
+                                  servers_[server_of_target(io.target)].pool->stats().add(now(), io.bytes, 1);
+                                  r->done({});
+                                }});
 }
 
-void StorageService::read_from_disk(const TargetIo& io, const IoCallback& done)
+void StorageService::read_from_disk(const RequestPtr& r)
 {
-  disks_[io.target]->submit({IoOp::Read, io.bytes, io.sent, [this, io, done](bool ok) {
-                               if (!ok) {
-                                 interrupted(io, done);
-                                 return;
-                               }
-                               if (io.forwarded) {
-                                 read_B_ += io.bytes;
-                                 servers_[server_of_target(io.target)].pool->stats().add(now(), io.bytes, 1);
-                                 done({});
-                                 return;
-                               }
-                               ServerPool::Request r;
-                               r.serve = [this, io, done] { send_read(io, done); };
-                               if (!io.wait_for_server)
-                                 r.on_down = [done] { done({IoStatus::ServerDown, "the server is down"}); };
-                               servers_[server_of_target(io.target)].pool->submit(std::move(r));
-                             }});
+  disks_[r->io.target]->submit({IoOp::Read, r->io.bytes, r->io.sent, [this, r](bool ok) {
+                                  const TargetIo& io = r->io;
+                                  if (!ok) {
+                                    interrupted(io, r->done);
+                                    return;
+                                  }
+                                  if (io.forwarded) {
+                                    read_B_ += io.bytes;
+                                    servers_[server_of_target(io.target)].pool->stats().add(now(), io.bytes, 1);
+                                    r->done({});
+                                    return;
+                                  }
+                                  ServerPool::Request q;
+                                  q.serve = [this, r] { send_read(r); };
+                                  if (!io.wait_for_server)
+                                    q.on_down = [r] { r->done({IoStatus::ServerDown, "the server is down"}); };
+                                  servers_[server_of_target(io.target)].pool->submit(std::move(q));
+                                }});
 }
 
 bool StorageService::serve_request(const TargetIo& io, HostId from, HostId to, double deadline)
@@ -337,18 +340,19 @@ bool StorageService::serve_request(const TargetIo& io, HostId from, HostId to, d
   return transfer(*platform_, from, to, io.bytes, deadline, min_duration);
 }
 
-void StorageService::send_read(const TargetIo& io, const IoCallback& done)
+void StorageService::send_read(const RequestPtr& r)
 {
+  const TargetIo& io    = r->io;
   Server& server        = servers_[server_of_target(io.target)];
   const HostId host     = host_of_target(io.target);
   const double deadline = std::min(server.pool->deadline(), faults_->next_failure(io.client, now()));
   if (!serve_request(io, host, io.client, deadline)) {
-    interrupted(io, done);
+    interrupted(io, r->done);
     return;
   }
   read_B_ += io.bytes;
   server.pool->stats().add(now(), io.bytes, 1);
-  done({});
+  r->done({});
 }
 
 void StorageService::create_async(HostId client, const std::string& path, int64_t stripe_count,

@@ -154,7 +154,7 @@ class StorageService : public Service {
   double per_TB_month() const { return per_TB_month_; }
 
   // Asynchronous request; `done` runs in a service thread when it is over.
-  void submit(const TargetIo& io, IoCallback done);
+  void submit(TargetIo io, IoCallback done);
   // Room for `bytes` in the target's write cache; `admitted` runs when it is there (it must not
   // block). For forwarders, who take it before they move the bytes.
   void take_credit(size_t target, double bytes, std::function<void()> admitted);
@@ -179,10 +179,18 @@ class StorageService : public Service {
   struct Server {
     std::unique_ptr<ServerPool> pool;
   };
-  void receive_write(const TargetIo& io, const IoCallback& done);  // in a server thread
-  void write_to_disk(const TargetIo& io, const IoCallback& done);
-  void read_from_disk(const TargetIo& io, const IoCallback& done);
-  void send_read(const TargetIo& io, const IoCallback& done);  // in a server thread
+  // A request on its way through credit, server thread and disk: each step's callback holds it
+  // by one pointer rather than copies of the request and its callbacks.
+  struct Request {
+    TargetIo io;
+    IoCallback done;
+  };
+  using RequestPtr = std::shared_ptr<Request>;
+  void submit(const RequestPtr& r);
+  void receive_write(const RequestPtr& r);  // in a server thread
+  void write_to_disk(const RequestPtr& r);
+  void read_from_disk(const RequestPtr& r);
+  void send_read(const RequestPtr& r);  // in a server thread
   // A server thread's work on one request of `client`: its request_cost, then its bytes over the
   // network, no faster than the client's file system client passes them (client_bandwidth,
   // client_request_rate), and not over before a client thread's round trip since it was issued
