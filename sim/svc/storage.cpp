@@ -237,15 +237,13 @@ void StorageService::submit(const RequestPtr& r)
     q.serve = [this, r] { receive_write(r); };
   else
     q.serve = [this, r] { read_from_disk(r); };  // the server was down: it is back
-  if (!io.wait_for_server)
-    q.on_down = [r] { r->done({IoStatus::ServerDown, "the server is down"}); };
   server.pool->submit(std::move(q));
 }
 
 void StorageService::interrupted(const TargetIo& io, const IoCallback& done)
 {
   const HostId host = host_of_target(io.target);
-  if (faults_->is_down(host, now()) && io.wait_for_server && io.interruptions_left != 0) {
+  if (faults_->is_down(host, now()) && io.interruptions_left != 0) {
     TargetIo again = io;
     if (again.interruptions_left > 0)
       again.interruptions_left -= 1;
@@ -253,11 +251,9 @@ void StorageService::interrupted(const TargetIo& io, const IoCallback& done)
     return;
   }
   give_credit(io);
-  if (faults_->is_down(host, now()) && io.wait_for_server)
+  if (faults_->is_down(host, now()))
     done({IoStatus::TimedOut, "a request to server " + platform_->name(host) + " was interrupted by its failures " +
                                   "more times than its client waits for"});
-  else if (faults_->is_down(host, now()))
-    done({IoStatus::ServerDown, "server " + platform_->name(host) + " went down"});
   else
     done({IoStatus::ClientDown, "client " + platform_->name(io.client) + " went down"});
 }
@@ -319,8 +315,6 @@ void StorageService::read_from_disk(const RequestPtr& r)
                                   }
                                   ServerPool::Request q;
                                   q.serve = [this, r] { send_read(r); };
-                                  if (!io.wait_for_server)
-                                    q.on_down = [r] { r->done({IoStatus::ServerDown, "the server is down"}); };
                                   servers_[server_of_target(io.target)].pool->submit(std::move(q));
                                 }});
 }

@@ -57,7 +57,7 @@ namespace llsim {
 class MetadataService;
 class WaitPoint;
 
-enum class IoStatus { Done, ServerDown, ClientDown, NoSpace, TimedOut, Removed };
+enum class IoStatus { Done, ClientDown, NoSpace, TimedOut, Removed };
 
 struct IoOutcome {
   IoStatus status = IoStatus::Done;
@@ -71,16 +71,15 @@ using IoCallback = std::function<void(const IoOutcome&)>;
 
 // One target's part of a read or write.
 struct TargetIo {
-  IoOp op              = IoOp::Write;
-  HostId client        = 0;  // where the bytes come from (write) or go to (read)
-  size_t target        = 0;
-  double bytes         = 0;
-  FileId file          = 0;
-  double min_duration  = 0;     // the client cannot move the bytes faster than this
-  double issued_s      = -1;    // when the client issued it (set by submit with thread_request_rate)
-  bool wait_for_server = true;  // a server that is down is waited for (else the request fails)
-  // With wait_for_server: server failures the request survives before it fails (TimedOut);
-  // -1: any number.
+  IoOp op             = IoOp::Write;
+  HostId client       = 0;  // where the bytes come from (write) or go to (read)
+  size_t target       = 0;
+  double bytes        = 0;
+  FileId file         = 0;
+  double min_duration = 0;   // the client cannot move the bytes faster than this
+  double issued_s     = -1;  // when the client issued it (set by submit with thread_request_rate)
+  // A server that is down is waited for: server failures the request survives before it fails
+  // (TimedOut); -1: any number.
   int64_t interruptions_left = -1;
   bool forwarded             = false;  // a forwarder moves the bytes; the server only does the disk
   bool credited              = false;  // writes: room in the target's cache is taken already
