@@ -23,6 +23,21 @@ TEST_CASE("kv blocks: a holder grows by whole blocks, none taken when too few ar
   CHECK((held == 0 && kv.free() == 10));
 }
 
+TEST_CASE("kv blocks: blocks_for is the ceiling of tokens over the block size, whatever the size", "[kv_blocks]")
+{
+  // Powers of two take a shift, other sizes a division: both must give the same counts.
+  for (int64_t block_size : {1, 2, 16, 24, 100, 512, 1000}) {
+    KvBlocks kv({10, block_size, 0, false, 512});
+    for (int64_t tokens = 0; tokens <= 3000; ++tokens) {
+      const int64_t expected = tokens / block_size + (tokens % block_size != 0 ? 1 : 0);
+      if (kv.blocks_for(tokens) != expected)
+        FAIL("block size " << block_size << ", " << tokens << " tokens: " << kv.blocks_for(tokens) << " blocks, not "
+                           << expected);
+    }
+    CHECK(kv.blocks_for(int64_t{1} << 40) == ((int64_t{1} << 40) + block_size - 1) / block_size);
+  }
+}
+
 TEST_CASE("kv blocks: the prefix cache lives in the free blocks and goes with a failure", "[kv_blocks]")
 {
   KvBlocks kv({8, 16, 0, true, 32});  // a hash block is 2 KV blocks

@@ -66,3 +66,29 @@ TEST_CASE("slo: the tail mean is that of the longest gaps whatever their order, 
     CHECK(g.gaps() == 40);
   }
 }
+
+TEST_CASE("slo: gaps told as end times give the same doubles as gaps added one by one", "[slo]")
+{
+  // add_times keeps its sum in a register: the additions, and so every digit, must stay those of add().
+  std::vector<double> ends;
+  double t = 12.5;
+  for (int i = 0; i < 300; ++i) {
+    t += 0.013 + 0.0007 * ((i * 31) % 17) + (i % 9 == 0 ? 0.05 : 0);
+    ends.push_back(t);
+  }
+  for (TbtStatistic statistic : {TbtStatistic::TailMean, TbtStatistic::Mean, TbtStatistic::Max}) {
+    SloSpec slo;
+    slo.statistic = statistic;
+    GapTracker by_times(slo, 300), one_by_one(slo, 300);
+    by_times.add_times(12.5, ends.data(), 120);  // told in two runs, as a preempted sequence's are
+    by_times.add_times(ends[119], ends.data() + 120, 180);
+    double last = 12.5;
+    for (double end : ends) {
+      one_by_one.add(end - last);
+      last = end;
+    }
+    CHECK(by_times.gaps() == 300);
+    CHECK(by_times.mean() == one_by_one.mean());
+    CHECK(by_times.statistic() == one_by_one.statistic());
+  }
+}

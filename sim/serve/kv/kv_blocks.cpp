@@ -2,8 +2,23 @@
 
 namespace llsim {
 
+namespace {
+
+int power_of_two_shift(int64_t n)
+{
+  if (n <= 0 || (n & (n - 1)) != 0)
+    return -1;
+  int shift = 0;
+  while ((int64_t{1} << shift) < n)
+    shift += 1;
+  return shift;
+}
+
+}  // namespace
+
 KvBlocks::KvBlocks(const KvBlocksConfig& config)
     : config_(config)
+    , block_shift_(power_of_two_shift(config.block_size))
     , free_(config.total)
 {
   if (config_.prefix_caching)

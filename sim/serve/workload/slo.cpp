@@ -58,12 +58,21 @@ void GapTracker::add(double gap)
     keep(gap);
 }
 
+// add() for each gap, with the count and sum held in registers through the loop (keep() reads
+// neither): the same additions in the same order.
 void GapTracker::add_times(double last, const double* times, int64_t n)
 {
+  double sum           = sum_;
+  const bool heap_used = statistic_ != TbtStatistic::Mean;
   for (int64_t k = 0; k < n; ++k) {
-    add(times[k] - last);
-    last = times[k];
+    const double gap = times[k] - last;
+    last             = times[k];
+    sum += gap;
+    if (heap_used && gap > kept_floor_)
+      keep(gap);
   }
+  count_ += n;
+  sum_ = sum;
 }
 
 void GapTracker::keep(double gap)
