@@ -69,20 +69,33 @@ TEST_CASE("slo: the tail mean is that of the longest gaps whatever their order, 
 
 TEST_CASE("slo: gaps told as end times give the same doubles as gaps added one by one", "[slo]")
 {
-  // add_times keeps its sum in a register: the additions, and so every digit, must stay those of add().
+  // add_times keeps its sum in a register: the additions, and so every digit, must stay those of
+  // add(). The times start at 1.1 so that the gaps are inexact: summed in another order (a sum per
+  // run then added, or the span last - first) they give another double.
+  const double start = 1.1;
   std::vector<double> ends;
-  double t = 12.5;
+  double t = start;
   for (int i = 0; i < 300; ++i) {
     t += 0.013 + 0.0007 * ((i * 31) % 17) + (i % 9 == 0 ? 0.05 : 0);
     ends.push_back(t);
   }
+  // The data tell the orders apart: the gaps summed one by one, per run, and the span differ.
+  double in_order = 0, first_run = 0, second_run = 0;
+  for (size_t k = 0; k < ends.size(); ++k) {
+    const double gap = ends[k] - (k == 0 ? start : ends[k - 1]);
+    in_order += gap;
+    (k < 120 ? first_run : second_run) += gap;
+  }
+  CHECK(in_order != first_run + second_run);
+  CHECK(in_order != ends.back() - start);
   for (TbtStatistic statistic : {TbtStatistic::TailMean, TbtStatistic::Mean, TbtStatistic::Max}) {
     SloSpec slo;
     slo.statistic = statistic;
     GapTracker by_times(slo, 300), one_by_one(slo, 300);
-    by_times.add_times(12.5, ends.data(), 120);  // told in two runs, as a preempted sequence's are
+    by_times.add_times(start, ends.data(), 120);  // told in two runs, as a preempted sequence's are
     by_times.add_times(ends[119], ends.data() + 120, 180);
-    double last = 12.5;
+    by_times.add_times(ends[299], ends.data() + 300, 0);  // an empty run adds nothing
+    double last = start;
     for (double end : ends) {
       one_by_one.add(end - last);
       last = end;

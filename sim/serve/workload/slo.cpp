@@ -62,6 +62,8 @@ void GapTracker::add(double gap)
 // neither): the same additions in the same order.
 void GapTracker::add_times(double last, const double* times, int64_t n)
 {
+  if (n <= 0)
+    return;
   double sum           = sum_;
   const bool heap_used = statistic_ != TbtStatistic::Mean;
   for (int64_t k = 0; k < n; ++k) {
