@@ -49,13 +49,18 @@ GapTracker::GapTracker(const SloSpec& slo, int64_t expected_gaps)
     keep_ = static_cast<size_t>(std::max<double>(1, std::ceil(slo.tail * static_cast<double>(expected_gaps) - 1e-9)));
 }
 
+// Most gaps of a long request fall short of the longest kept: decided without the heap's memory.
+inline void GapTracker::offer(double gap)
+{
+  if (statistic_ != TbtStatistic::Mean && gap > kept_floor_)
+    keep(gap);
+}
+
 void GapTracker::add(double gap)
 {
   count_ += 1;
   sum_ += gap;
-  // Most gaps of a long request fall short of the longest kept: decided without the heap's memory.
-  if (statistic_ != TbtStatistic::Mean && gap > kept_floor_)
-    keep(gap);
+  offer(gap);
 }
 
 // add() for each gap, with the count and sum held in registers through the loop (keep() reads
@@ -64,14 +69,12 @@ void GapTracker::add_times(double last, const double* times, int64_t n)
 {
   if (n <= 0)
     return;
-  double sum           = sum_;
-  const bool heap_used = statistic_ != TbtStatistic::Mean;
+  double sum = sum_;
   for (int64_t k = 0; k < n; ++k) {
     const double gap = times[k] - last;
     last             = times[k];
     sum += gap;
-    if (heap_used && gap > kept_floor_)
-      keep(gap);
+    offer(gap);
   }
   count_ += n;
   sum_ = sum;

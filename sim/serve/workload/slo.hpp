@@ -46,7 +46,8 @@ class GapTracker {
 
  private:
   double open_statistic() const;
-  void keep(double gap);  // into the heap of the longest (it is longer than the shortest kept)
+  void offer(double gap);  // to the heap of the longest, where the statistic keeps one and it is long enough
+  void keep(double gap);   // into the heap of the longest (it is longer than the shortest kept)
 
   TbtStatistic statistic_ = TbtStatistic::Mean;
   size_t keep_            = 1;
